@@ -1,0 +1,54 @@
+// What a file is: its schema version, identity hash, and how its structure compares with that
+// version. Read-only; used by openStore before it trusts a file, and by `info`/`verify`.
+import type { StructureDifference } from '../errors.js';
+import { SUPPORTED_VERSIONS, isSupportedVersion, schemas, type SchemaVersion } from '../schema/index.js';
+import { listTables, type Db } from './connection.js';
+import { BOOKKEEPING_TABLES, checkStructure } from './structure.js';
+
+export interface FileReport {
+  /** PRAGMA user_version. */
+  readonly version: number;
+  readonly supported: boolean;
+  readonly supportedVersions: readonly SchemaVersion[];
+  /** room_master_table row 42, or null when the file has none. */
+  readonly identityHash: string | null;
+  readonly expectedIdentityHash: string | null;
+  /** Structure and identity-hash differences from the file's version (empty when it matches). */
+  readonly differences: readonly StructureDifference[];
+  /** Tables beside the schema's own and the bookkeeping ones Android, Room and SQLite add. */
+  readonly extraTables: readonly string[];
+  readonly ok: boolean;
+}
+
+export function readIdentityHash(db: Db): string | null {
+  const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'room_master_table'").get();
+  if (!has) return null;
+  const v = db.prepare('SELECT identity_hash FROM room_master_table WHERE id = 42').pluck().get();
+  return typeof v === 'string' ? v : null;
+}
+
+export function inspectDatabase(db: Db): FileReport {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const identityHash = readIdentityHash(db);
+  const base = { version, supportedVersions: SUPPORTED_VERSIONS, identityHash };
+  if (!isSupportedVersion(version)) {
+    return { ...base, supported: false, expectedIdentityHash: null, differences: [], extraTables: [], ok: false };
+  }
+  const schema = schemas[version];
+  const differences = checkStructure(db, schema);
+  // Room rejects a wrong hash; a missing master table is validated by structure and accepted.
+  if (identityHash !== null && identityHash !== schema.identityHash) {
+    differences.push({
+      table: 'room_master_table',
+      kind: 'identity-hash',
+      expected: schema.identityHash,
+      found: identityHash,
+      message: `room_master_table: identity hash ${identityHash} (expected ${schema.identityHash} for schema ${version})`,
+    });
+  }
+  const known = new Set(schema.tables.map((t) => t.name));
+  const extraTables = listTables(db).filter(
+    (n) => !known.has(n) && !BOOKKEEPING_TABLES.has(n) && !n.startsWith('sqlite_'),
+  );
+  return { ...base, supported: true, expectedIdentityHash: schema.identityHash, differences, extraTables, ok: differences.length === 0 };
+}

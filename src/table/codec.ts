@@ -1,0 +1,141 @@
+// Turning API rows into SQL values and back, checked against the model: required fields,
+// defaults, value types, booleans as 0/1, 64-bit bitmasks as bigint.
+import { MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
+import type { Column, Table } from '../schema/index.js';
+
+export type SqlValue = string | number | bigint | null;
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** The SQL value of a column's DDL default literal, or undefined when it has none. */
+export function defaultValue(c: Column): SqlValue | undefined {
+  const d = c.default;
+  if (d === undefined) return undefined;
+  if (d.startsWith("'")) return d.slice(1, -1).replace(/''/g, "'");
+  return c.js === 'bigint' ? BigInt(d) : Number(d);
+}
+
+export class Codec {
+  readonly table: Table;
+  readonly version: number;
+  private readonly cols: readonly Column[];
+  /** What an omitted field becomes: its default, null, or `undefined` for "required". */
+  private readonly fallback: readonly (SqlValue | undefined)[];
+  private readonly boolFields: readonly string[];
+  private readonly numberFields: readonly string[];
+  /** True when rows are read with safeIntegers (the table has a 64-bit bitmask column). */
+  readonly bigintRows: boolean;
+  /** Column index of an auto-generated key, or -1. */
+  private readonly autoKey: number;
+
+  constructor(table: Table, version: number) {
+    this.table = table;
+    this.version = version;
+    this.cols = table.columns;
+    this.fallback = table.columns.map((c) => {
+      const d = defaultValue(c);
+      if (d !== undefined) return d;
+      if (!c.notNull || (table.autoGenerate && c.pk === 1)) return null;
+      return undefined;
+    });
+    this.boolFields = table.columns.filter((c) => c.js === 'boolean').map((c) => c.field);
+    this.bigintRows = table.columns.some((c) => c.js === 'bigint');
+    this.autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
+    this.numberFields = this.bigintRows ? table.columns.filter((c) => c.js === 'number').map((c) => c.field) : [];
+  }
+
+  /** All column values, in column order, for a full-row INSERT. */
+  encodeRow(row: Readonly<Record<string, unknown>>): SqlValue[] {
+    if (row === null || typeof row !== 'object') {
+      throw new ValueTypeError(this.table.name, '(row)', row, 'an object');
+    }
+    const cols = this.cols;
+    const out = new Array<SqlValue>(cols.length);
+    let present = 0;
+    for (let i = 0; i < cols.length; i++) {
+      const c = cols[i]!;
+      const v = row[c.field];
+      if (v === undefined) {
+        const d = this.fallback[i];
+        if (d === undefined) throw new MissingFieldError(this.table.name, c.field, undefined);
+        out[i] = d;
+      } else {
+        present++;
+        out[i] = this.encodeValue(c, v);
+      }
+    }
+    if (Object.keys(row).length !== present) this.checkFields(row);
+    // Room treats an auto-generated key of 0 as "not set" and lets SQLite choose one.
+    if (this.autoKey >= 0 && out[this.autoKey] === 0) out[this.autoKey] = null;
+    return out;
+  }
+
+  /** One field's SQL value; null is allowed only where the column is nullable. */
+  encodeValue(c: Column, v: unknown): SqlValue {
+    if (v === null) {
+      // An auto-generated key given as null asks SQLite for a new id, as Room does.
+      if (c.notNull && !(this.table.autoGenerate && c.pk === 1)) throw new MissingFieldError(this.table.name, c.field, null);
+      return null;
+    }
+    switch (c.js) {
+      case 'string':
+        if (typeof v === 'string') return v;
+        break;
+      case 'number':
+        if (typeof v === 'number') {
+          if (Number.isInteger(v)) return v;
+        } else if (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX) {
+          return v;
+        }
+        break;
+      case 'boolean':
+        if (v === true) return 1;
+        if (v === false) return 0;
+        break;
+      case 'bigint':
+        if (typeof v === 'bigint') {
+          // Bit 63 may be given unsigned (2^63) or signed (-2^63): both store the same 64 bits.
+          if (v >= INT64_MIN && v <= UINT64_MAX) return BigInt.asIntN(64, v);
+        } else if (typeof v === 'number' && Number.isSafeInteger(v)) {
+          return v;
+        }
+        break;
+    }
+    throw new ValueTypeError(this.table.name, c.field, v, expectation(c));
+  }
+
+  /** Raises the error for the first key of `row` that is not a field of the table. */
+  checkFields(row: Readonly<Record<string, unknown>>): void {
+    for (const k of Object.keys(row)) {
+      if (!this.table.column(k)) throw new UnknownFieldError(this.table.name, k, this.version);
+    }
+  }
+
+  /** Converts a row read from SQLite (already keyed by field) into API values, in place. */
+  decode<R>(row: Record<string, unknown>): R {
+    for (const f of this.boolFields) {
+      const v = row[f];
+      if (v !== null) row[f] = v !== 0 && v !== 0n;
+    }
+    for (const f of this.numberFields) {
+      const v = row[f];
+      if (v !== null) row[f] = Number(v);
+    }
+    return row as R;
+  }
+}
+
+function expectation(c: Column): string {
+  switch (c.js) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'an integer';
+    case 'boolean':
+      return 'a boolean';
+    case 'bigint':
+      return 'a 64-bit integer (bigint, or a safe-integer number)';
+  }
+}

@@ -1,0 +1,109 @@
+// Simple filters and ordering for list and count, compiled to SQL with bound values.
+import { UnknownFieldError, ValueTypeError } from '../errors.js';
+import { q } from '../schema/ddl.js';
+import type { Column } from '../schema/index.js';
+import type { Codec, SqlValue } from './codec.js';
+
+/** A condition on one field: a value (equality; null means IS NULL) or an operator object. */
+export type Condition<T> =
+  | T
+  | null
+  | {
+      readonly eq?: T | null;
+      readonly ne?: T | null;
+      readonly gt?: T;
+      readonly gte?: T;
+      readonly lt?: T;
+      readonly lte?: T;
+      readonly in?: readonly T[];
+      readonly notIn?: readonly T[];
+      /** SQL LIKE pattern (case-insensitive for ASCII, `%` and `_` wildcards). */
+      readonly like?: string;
+    };
+
+export type Where<R> = { readonly [F in keyof R]?: Condition<NonNullable<R[F]> extends bigint ? bigint | number : NonNullable<R[F]>> };
+
+export type OrderTerm<R> = (keyof R & string) | readonly [keyof R & string, 'asc' | 'desc'];
+
+export interface Query<R> {
+  readonly where?: Where<R>;
+  readonly orderBy?: OrderTerm<R> | readonly OrderTerm<R>[];
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+export interface CompiledQuery {
+  /** The SQL after FROM <table>: WHERE, ORDER BY, LIMIT. */
+  readonly tail: string;
+  readonly params: SqlValue[];
+}
+
+const OPS: Record<string, string> = { eq: '=', ne: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+export function compileQuery(codec: Codec, query: Query<unknown> = {}): CompiledQuery {
+  const table = codec.table;
+  const params: SqlValue[] = [];
+  const terms: string[] = [];
+  const column = (field: string): Column => {
+    const c = table.column(field);
+    if (!c) throw new UnknownFieldError(table.name, field, codec.version);
+    return c;
+  };
+  for (const [field, cond] of Object.entries((query.where ?? {}) as Record<string, unknown>)) {
+    if (cond === undefined) continue;
+    const c = column(field);
+    const col = q(c.name);
+    if (cond === null) {
+      terms.push(`${col} IS NULL`);
+    } else if (typeof cond !== 'object' || cond instanceof Array) {
+      terms.push(`${col} = ?`);
+      params.push(codec.encodeValue(c, cond));
+    } else {
+      for (const [op, v] of Object.entries(cond as Record<string, unknown>)) {
+        if (v === undefined) continue;
+        if ((op === 'eq' || op === 'ne') && v === null) {
+          terms.push(`${col} ${op === 'eq' ? 'IS' : 'IS NOT'} NULL`);
+        } else if (op in OPS) {
+          terms.push(`${col} ${OPS[op]} ?`);
+          params.push(codec.encodeValue(c, v));
+        } else if (op === 'in' || op === 'notIn') {
+          if (!Array.isArray(v)) throw new ValueTypeError(table.name, field, v, `an array for "${op}"`);
+          if (v.length === 0) {
+            terms.push(op === 'in' ? '0' : '1');
+            continue;
+          }
+          terms.push(`${col} ${op === 'in' ? 'IN' : 'NOT IN'} (${v.map(() => '?').join(', ')})`);
+          for (const x of v) params.push(codec.encodeValue(c, x));
+        } else if (op === 'like') {
+          if (typeof v !== 'string') throw new ValueTypeError(table.name, field, v, 'a string LIKE pattern');
+          terms.push(`${col} LIKE ?`);
+          params.push(v);
+        } else {
+          throw new ValueTypeError(table.name, field, cond, 'a value or an operator object (eq, ne, gt, gte, lt, lte, in, notIn, like)');
+        }
+      }
+    }
+  }
+  let tail = terms.length ? ` WHERE ${terms.join(' AND ')}` : '';
+  const order = query.orderBy === undefined ? [] : isTermList(query.orderBy) ? query.orderBy : [query.orderBy];
+  if (order.length) {
+    tail += ` ORDER BY ${order
+      .map((t) => (typeof t === 'string' ? q(column(t).name) : `${q(column(t[0]).name)} ${t[1] === 'desc' ? 'DESC' : 'ASC'}`))
+      .join(', ')}`;
+  }
+  if (query.limit !== undefined || query.offset !== undefined) {
+    tail += ' LIMIT ? OFFSET ?';
+    params.push(checkCount(table.name, 'limit', query.limit ?? -1), checkCount(table.name, 'offset', query.offset ?? 0));
+  }
+  return { tail, params };
+}
+
+function isTermList(o: unknown): o is readonly OrderTerm<unknown>[] {
+  // A single [field, direction] pair is a term, not a list of two terms.
+  return Array.isArray(o) && !(o.length === 2 && typeof o[0] === 'string' && (o[1] === 'asc' || o[1] === 'desc'));
+}
+
+function checkCount(table: string, what: string, n: unknown): number {
+  if (typeof n !== 'number' || !Number.isInteger(n)) throw new ValueTypeError(table, `(${what})`, n, 'an integer');
+  return n;
+}

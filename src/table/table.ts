@@ -1,0 +1,191 @@
+// Typed operations on one table. Statements are prepared once per table (per query shape for
+// update, list and count) and reused; every value is checked by the codec before it is bound.
+import type { Database, Statement } from 'better-sqlite3';
+import { LegadoStoreError, MissingFieldError, ValueTypeError } from '../errors.js';
+import { q } from '../schema/ddl.js';
+import type { Column, Table } from '../schema/index.js';
+import { Codec, type SqlValue } from './codec.js';
+import { compileQuery, type Query, type Where } from './query.js';
+import { deleteSql, getSql, hasSql, insertSql, selectList, updateSql, upsertSql } from './sql.js';
+import { translateWriteError } from './violations.js';
+
+type Fields = Readonly<Record<string, unknown>>;
+
+export class TableApi<R extends object, N extends object, P extends object, K> {
+  readonly name: string;
+  readonly model: Table;
+  private readonly db: Database;
+  private readonly codec: Codec;
+  private readonly pk: readonly Column[];
+  private readonly pkIndex: readonly number[];
+  private readonly statements = new Map<string, Statement>();
+  /** SQL of the fixed operations, built once. */
+  private readonly sql: { insert: string; upsert: string; get: string; has: string; delete: string; from: string };
+  private readonly runInsertMany: (rows: Iterable<N>) => number;
+  private readonly runUpsertMany: (rows: Iterable<N>) => number;
+
+  constructor(db: Database, table: Table, version: number) {
+    this.db = db;
+    this.model = table;
+    this.name = table.name;
+    this.codec = new Codec(table, version);
+    this.pk = table.primaryKey;
+    this.pkIndex = this.pk.map((c) => table.columns.indexOf(c));
+    this.sql = {
+      insert: insertSql(table),
+      upsert: upsertSql(table),
+      get: getSql(table),
+      has: hasSql(table),
+      delete: deleteSql(table),
+      from: `SELECT ${selectList(table)} FROM ${q(table.name)}`,
+    };
+    this.runInsertMany = db.transaction((rows: Iterable<N>) => this.each(rows, (r) => this.write('insert', r)));
+    this.runUpsertMany = db.transaction((rows: Iterable<N>) => this.each(rows, (r) => this.write('upsert', r)));
+  }
+
+  /** The row with this primary key, or undefined. */
+  get(key: K): R | undefined {
+    const row = this.read(this.sql.get).get(this.keyValues(key)) as Record<string, unknown> | undefined;
+    return row === undefined ? undefined : this.codec.decode<R>(row);
+  }
+
+  has(key: K): boolean {
+    return this.stmt(this.sql.has).get(this.keyValues(key)) !== undefined;
+  }
+
+  /** Adds a row; a row with the same primary key already there is a DuplicateKeyError. Returns the key. */
+  insert(row: N): K {
+    return this.write('insert', row);
+  }
+
+  /** Adds the row, or updates the existing row with its key in place (its dependent rows stay). */
+  upsert(row: N): K {
+    return this.write('upsert', row);
+  }
+
+  /** Sets some fields of the row with this key; false when there is no such row. */
+  update(key: K, patch: P): boolean {
+    const keyVals = this.keyValues(key);
+    const p = patch as Fields;
+    if (p === null || typeof p !== 'object') throw new ValueTypeError(this.name, '(patch)', p, 'an object');
+    const cols: Column[] = [];
+    const vals: SqlValue[] = [];
+    for (const field of Object.keys(p)) {
+      const v = p[field];
+      if (v === undefined) continue;
+      const c = this.model.column(field);
+      if (!c) this.codec.checkFields(p);
+      if (c!.pk > 0) throw new ValueTypeError(this.name, field, v, 'no primary-key field in an update (delete and insert to change a key)');
+      cols.push(c!);
+      vals.push(this.codec.encodeValue(c!, v));
+    }
+    if (cols.length === 0) return this.has(key);
+    const sql = updateSql(this.model, cols);
+    try {
+      return this.stmt(sql).run([...vals, ...keyVals]).changes > 0;
+    } catch (e) {
+      const current = this.get(key) as Fields | undefined;
+      throw translateWriteError(this.db, this.model, e, (f) => (p[f] !== undefined ? p[f] : current?.[f]));
+    }
+  }
+
+  /** Deletes the row with this key (its dependent rows go with it where the schema cascades). */
+  delete(key: K): boolean {
+    return this.stmt(this.sql.delete).run(this.keyValues(key)).changes > 0;
+  }
+
+  list(query?: Query<R>): R[] {
+    const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
+    const rows = this.read(this.sql.from + tail).all(params) as Record<string, unknown>[];
+    for (const row of rows) this.codec.decode(row);
+    return rows as R[];
+  }
+
+  /** Like list, one row at a time, for results too large to hold at once. */
+  *iterate(query?: Query<R>): IterableIterator<R> {
+    const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
+    for (const row of this.read(this.sql.from + tail).iterate(params)) {
+      yield this.codec.decode<R>(row as Record<string, unknown>);
+    }
+  }
+
+  count(where?: Where<R>): number {
+    const { tail, params } = compileQuery(this.codec, { where } as Query<unknown>);
+    return this.stmt(`SELECT count(*) FROM ${q(this.name)}${tail}`).pluck().get(params) as number;
+  }
+
+  /** Inserts every row in one transaction: all of them, or none when one fails. Returns the count. */
+  insertMany(rows: Iterable<N>): number {
+    return this.runInsertMany(rows);
+  }
+
+  /** Upserts every row in one transaction: all of them, or none when one fails. Returns the count. */
+  upsertMany(rows: Iterable<N>): number {
+    return this.runUpsertMany(rows);
+  }
+
+  private write(kind: 'insert' | 'upsert', row: N): K {
+    const fields = row as Fields;
+    const vals = this.codec.encodeRow(fields);
+    const model = this.model;
+    let info;
+    try {
+      info = this.stmt(kind === 'insert' ? this.sql.insert : this.sql.upsert).run(vals);
+    } catch (e) {
+      throw translateWriteError(this.db, model, e, (f) => fields[f], (f) => vals[model.columns.findIndex((c) => c.field === f)]);
+    }
+    if (this.pk.length === 1) {
+      const v = vals[this.pkIndex[0]!];
+      return (v === null ? info.lastInsertRowid : v) as K;
+    }
+    const key: Record<string, unknown> = {};
+    for (const c of this.pk) key[c.field] = fields[c.field];
+    return key as K;
+  }
+
+  private each(rows: Iterable<N>, fn: (row: N) => void): number {
+    let i = 0;
+    for (const row of rows) {
+      try {
+        fn(row);
+      } catch (e) {
+        if (e instanceof LegadoStoreError) e.message = `row ${i}: ${e.message}`;
+        throw e;
+      }
+      i++;
+    }
+    return i;
+  }
+
+  private keyValues(key: K): SqlValue[] {
+    if (this.pk.length === 1) {
+      const c = this.pk[0]!;
+      if (key === undefined || key === null) throw new MissingFieldError(this.name, c.field, key as null | undefined);
+      return [this.codec.encodeValue(c, key)];
+    }
+    if (key === null || typeof key !== 'object') {
+      throw new ValueTypeError(this.name, '(key)', key, `an object with ${this.pk.map((c) => c.field).join(', ')}`);
+    }
+    const k = key as Fields;
+    return this.pk.map((c) => {
+      const v = k[c.field];
+      if (v === undefined || v === null) throw new MissingFieldError(this.name, c.field, v as null | undefined);
+      return this.codec.encodeValue(c, v);
+    });
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  /** A reading statement; tables with 64-bit bitmask columns read every integer exactly. */
+  private read(sql: string): Statement {
+    const s = this.stmt(sql);
+    return this.codec.bigintRows ? s.safeIntegers(true) : s;
+  }
+}

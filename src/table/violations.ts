@@ -1,0 +1,56 @@
+// Turns SQLite constraint failures into the typed errors, naming table, fields, index and
+// value. Runs only on the failure path, so it may query the database to find the culprit.
+import type { Database } from 'better-sqlite3';
+import { DuplicateKeyError, ForeignKeyError, LegadoStoreError, MissingFieldError, UniqueViolationError } from '../errors.js';
+import { q } from '../schema/ddl.js';
+import type { Table } from '../schema/index.js';
+import type { SqlValue } from './codec.js';
+
+/** The row a failed statement was writing: its fields by name, as the caller gave them. */
+export type FieldLookup = (field: string) => unknown;
+
+export function translateWriteError(db: Database, table: Table, e: unknown, values: FieldLookup, encoded?: FieldLookup): unknown {
+  if (e instanceof LegadoStoreError) return e;
+  const err = e as { code?: string; message?: string };
+  switch (err.code) {
+    case 'SQLITE_CONSTRAINT_PRIMARYKEY':
+    case 'SQLITE_CONSTRAINT_UNIQUE':
+      return uniqueError(table, err.message ?? '', values) ?? e;
+    case 'SQLITE_CONSTRAINT_NOTNULL': {
+      const column = /NOT NULL constraint failed: [^.]+\.(.+)$/.exec(err.message ?? '')?.[1];
+      const c = table.columns.find((x) => x.name === column);
+      return c ? new MissingFieldError(table.name, c.field, null) : e;
+    }
+    case 'SQLITE_CONSTRAINT_FOREIGNKEY':
+      return foreignKeyError(db, table, encoded ?? values) ?? e;
+    default:
+      return e;
+  }
+}
+
+function uniqueError(table: Table, message: string, values: FieldLookup): LegadoStoreError | undefined {
+  const m = /constraint failed: (.+)$/.exec(message);
+  if (!m) return undefined;
+  const columns = m[1]!.split(', ').map((s) => s.slice(s.indexOf('.') + 1));
+  const fields = columns.map((c) => table.columns.find((x) => x.name === c)?.field ?? c);
+  const vals = fields.map(values);
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const index = table.indices.find((ix) => ix.unique && same(ix.columns, columns));
+  if (same(columns, table.primaryKey.map((c) => c.name))) {
+    return new DuplicateKeyError(table.name, index?.name ?? 'PRIMARY KEY', fields, vals);
+  }
+  return new UniqueViolationError(table.name, index?.name ?? `UNIQUE(${columns.join(', ')})`, fields, vals);
+}
+
+/** Finds which foreign key of the written row points at a missing parent row. */
+function foreignKeyError(db: Database, table: Table, values: FieldLookup): LegadoStoreError | undefined {
+  for (const fk of table.foreignKeys) {
+    const fields = fk.columns.map((c) => table.columns.find((x) => x.name === c)?.field ?? c);
+    const vals = fields.map(values) as SqlValue[];
+    if (vals.some((v) => v === null || v === undefined)) continue;
+    const where = fk.parentColumns.map((c) => `${q(c)} = ?`).join(' AND ');
+    const found = db.prepare(`SELECT 1 FROM ${q(fk.parent)} WHERE ${where}`).get(...vals);
+    if (!found) return new ForeignKeyError(table.name, fields, vals, fk.parent, fk.parentColumns);
+  }
+  return undefined;
+}
