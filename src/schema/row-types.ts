@@ -11,15 +11,17 @@ type Nullable<C> = C extends { readonly notNull: true } ? never : null;
 type HasDefault<C> = C extends { readonly default: string } ? true : false;
 
 /** Fields a caller may leave out: nullable ones, ones with a column default, an auto-generated key. */
-type OptionalField<T extends TableSpec, F extends keyof Cols<T>> = Cols<T>[F] extends { readonly notNull: false }
-  ? F
-  : HasDefault<Cols<T>[F]> extends true
+type OptionalField<T extends TableSpec, F extends keyof Cols<T>> = F extends unknown
+  ? Cols<T>[F] extends { readonly notNull: false }
     ? F
-    : T extends { readonly autoGenerate: true }
-      ? F extends T['primaryKey'][number]
-        ? F
+    : HasDefault<Cols<T>[F]> extends true
+      ? F
+      : T extends { readonly autoGenerate: true }
+        ? F extends T['primaryKey'][number]
+          ? F
+          : never
         : never
-      : never;
+  : never;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 

@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+import { inspectFile } from '../../store/open.js';
+import { renderInspection } from '../report.js';
+
+export function registerInfo(program: Command): void {
+  program
+    .command('info')
+    .description('show schema version, identity hash, structure check and rows per table (read-only)')
+    .argument('<file>', 'a store file')
+    .option('--json', 'print JSON')
+    .action((file: string, opts: { json?: boolean }) => {
+      const r = inspectFile(file);
+      process.stdout.write(opts.json ? JSON.stringify(r, null, 2) + '\n' : renderInspection(r));
+    });
+}

@@ -1,0 +1,20 @@
+// Human-readable rendering of a file inspection, shared by info, verify and demo.
+import type { FileInspection } from '../store/open.js';
+
+export function renderInspection(r: FileInspection, withRows = true): string {
+  const lines = [
+    `file:           ${r.path}`,
+    `schema version: ${r.version}${r.supported ? '' : ` (not supported; supported: ${r.supportedVersions.join(', ')})`}`,
+    `identity hash:  ${r.identityHash ?? '(none)'}${r.expectedIdentityHash && r.identityHash !== r.expectedIdentityHash ? ` (expected ${r.expectedIdentityHash})` : ''}`,
+    `structure:      ${!r.supported ? 'not checked' : r.differences.length === 0 ? `matches schema ${r.version}` : `${r.differences.length} difference(s) from schema ${r.version}`}`,
+  ];
+  for (const d of r.differences) lines.push(`  - ${d.message}`);
+  if (r.extraTables.length) lines.push(`other tables:   ${r.extraTables.join(', ')}`);
+  const rows = Object.entries(r.rows);
+  if (withRows && rows.length) {
+    lines.push('rows:');
+    const width = Math.max(...rows.map(([n]) => n.length));
+    for (const [name, n] of rows) lines.push(`  ${name.padEnd(width)}  ${n}`);
+  }
+  return lines.join('\n') + '\n';
+}
