@@ -22,7 +22,9 @@ export function createTableSql(table: Table, name = table.name): string {
         ` ON UPDATE ${fk.onUpdate} ON DELETE ${fk.onDelete}`,
     );
   }
-  return `CREATE TABLE IF NOT EXISTS ${q(name)} (${parts.join(', ')})`;
+  // Room ends each FOREIGN KEY clause with a space, so its DDL reads `... ON DELETE CASCADE )`.
+  const close = table.foreignKeys.length ? ' )' : ')';
+  return `CREATE TABLE IF NOT EXISTS ${q(name)} (${parts.join(', ')}${close}`;
 }
 
 export function createIndexSql(table: Table): string[] {
