@@ -1,4 +1,5 @@
 // Opening SQLite connections with the settings every store connection must have.
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { NotADatabaseError } from '../errors.js';
 
@@ -12,10 +13,16 @@ export interface ConnectionOptions {
 
 export const DEFAULT_BUSY_TIMEOUT = 5000;
 
-/** A connection used only to look at a file: it never creates, writes or checkpoints it. */
+/**
+ * A connection used only to look at a file, never to write it, that leaves the file and its
+ * companions as they were. A read-only connection to a WAL file would leave new empty -wal and
+ * -shm files behind, so when there is no -wal to read we read through a read-write connection
+ * (which writes nothing and removes its own empty WAL on close). When a -wal exists, its rows
+ * must be seen but never checkpointed into the main file: that is what read-only does.
+ */
 export function openForInspection(path: string): Db {
   try {
-    return new Database(path, { readonly: true, fileMustExist: true });
+    return new Database(path, { readonly: existsSync(`${path}-wal`), fileMustExist: true });
   } catch (e) {
     throw asOpenError(path, e);
   }

@@ -1,0 +1,207 @@
+// openStore on existing files: what opens, what is refused (with what error), and that a refused
+// file is left byte-for-byte as it was.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  FileNotFoundError,
+  NotADatabaseError,
+  SchemaMismatchError,
+  UnsupportedVersionError,
+  VersionMismatchError,
+  inspectFile,
+  openStore,
+  schemas,
+} from 'legado-store';
+import { tempDir, snapshot } from './helpers/files.js';
+
+const dir = tempDir();
+let n = 0;
+
+/** A closed, checkpointed schema file to tamper with. */
+function storeFile(version: 62 | 49 = 62): string {
+  const path = join(dir, `f${n++}.db`);
+  const s = openStore(path, { schema: version });
+  s.tables.books.insert({ bookUrl: 'b1', name: 'N', author: 'A' });
+  s.close();
+  return path;
+}
+
+/** Runs raw SQL on a file with a plain connection, as another program would. */
+function tamper(path: string, sql: string): void {
+  const db = new Database(path);
+  db.exec(sql);
+  db.close();
+}
+
+function assertRefused(path: string, errorClass: new (...a: never[]) => Error, check?: (e: any) => void) {
+  const before = snapshot(path);
+  assert.throws(() => openStore(path), (e: unknown) => {
+    assert.ok(e instanceof errorClass, `expected ${errorClass.name}, got ${String(e)}`);
+    check?.(e);
+    return true;
+  });
+  assert.deepEqual(snapshot(path), before, 'the refused file must not change');
+}
+
+test('an existing store opens at its own version, with its rows', () => {
+  const p62 = storeFile(62);
+  const s = openStore(p62);
+  assert.equal(s.version, 62);
+  assert.equal(s.tables.books.get('b1')?.name, 'N');
+  s.close();
+  const p49 = storeFile(49);
+  const s49 = openStore(p49);
+  assert.equal(s49.version, 49);
+  assert.equal(s49.tables.books.count(), 1);
+  assert.equal((s49.tables as Record<string, unknown>)['dictRules'], undefined);
+  s49.close();
+});
+
+test('asking for another version than the file has is refused, and the file is untouched', () => {
+  const p49 = storeFile(49);
+  const before = snapshot(p49);
+  assert.throws(() => openStore(p49, { schema: 62 }), (e: any) => e instanceof VersionMismatchError && e.found === 49 && e.expected === 62 && /upgrade/.test(e.message));
+  assert.deepEqual(snapshot(p49), before);
+  const p62 = storeFile(62);
+  assert.throws(() => openStore(p62, { schema: 49 }), (e: any) => e instanceof VersionMismatchError && /downgrading is not supported/.test(e.message));
+});
+
+test('a version other than 49 or 62 names the version found and those supported', () => {
+  const path = storeFile();
+  tamper(path, 'PRAGMA user_version = 75');
+  assertRefused(path, UnsupportedVersionError, (e) => {
+    assert.equal(e.code, 'UNSUPPORTED_VERSION');
+    assert.equal(e.found, 75);
+    assert.deepEqual(e.supported, [62, 49]);
+    assert.match(e.message, /schema version 75 is not supported \(supported: 62, 49\)/);
+  });
+  const zero = join(dir, 'other-app.db');
+  tamper(zero, 'CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)');
+  assertRefused(zero, UnsupportedVersionError, (e) => assert.match(e.message, /not a Legado store/));
+});
+
+test('a file that is not a SQLite database gets a clear error and is untouched', () => {
+  const path = join(dir, 'notes.txt');
+  writeFileSync(path, 'these are not the pages you are looking for\n'.repeat(200));
+  assertRefused(path, NotADatabaseError, (e) => {
+    assert.equal(e.code, 'NOT_A_DATABASE');
+    assert.match(e.message, /notes\.txt: not a SQLite database/);
+  });
+  assert.throws(() => inspectFile(path), NotADatabaseError);
+});
+
+test('a structure that does not match lists every difference and leaves the file untouched', () => {
+  const path = storeFile();
+  tamper(
+    path,
+    `DROP INDEX index_books_name_author;
+     CREATE INDEX index_books_extra ON books (author);
+     ALTER TABLE chapters ADD COLUMN wordCount TEXT;
+     DROP TABLE servers;
+     ALTER TABLE caches RENAME TO caches_old;
+     DROP INDEX index_caches_key;
+     CREATE TABLE caches (key TEXT NOT NULL, value INTEGER, deadline INTEGER, PRIMARY KEY(key));
+     CREATE UNIQUE INDEX index_caches_key ON caches (key);
+     ALTER TABLE book_groups RENAME TO bg_old;
+     CREATE TABLE book_groups (groupId INTEGER NOT NULL, groupName TEXT NOT NULL, cover TEXT, "order" INTEGER NOT NULL, show INTEGER NOT NULL, bookSort INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(groupId));`,
+  );
+  assertRefused(path, SchemaMismatchError, (e) => {
+    assert.equal(e.code, 'SCHEMA_MISMATCH');
+    const got = e.differences.map((d: any) => `${d.kind} ${d.table} ${d.item ?? ''}`.trim()).sort();
+    assert.deepEqual(got, [
+      'column-default book_groups bookSort',
+      'column-not-null caches deadline',
+      'column-type caches value',
+      'extra-column chapters wordCount',
+      'extra-index books index_books_extra',
+      'missing-index books index_books_name_author',
+      'missing-table servers',
+    ]);
+    assert.match(e.message, /book_groups\.bookSort: default 0 \(expected -1\)/);
+    assert.match(e.message, /7 differences/);
+  });
+  // inspectFile reports the same without throwing, and changes nothing either.
+  const before = snapshot(path);
+  const r = inspectFile(path);
+  assert.equal(r.ok, false);
+  assert.equal(r.differences.length, 7);
+  assert.deepEqual([...r.extraTables].sort(), ['bg_old', 'caches_old']);
+  assert.deepEqual(snapshot(path), before);
+});
+
+test('a wrong identity hash is a difference (Room cannot verify the data integrity)', () => {
+  const path = storeFile();
+  tamper(path, "UPDATE room_master_table SET identity_hash = '0123456789abcdef0123456789abcdef' WHERE id = 42");
+  assertRefused(path, SchemaMismatchError, (e) => {
+    assert.deepEqual(e.differences.map((d: any) => d.kind), ['identity-hash']);
+    assert.equal(e.differences[0].expected, schemas[62].identityHash);
+  });
+});
+
+test('columns appended by ALTER TABLE in another order, android_metadata and sqlite_sequence still open', () => {
+  const path = join(dir, 'altered.db');
+  // Build book_groups the way an old file got it: bookSort added later by ALTER, columns shuffled.
+  const s = openStore(path);
+  s.close();
+  tamper(
+    path,
+    `DROP TABLE book_groups;
+     CREATE TABLE book_groups (show INTEGER NOT NULL, groupName TEXT NOT NULL, groupId INTEGER NOT NULL, cover TEXT, "order" INTEGER NOT NULL, PRIMARY KEY(groupId));
+     ALTER TABLE book_groups ADD COLUMN bookSort INTEGER NOT NULL DEFAULT -1;
+     INSERT INTO book_groups (show, groupName, groupId, "order") VALUES (1, '全部', -1, -10);`,
+  );
+  const store = openStore(path);
+  assert.deepEqual(store.tables.book_groups.get(-1), { groupId: -1n, groupName: '全部', cover: null, order: -10, show: true, bookSort: -1 });
+  store.tables.book_groups.insert({ groupId: 4, groupName: 'x', order: 1, show: false });
+  assert.equal(store.inspect().ok, true);
+  store.close();
+});
+
+test('other tables beside the schema are reported, not refused', () => {
+  const path = storeFile();
+  tamper(path, 'CREATE TABLE my_notes (x TEXT)');
+  const store = openStore(path);
+  assert.deepEqual(store.inspect().extraTables, ['my_notes']);
+  store.close();
+});
+
+test('a missing file is created unless create is false; a 0-byte file becomes a new store', () => {
+  const missing = join(dir, 'nope', 'x.db');
+  assert.throws(() => openStore(join(dir, 'absent.db'), { create: false }), FileNotFoundError);
+  assert.equal(existsSync(join(dir, 'absent.db')), false);
+  assert.throws(() => openStore(missing));
+  const empty = join(dir, 'empty.db');
+  writeFileSync(empty, '');
+  const s = openStore(empty, { schema: 49 });
+  assert.equal(s.version, 49);
+  s.close();
+  assert.equal(inspectFile(empty).ok, true);
+});
+
+test('rows still in the -wal file are seen by a second store on the same file', () => {
+  const path = join(dir, 'wal.db');
+  const writer = openStore(path);
+  writer.tables.books.insert({ bookUrl: 'w1', name: 'in the wal', author: '' });
+  assert.ok(existsSync(path + '-wal'));
+  const copy = join(dir, 'wal-copy.db');
+  // Copy main file and WAL while the writer is open: the main file alone lacks the row.
+  copyFileSync(path, copy);
+  copyFileSync(path + '-wal', copy + '-wal');
+  const reader = openStore(copy);
+  assert.equal(reader.tables.books.get('w1')?.name, 'in the wal');
+  reader.close();
+  writer.close();
+});
+
+test('a read-only store reads but does not write', () => {
+  const path = storeFile();
+  const before = snapshot(path);
+  const ro = openStore(path, { readonly: true });
+  assert.equal(ro.tables.books.count(), 1);
+  assert.throws(() => ro.tables.books.insert({ bookUrl: 'x' }), /readonly/i);
+  ro.close();
+  assert.deepEqual(snapshot(path).main, before.main);
+});
