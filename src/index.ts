@@ -5,7 +5,7 @@ export type { TableApi } from './table/table.js';
 export type { Query, Where, Condition, OrderTerm } from './table/query.js';
 export type { FileReport } from './engine/inspect.js';
 export { schemas, SUPPORTED_VERSIONS, CURRENT_VERSION, type SchemaVersion, type VersionedSchema } from './schema/index.js';
-export type { Column, Table, Index, ForeignKey } from './schema/index.js';
+export type { Column, Table, Index, ForeignKey, Schema } from './schema/index.js';
 export type { Row, NewRow, Patch, Key, TableName } from './schema/row-types.js';
 export { createTableSql, createIndexSql, createSchemaSql } from './schema/ddl.js';
 export * from './errors.js';
