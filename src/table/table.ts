@@ -4,6 +4,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { LegadoStoreError, MissingFieldError, ValueTypeError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Column, Table } from '../schema/index.js';
+import type { WriteHooks } from '../store/changes.js';
 import { Codec, type SqlValue } from './codec.js';
 import { compileQuery, type Query, type Where } from './query.js';
 import { deleteSql, getSql, hasSql, insertSql, selectList, updateSql, upsertSql } from './sql.js';
@@ -11,10 +12,14 @@ import { translateWriteError } from './violations.js';
 
 type Fields = Readonly<Record<string, unknown>>;
 
+/** A table on its own, outside a store: nothing observes its writes. */
+const unobserved = (db: Database): WriteHooks => ({ active: false, flush() {}, prepare: (sql) => db.prepare(sql) });
+
 export class TableApi<R extends object, N extends object, P extends object, K> {
   readonly name: string;
   readonly model: Table;
   private readonly db: Database;
+  private readonly hooks: WriteHooks;
   private readonly codec: Codec;
   private readonly pk: readonly Column[];
   private readonly pkIndex: readonly number[];
@@ -24,8 +29,9 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   private readonly runInsertMany: (rows: Iterable<N>) => number;
   private readonly runUpsertMany: (rows: Iterable<N>) => number;
 
-  constructor(db: Database, table: Table, version: number) {
+  constructor(db: Database, table: Table, version: number, hooks: WriteHooks = unobserved(db)) {
     this.db = db;
+    this.hooks = hooks;
     this.model = table;
     this.name = table.name;
     this.codec = new Codec(table, version);
@@ -81,17 +87,22 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     }
     if (cols.length === 0) return this.has(key);
     const sql = updateSql(this.model, cols);
+    let changed: boolean;
     try {
-      return this.stmt(sql).run([...vals, ...keyVals]).changes > 0;
+      changed = this.stmt(sql).run([...vals, ...keyVals]).changes > 0;
     } catch (e) {
       const current = this.get(key) as Fields | undefined;
-      throw translateWriteError(this.db, this.model, e, (f) => (p[f] !== undefined ? p[f] : current?.[f]));
+      throw translateWriteError(this.db, this.model, 'update', e, (f) => (p[f] !== undefined ? p[f] : current?.[f]));
     }
+    if (this.hooks.active) this.hooks.flush();
+    return changed;
   }
 
   /** Deletes the row with this key (its dependent rows go with it where the schema cascades). */
   delete(key: K): boolean {
-    return this.stmt(this.sql.delete).run(this.keyValues(key)).changes > 0;
+    const deleted = this.stmt(this.sql.delete).run(this.keyValues(key)).changes > 0;
+    if (this.hooks.active) this.hooks.flush();
+    return deleted;
   }
 
   list(query?: Query<R>): R[] {
@@ -107,6 +118,17 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     for (const row of this.read(this.sql.from + tail).iterate(params)) {
       yield this.codec.decode<R>(row as Record<string, unknown>);
     }
+  }
+
+  /**
+   * Rows chosen by SQL the typed filters cannot express (bit tests, LIKE with ESCAPE,
+   * subqueries): `tail` is what follows `FROM <table>`, written with SQL column names and
+   * `?` placeholders. Rows are decoded like list's. Each distinct tail is prepared once.
+   */
+  select(tail: string, params: readonly unknown[] = []): R[] {
+    const rows = this.read(`${this.sql.from} ${tail}`).all(params) as Record<string, unknown>[];
+    for (const row of rows) this.codec.decode(row);
+    return rows as R[];
   }
 
   count(where?: Where<R>): number {
@@ -132,8 +154,9 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     try {
       info = this.stmt(kind === 'insert' ? this.sql.insert : this.sql.upsert).run(vals);
     } catch (e) {
-      throw translateWriteError(this.db, model, e, (f) => fields[f], (f) => vals[model.columns.findIndex((c) => c.field === f)]);
+      throw translateWriteError(this.db, model, kind, e, (f) => fields[f], (f) => vals[model.columns.findIndex((c) => c.field === f)]);
     }
+    if (this.hooks.active) this.hooks.flush();
     if (this.pk.length === 1) {
       const v = vals[this.pkIndex[0]!];
       return (v === null ? info.lastInsertRowid : v) as K;
@@ -177,7 +200,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   private stmt(sql: string): Statement {
     let s = this.statements.get(sql);
     if (!s) {
-      s = this.db.prepare(sql);
+      s = this.hooks.prepare(sql);
       this.statements.set(sql, s);
     }
     return s;

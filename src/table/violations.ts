@@ -9,13 +9,23 @@ import type { SqlValue } from './codec.js';
 /** The row a failed statement was writing: its fields by name, as the caller gave them. */
 export type FieldLookup = (field: string) => unknown;
 
-export function translateWriteError(db: Database, table: Table, e: unknown, values: FieldLookup, encoded?: FieldLookup): unknown {
+/** `kind` matters for unique failures: only an insert can collide with its own key. */
+export function translateWriteError(
+  db: Database,
+  table: Table,
+  kind: 'insert' | 'upsert' | 'update',
+  e: unknown,
+  values: FieldLookup,
+  encoded?: FieldLookup,
+): unknown {
   if (e instanceof LegadoStoreError) return e;
   const err = e as { code?: string; message?: string };
   switch (err.code) {
     case 'SQLITE_CONSTRAINT_PRIMARYKEY':
     case 'SQLITE_CONSTRAINT_UNIQUE':
-      return uniqueError(table, err.message ?? '', values) ?? e;
+      // SQLite may report another unique index first when the key itself is taken too
+      // (books: same bookUrl and same name+author); the taken key is the clearer error.
+      return (kind === 'insert' && encoded && duplicateKeyError(db, table, values, encoded)) || uniqueError(table, err.message ?? '', values) || e;
     case 'SQLITE_CONSTRAINT_NOTNULL': {
       const column = /NOT NULL constraint failed: [^.]+\.(.+)$/.exec(err.message ?? '')?.[1];
       const c = table.columns.find((x) => x.name === column);
@@ -40,6 +50,17 @@ function uniqueError(table: Table, message: string, values: FieldLookup): Legado
     return new DuplicateKeyError(table.name, index?.name ?? 'PRIMARY KEY', fields, vals);
   }
   return new UniqueViolationError(table.name, index?.name ?? `UNIQUE(${columns.join(', ')})`, fields, vals);
+}
+
+function duplicateKeyError(db: Database, table: Table, values: FieldLookup, encoded: FieldLookup): LegadoStoreError | undefined {
+  const key = table.primaryKey.map((c) => encoded(c.field)) as SqlValue[];
+  if (key.some((v) => v === null || v === undefined)) return undefined;
+  const where = table.primaryKey.map((c) => `${q(c.name)} = ?`).join(' AND ');
+  if (!db.prepare(`SELECT 1 FROM ${q(table.name)} WHERE ${where}`).get(...key)) return undefined;
+  const pkColumns = table.primaryKey.map((c) => c.name).join(',');
+  const index = table.indices.find((ix) => ix.unique && ix.columns.join(',') === pkColumns);
+  const fields = table.primaryKey.map((c) => c.field);
+  return new DuplicateKeyError(table.name, index?.name ?? 'PRIMARY KEY', fields, fields.map(values));
 }
 
 /** Finds which foreign key of the written row points at a missing parent row. */

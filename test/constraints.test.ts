@@ -1,0 +1,302 @@
+// The constraints of spec section 7 and the semantics around them: unique indexes, foreign keys
+// and cascades, upsert in place, all-or-nothing bulk writes and transactions.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import {
+  DuplicateKeyError,
+  ForeignKeyError,
+  LegadoStoreError,
+  UniqueViolationError,
+  ValueTypeError,
+  openStore,
+  type Store,
+} from 'legado-store';
+import { tempDir } from './helpers/files.js';
+
+const dir = tempDir();
+let n = 0;
+const fresh = (): Store => openStore(join(dir, `c${n++}.db`));
+
+const book = (url: string, name = url, author = 'a') => ({ bookUrl: url, name, author });
+const chapter = (bookUrl: string, index: number, url = `${bookUrl}/${index}`) => ({
+  url, title: `t${index}`, isVolume: false, baseUrl: bookUrl, bookUrl, index, isVip: false, isPay: false,
+});
+const source = (url: string) => ({
+  bookSourceUrl: url, bookSourceName: url, bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true,
+  lastUpdateTime: 0, respondTime: 0, weight: 0,
+});
+const searchBook = (bookUrl: string, origin: string) => ({
+  bookUrl, origin, originName: 'o', type: 8, name: bookUrl, author: '', tocUrl: '', time: 1, originOrder: 0,
+});
+const raw = (s: Store, sql: string, ...p: unknown[]) => s.db.prepare(sql).pluck().get(...p);
+
+test('unique index books (name, author): the error names the index and the values', () => {
+  const s = fresh();
+  s.tables.books.insert(book('u1', '三体', '刘慈欣'));
+  assert.throws(() => s.tables.books.insert(book('u2', '三体', '刘慈欣')), (e: unknown) => {
+    assert.ok(e instanceof UniqueViolationError && !(e instanceof DuplicateKeyError));
+    assert.equal(e.code, 'UNIQUE_VIOLATION');
+    assert.equal(e.index, 'index_books_name_author');
+    assert.deepEqual(e.fields, ['name', 'author']);
+    assert.deepEqual(e.value, ['三体', '刘慈欣']);
+    return true;
+  });
+  // Upsert must not resolve it by deleting the other book (what INSERT OR REPLACE would do).
+  assert.throws(() => s.tables.books.upsert(book('u2', '三体', '刘慈欣')), UniqueViolationError);
+  // Upserting an existing book onto another book's name is the index error, not a duplicate key.
+  s.tables.books.insert(book('u3', '球状闪电', '刘慈欣'));
+  assert.throws(() => s.tables.books.upsert(book('u3', '三体', '刘慈欣')), (e: unknown) =>
+    e instanceof UniqueViolationError && !(e instanceof DuplicateKeyError) && e.index === 'index_books_name_author');
+  // A row repeating both the key and the name: the key is what is duplicated.
+  assert.throws(() => s.tables.books.insert(book('u1', '三体', '刘慈欣')), DuplicateKeyError);
+  assert.equal(raw(s, 'SELECT count(*) FROM books'), 2);
+  s.close();
+});
+
+test('unique index chapters (bookUrl, index)', () => {
+  const s = fresh();
+  s.tables.books.insert(book('b'));
+  s.tables.chapters.insert(chapter('b', 0, 'c0'));
+  assert.throws(() => s.tables.chapters.insert(chapter('b', 0, 'other-url')), (e: unknown) =>
+    e instanceof UniqueViolationError && e.index === 'index_chapters_bookUrl_index' && (e.value as unknown[])[1] === 0);
+  s.close();
+});
+
+test('unique indexes that are also the primary key: searchBooks, search_keywords, cookies, caches', () => {
+  const s = fresh();
+  s.tables.book_sources.insert(source('src'));
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['searchBooks', searchBook('sb', 'src'), 'index_searchBooks_bookUrl'],
+    ['search_keywords', { word: 'w', usage: 1, lastUseTime: 0 }, 'index_search_keywords_word'],
+    ['cookies', { url: 'example.org', cookie: 'a=1' }, 'index_cookies_url'],
+    ['caches', { key: 'k', value: 'v', deadline: 0 }, 'index_caches_key'],
+  ];
+  for (const [table, row, index] of cases) {
+    s.table(table).insert(row);
+    assert.throws(() => s.table(table).insert(row), (e: unknown) => e instanceof DuplicateKeyError && e.index === index && e.table === table, table);
+  }
+  s.close();
+});
+
+test('a chapter of an unknown book and a search result of an unknown source are ForeignKeyErrors', () => {
+  const s = fresh();
+  assert.throws(() => s.tables.chapters.insert(chapter('no-such-book', 0)), (e: unknown) => {
+    assert.ok(e instanceof ForeignKeyError);
+    assert.equal(e.code, 'FOREIGN_KEY_VIOLATION');
+    assert.equal(e.table, 'chapters');
+    assert.deepEqual(e.fields, ['bookUrl']);
+    assert.equal(e.value, 'no-such-book');
+    assert.equal(e.parent, 'books');
+    assert.match(e.message, /chapters: bookUrl = "no-such-book" references a missing books row/);
+    return true;
+  });
+  assert.throws(() => s.tables.searchBooks.insert(searchBook('x', 'no-such-source')), (e: unknown) =>
+    e instanceof ForeignKeyError && e.parent === 'book_sources' && e.value === 'no-such-source');
+  assert.equal(raw(s, 'SELECT count(*) FROM chapters'), 0);
+  s.close();
+});
+
+test('deleting a book deletes its chapters; deleting a source deletes its search results', () => {
+  const s = fresh();
+  s.tables.books.insertMany([book('b1'), book('b2')]);
+  s.tables.chapters.insertMany([chapter('b1', 0), chapter('b1', 1), chapter('b2', 0)]);
+  s.tables.book_sources.insertMany([source('s1'), source('s2')]);
+  s.tables.searchBooks.insertMany([searchBook('x1', 's1'), searchBook('x2', 's2')]);
+  assert.equal(s.tables.books.delete('b1'), true);
+  assert.deepEqual(s.db.prepare('SELECT bookUrl FROM chapters').pluck().all(), ['b2']);
+  assert.equal(s.tables.book_sources.delete('s2'), true);
+  assert.deepEqual(s.db.prepare('SELECT bookUrl FROM searchBooks').pluck().all(), ['x1']);
+  s.close();
+});
+
+test('upsert updates in place: a book keeps its chapters, a source keeps its search results', () => {
+  const s = fresh();
+  s.tables.books.insert({ ...book('b'), durChapterIndex: 5 });
+  s.tables.chapters.insertMany([chapter('b', 0), chapter('b', 1)]);
+  s.tables.book_sources.insert(source('s'));
+  s.tables.searchBooks.insert(searchBook('x', 's'));
+  const rowid = raw(s, "SELECT rowid FROM books WHERE bookUrl = 'b'");
+  s.tables.books.upsert({ ...book('b', 'new name'), durChapterIndex: 7 });
+  s.tables.book_sources.upsert({ ...source('s'), bookSourceName: 'renamed' });
+  assert.equal(raw(s, 'SELECT count(*) FROM chapters'), 2);
+  assert.equal(raw(s, 'SELECT count(*) FROM searchBooks'), 1);
+  assert.equal(raw(s, "SELECT rowid FROM books WHERE bookUrl = 'b'"), rowid, 'same row, not deleted and re-inserted');
+  assert.equal(s.tables.books.get('b')?.name, 'new name');
+  assert.equal(s.tables.books.get('b')?.durChapterIndex, 7);
+  assert.equal(s.tables.book_sources.get('s')?.bookSourceName, 'renamed');
+  // Upsert of a new key inserts; fields left out take their defaults, as insert would give.
+  s.tables.books.upsert(book('c'));
+  assert.equal(s.tables.books.get('c')?.origin, 'loc_book');
+  s.close();
+});
+
+test('replace_rules: field order is column sortOrder; ids are generated like Room (omitted or 0)', () => {
+  const s = fresh();
+  const id1 = s.tables.replace_rules.insert({ name: 'a', pattern: 'x', order: 7 });
+  const id2 = s.tables.replace_rules.insert({ id: 0, name: 'b', order: -3 });
+  s.tables.replace_rules.insert({ id: 1700000000000, name: 'c', order: 2 });
+  assert.equal(id1, 1);
+  assert.equal(id2, 2);
+  assert.deepEqual(s.db.prepare('SELECT name, sortOrder FROM replace_rules ORDER BY sortOrder').all(), [
+    { name: 'b', sortOrder: -3 }, { name: 'c', sortOrder: 2 }, { name: 'a', sortOrder: 7 },
+  ]);
+  assert.deepEqual(s.tables.replace_rules.list({ orderBy: 'order' }).map((r) => [r.name, r.order]), [['b', -3], ['c', 2], ['a', 7]]);
+  assert.equal(s.tables.replace_rules.count({ order: { gt: 0 } }), 2);
+  s.tables.replace_rules.update(1, { order: 100 });
+  assert.equal(raw(s, 'SELECT sortOrder FROM replace_rules WHERE id = 1'), 100);
+  s.close();
+});
+
+test('booleans are true/false in the API and 0/1 in the file; nullable booleans stay null', () => {
+  const s = fresh();
+  s.tables.book_sources.insert({ ...source('s'), enabled: false, enabledExplore: true });
+  assert.deepEqual(s.db.prepare("SELECT enabled, enabledExplore, enabledReview, enabledCookieJar FROM book_sources").get(),
+    { enabled: 0, enabledExplore: 1, enabledReview: null, enabledCookieJar: 0 });
+  const got = s.tables.book_sources.get('s')!;
+  assert.equal(got.enabled, false);
+  assert.equal(got.enabledExplore, true);
+  assert.equal(got.enabledReview, null);
+  assert.equal(got.enabledCookieJar, false);
+  assert.equal(s.tables.book_sources.count({ enabled: false }), 1);
+  s.close();
+});
+
+test('64-bit bitmasks round-trip exactly as bigint, up to bit 63', () => {
+  const s = fresh();
+  const all = (1n << 64n) - 1n; // every one of the 64 group bits
+  s.tables.books.insert({ ...book('b'), group: all });
+  s.tables.book_groups.insert({ groupId: 1n << 63n, groupName: 'g64', order: 64, show: true });
+  s.tables.book_groups.insert({ groupId: (1n << 53n) + 1n, groupName: 'g54+', order: 54, show: true });
+  assert.equal(s.tables.books.get('b')?.group, -1n, 'all 64 bits, as the signed value the app stores');
+  assert.equal(s.db.prepare('SELECT "group" FROM books').safeIntegers(true).pluck().get(), -1n);
+  assert.deepEqual(s.tables.book_groups.list({ orderBy: 'order' }).map((g) => g.groupId), [(1n << 53n) + 1n, -(1n << 63n)]);
+  assert.equal(s.tables.book_groups.get(-(1n << 63n))?.groupName, 'g64');
+  assert.equal(s.tables.book_groups.get((1n << 53n) + 1n)?.groupName, 'g54+');
+  assert.equal(typeof s.tables.book_groups.get(-(1n << 63n))?.order, 'number');
+  assert.throws(() => s.tables.books.update('b', { group: 1n << 64n }), ValueTypeError);
+  assert.throws(() => s.tables.books.update('b', { group: 2 ** 60 }), ValueTypeError, 'unsafe numbers are refused, not rounded');
+  s.close();
+});
+
+test('a bulk insert that fails part-way writes nothing and names the row', () => {
+  const s = fresh();
+  s.tables.books.insert(book('keep'));
+  const rows = [book('n1'), book('n2'), book('keep'), book('n3')];
+  assert.throws(() => s.tables.books.insertMany(rows), (e: unknown) => e instanceof DuplicateKeyError && /^row 2: books: duplicate primary key/.test(e.message));
+  assert.deepEqual(s.db.prepare('SELECT bookUrl FROM books').pluck().all(), ['keep']);
+  s.tables.books.insert(book('x'));
+  assert.throws(() => s.tables.chapters.upsertMany([chapter('x', 0), chapter('x', 1), chapter('missing', 2)]), ForeignKeyError);
+  assert.equal(raw(s, 'SELECT count(*) FROM chapters'), 0);
+  assert.equal(s.tables.books.upsertMany([book('x', 'X2'), book('y')]), 2);
+  s.close();
+});
+
+test('store.transaction is all or nothing across tables, and returns the function\'s value', () => {
+  const s = fresh();
+  assert.throws(() => s.transaction(() => {
+    s.tables.books.insert(book('t1'));
+    s.tables.chapters.insert(chapter('t1', 0));
+    s.tables.caches.insert({ key: 'k', deadline: 0 });
+    s.tables.chapters.insert(chapter('nope', 0));
+  }), ForeignKeyError);
+  assert.equal(raw(s, 'SELECT (SELECT count(*) FROM books) + (SELECT count(*) FROM chapters) + (SELECT count(*) FROM caches)'), 0);
+  assert.throws(() => s.transaction(() => { s.tables.books.insert(book('t2')); throw new Error('caller gave up'); }), /caller gave up/);
+  assert.equal(raw(s, 'SELECT count(*) FROM books'), 0);
+  assert.equal(s.transaction(() => { s.tables.books.insert(book('t3')); return 'done'; }), 'done');
+  // Nested: an inner failure that the outer function catches rolls back only the inner part.
+  s.transaction(() => {
+    s.tables.books.insert(book('outer'));
+    try { s.transaction(() => { s.tables.books.insert(book('inner')); throw new Error('inner'); }); } catch { /* kept going */ }
+  });
+  assert.deepEqual(s.db.prepare('SELECT bookUrl FROM books ORDER BY bookUrl').pluck().all(), ['outer', 't3']);
+  s.close();
+});
+
+test('partial update by key changes only the named fields', () => {
+  const s = fresh();
+  s.tables.books.insert({ ...book('b', '甲'), intro: 'keep me', durChapterPos: 1 });
+  s.tables.books.insert(book('c', '乙'));
+  assert.equal(s.tables.books.update('b', { durChapterPos: 42, durChapterTitle: null, canUpdate: false }), true);
+  const b = s.tables.books.get('b')!;
+  assert.equal(b.durChapterPos, 42);
+  assert.equal(b.intro, 'keep me');
+  assert.equal(b.canUpdate, false);
+  assert.equal(raw(s, "SELECT canUpdate FROM books WHERE bookUrl = 'b'"), 0);
+  assert.equal(s.tables.books.update('missing', { durChapterPos: 1 }), false);
+  assert.throws(() => s.tables.books.update('c', { name: '甲' }), (e: unknown) => e instanceof UniqueViolationError && (e.value as unknown[])[1] === 'a');
+  assert.throws(() => s.tables.books.update('b', { name: null } as never), /required field is null/);
+  assert.throws(() => s.tables.books.update('b', { bookUrl: 'other' } as never), /primary-key/);
+  assert.throws(() => s.tables.books.update('b', { nope: 1 } as never), /no field nope/);
+  s.tables.readRecord.insert({ deviceId: 'd', bookName: 'n', readTime: 5 });
+  assert.equal(s.tables.readRecord.update({ deviceId: 'd', bookName: 'n' }, { readTime: 9 }), true);
+  assert.equal(s.tables.readRecord.get({ deviceId: 'd', bookName: 'n' })?.readTime, 9);
+  s.close();
+});
+
+test('list and count: equality, operators, null, in, like, ordering, limit and offset', () => {
+  const s = fresh();
+  s.tables.books.insertMany([
+    { ...book('a', '甲'), durChapterTime: 30, group: 1, intro: 'x' },
+    { ...book('b', '乙'), durChapterTime: 10, group: 2 },
+    { ...book('c', '丙'), durChapterTime: 20, group: 1 },
+  ]);
+  const urls = (rows: { bookUrl: string }[]) => rows.map((r) => r.bookUrl);
+  assert.deepEqual(urls(s.tables.books.list({ orderBy: [['durChapterTime', 'desc']] })), ['a', 'c', 'b']);
+  assert.deepEqual(urls(s.tables.books.list({ where: { group: 1 }, orderBy: 'durChapterTime' })), ['c', 'a']);
+  assert.deepEqual(urls(s.tables.books.list({ where: { intro: null } , orderBy: 'bookUrl'})), ['b', 'c']);
+  assert.deepEqual(urls(s.tables.books.list({ where: { intro: { ne: null } } })), ['a']);
+  assert.deepEqual(urls(s.tables.books.list({ where: { bookUrl: { in: ['a', 'c', 'z'] } }, orderBy: ['bookUrl', 'desc'] })), ['c', 'a']);
+  assert.deepEqual(urls(s.tables.books.list({ where: { durChapterTime: { gte: 20, lt: 30 } } })), ['c']);
+  assert.deepEqual(urls(s.tables.books.list({ where: { bookUrl: { like: '%b%' } } })), ['b']);
+  assert.deepEqual(urls(s.tables.books.list({ orderBy: 'durChapterTime', limit: 1, offset: 1 })), ['c']);
+  assert.deepEqual(urls([...s.tables.books.iterate({ orderBy: 'bookUrl' })]), ['a', 'b', 'c']);
+  assert.equal(s.tables.books.count(), 3);
+  assert.equal(s.tables.books.count({ group: { in: [] } }), 0);
+  assert.throws(() => s.tables.books.list({ where: { nope: 1 } as never }), /no field nope/);
+  assert.throws(() => s.tables.books.list({ orderBy: 'nope' as never }), /no field nope/);
+  assert.throws(() => s.tables.books.list({ where: { durChapterTime: '1' as never } }), ValueTypeError);
+  s.close();
+});
+
+test('composite keys: get, has, delete by object; a key with a field missing is an error', () => {
+  const s = fresh();
+  s.tables.keyboardAssists.insert({ type: 1, key: '@css:', value: 'v' });
+  assert.equal(s.tables.keyboardAssists.get({ type: 1, key: '@css:' })?.value, 'v');
+  assert.equal(s.tables.keyboardAssists.has({ type: 0, key: '@css:' }), false);
+  assert.throws(() => s.tables.keyboardAssists.get({ type: 1 } as never), /keyboardAssists\.key: required field is missing/);
+  assert.throws(() => s.tables.keyboardAssists.get('x' as never), /expected an object with type, key/);
+  assert.equal(s.tables.keyboardAssists.delete({ type: 1, key: '@css:' }), true);
+  s.close();
+});
+
+test('statements are prepared once per table and reused', () => {
+  const s = fresh();
+  let prepared = 0;
+  const original = s.db.prepare.bind(s.db);
+  (s.db as { prepare: unknown }).prepare = (sql: string) => { prepared++; return original(sql); };
+  for (let i = 0; i < 50; i++) {
+    s.tables.books.insert(book(`b${i}`));
+    s.tables.books.get(`b${i}`);
+    s.tables.books.update(`b${i}`, { durChapterPos: i });
+    s.tables.books.list({ where: { durChapterPos: i } });
+  }
+  assert.equal(prepared, 4, 'insert, get, one update shape, one list shape');
+  s.close();
+});
+
+test('every error is a LegadoStoreError with a stable code', () => {
+  const s = fresh();
+  const codes = new Set<string>();
+  const attempt = (fn: () => unknown) => { try { fn(); } catch (e) { assert.ok(e instanceof LegadoStoreError); codes.add(e.code); } };
+  s.tables.books.insert(book('b'));
+  attempt(() => s.tables.books.insert(book('b')));
+  attempt(() => s.tables.books.insert(book('c', 'b')));
+  attempt(() => s.tables.chapters.insert({ url: 'u' } as never));
+  attempt(() => s.tables.chapters.insert(chapter('zz', 1)));
+  attempt(() => s.tables.books.insert({ bookUrl: 1 } as never));
+  attempt(() => s.tables.books.insert({ bookUrl: 'q', x: 1 } as never));
+  attempt(() => s.table('nope'));
+  assert.deepEqual([...codes].sort(), ['DUPLICATE_KEY', 'FOREIGN_KEY_VIOLATION', 'MISSING_FIELD', 'UNIQUE_VIOLATION', 'UNKNOWN_FIELD', 'UNKNOWN_TABLE', 'WRONG_TYPE']);
+  s.close();
+});
