@@ -1,0 +1,108 @@
+// The command-line tool: init, info, verify, demo; exit codes 0 / 1 / 2; one-line errors on stderr.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { schemas } from 'legado-store';
+import { tempDir, snapshot } from './helpers/files.js';
+import { cli } from './helpers/cli.js';
+
+const dir = tempDir();
+
+test('init creates a store at 62 by default or at 49, and refuses to overwrite', () => {
+  const p62 = join(dir, 'a.db');
+  let r = cli('init', p62);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /created .*a\.db at schema 62/);
+  const db = new Database(p62, { readonly: true });
+  assert.equal(db.pragma('user_version', { simple: true }), 62);
+  db.close();
+  r = cli('init', join(dir, 'b.db'), '--schema', '49');
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, new RegExp(schemas[49].identityHash));
+  const before = snapshot(p62);
+  r = cli('init', p62);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /already exists/);
+  assert.deepEqual(snapshot(p62), before);
+});
+
+test('bad usage exits 2 with a message on stderr', () => {
+  for (const args of [['init', join(dir, 'x.db'), '--schema', '50'], ['info'], ['frobnicate'], ['verify', 'a', 'b']]) {
+    const r = cli(...args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.ok(r.stderr.trim().length > 0);
+    assert.equal(r.stdout, '');
+  }
+  assert.equal(existsSync(join(dir, 'x.db')), false);
+});
+
+test('info shows version, identity hash, structure check and rows per table; --json too', () => {
+  const path = join(dir, 'demo.db');
+  assert.equal(cli('demo', path).code, 0);
+  const r = cli('info', path);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /schema version: 62/);
+  assert.match(r.stdout, /identity hash:  965c5f1d4c60d25b4b46efb17c575c85/);
+  assert.match(r.stdout, /structure:      matches schema 62/);
+  assert.match(r.stdout, /chapters\s+36/);
+  const j = JSON.parse(cli('info', path, '--json').stdout);
+  assert.equal(j.version, 62);
+  assert.equal(j.ok, true);
+  assert.equal(j.rows.books, 3);
+  assert.equal(Object.keys(j.rows).length, 21);
+});
+
+test('verify exits 0 on a matching file and 1 with every difference on a mismatched one', () => {
+  const path = join(dir, 'v.db');
+  cli('init', path);
+  let r = cli('verify', path);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /matches schema 62/);
+  const db = new Database(path);
+  db.exec('DROP INDEX index_chapters_bookUrl; ALTER TABLE books ADD COLUMN syncTime INTEGER NOT NULL DEFAULT 0');
+  db.close();
+  const before = snapshot(path);
+  r = cli('verify', path);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /2 difference\(s\)/);
+  assert.match(r.stdout, /books\.syncTime: column is not in the schema/);
+  assert.match(r.stdout, /index index_chapters_bookUrl \(bookUrl\) is missing/);
+  const j = JSON.parse(cli('verify', path, '--json').stdout);
+  assert.equal(j.ok, false);
+  assert.deepEqual(j.differences.map((d: { kind: string }) => d.kind).sort(), ['extra-column', 'missing-index']);
+  assert.deepEqual(snapshot(path), before, 'verify never changes the file');
+});
+
+test('verify and info fail with one clear line for a missing file, a foreign file, a newer version', () => {
+  const text = join(dir, 'notes.txt');
+  writeFileSync(text, 'x'.repeat(5000));
+  const newer = join(dir, 'v75.db');
+  cli('init', newer);
+  const db = new Database(newer);
+  db.pragma('user_version = 75');
+  db.close();
+  let r = cli('verify', join(dir, 'missing.db'));
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^legado-store: FILE_NOT_FOUND: .*missing\.db: no such file\n$/);
+  r = cli('info', text);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^legado-store: NOT_A_DATABASE: .*notes\.txt: not a SQLite database.*\n$/);
+  r = cli('verify', newer);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /schema version: 75 \(not supported; supported: 62, 49\)/);
+  r = cli('info', newer);
+  assert.equal(r.code, 0, 'info reports what it found');
+});
+
+test('demo creates a store with a sample in every table and shows it', () => {
+  const path = join(dir, 'sample.db');
+  const r = cli('demo', path);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /青山剑客 \/ 林远: 12 chapters/);
+  const db = new Database(path, { readonly: true });
+  for (const t of schemas[62].tables) assert.ok((db.prepare(`SELECT count(*) FROM \`${t.name}\``).pluck().get() as number) > 0, t.name);
+  db.close();
+  assert.equal(cli('verify', path).code, 0);
+});
