@@ -98,3 +98,19 @@ test('every connection enforces foreign keys, uses WAL and a busy timeout', () =
   again.close();
   assert.equal(again.isOpen, false);
 });
+
+test('close checkpoints the WAL into the file and removes -wal and -shm', async () => {
+  const { existsSync } = await import('node:fs');
+  const path = join(dir, 'close.db');
+  const store = openStore(path);
+  store.tables.books.insert({ bookUrl: 'b', name: 'kept after close' });
+  assert.ok(existsSync(path + '-wal'));
+  store.close();
+  store.close(); // a second close is harmless
+  assert.equal(existsSync(path + '-wal'), false);
+  assert.equal(existsSync(path + '-shm'), false);
+  const db = new Database(path, { readonly: true });
+  assert.equal(db.prepare('SELECT name FROM books').pluck().get(), 'kept after close');
+  assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+  db.close();
+});
