@@ -14,7 +14,11 @@ export type ErrorCode =
   | 'VERSION_MISMATCH'
   | 'NOT_A_DATABASE'
   | 'FILE_NOT_FOUND'
-  | 'READ_ONLY';
+  | 'READ_ONLY'
+  | 'INVALID_JSON'
+  | 'UNSUPPORTED_INPUT'
+  | 'IMPORT_REJECTED'
+  | 'DECRYPT_FAILED';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;

@@ -1,0 +1,32 @@
+// books.type: a bitmask from schema 55 on, the old BookSourceType code before (reference 2.1).
+// Converted both ways: old codes up to the bitmask for a 62 store (as the upgrade and the app's
+// restore do), and the bitmask down to the old code for a 49 store.
+
+/** Old code → bit, in the order Migration_54_55 and Book.upType() use. */
+export const OLD_TYPE_BITS: readonly (readonly [code: number, bit: number])[] = [
+  [1, 32], // audio
+  [2, 64], // image
+  [3, 128], // file → webFile
+  [0, 8], // text
+];
+export const TEXT_BIT = 8;
+export const LOCAL_BIT = 256;
+/** Below this a type is an old code. */
+export const FIRST_BIT = 8;
+
+const isLocalOrigin = (origin: unknown): boolean =>
+  typeof origin === 'string' && (origin === 'loc_book' || origin.startsWith('webDav::'));
+
+/** The schema-62 type of a book whose type may still be an old code (Book.upType()). */
+export function toBitmaskType(type: number, origin: unknown): number {
+  if (type >= FIRST_BIT) return type;
+  const bit = OLD_TYPE_BITS.find(([code]) => code === type)?.[1] ?? TEXT_BIT;
+  return isLocalOrigin(origin) ? bit | LOCAL_BIT : bit;
+}
+
+/** The schema-49 code of a book whose type may be a bitmask. */
+export function toOldType(type: number): number {
+  if (type < FIRST_BIT) return type;
+  for (const [code, bit] of OLD_TYPE_BITS) if (code !== 0 && (type & bit) !== 0) return code;
+  return 0;
+}

@@ -1,0 +1,113 @@
+// Lenient conversion of one JSON value to what a column takes, in the spirit of the app's Gson
+// setup (reference 4.2): numbers given as strings, strings given as numbers, objects given for
+// string fields, rule objects given as JSON strings, and `[]` or other non-objects for a rule
+// meaning "no rule". The core codec stays strict; this layer runs before it.
+import type { Column } from '../schema/index.js';
+import { gsonCompact, gsonPretty } from './gson.js';
+import { isJsonObjectColumn, NO_OBJECT_TEXT } from './json-columns.js';
+
+export type FieldValue = string | number | bigint | boolean | null;
+
+export type Coerced =
+  /** The value as given, or a faithful conversion of it (`changed`: it had another JSON type). */
+  | { readonly value: FieldValue; readonly changed?: boolean; readonly lossy?: string }
+  /** Nothing usable: the caller falls back to the default, or skips the record for a key. */
+  | { readonly invalid: string };
+
+const INT_TEXT = /^[+-]?\d+$/;
+const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const INT64_MIN = -(2n ** 63n);
+const UINT64_MAX = 2n ** 64n - 1n;
+
+export function coerce(table: string, c: Column, v: unknown): Coerced {
+  if (v === null || v === undefined) return { value: null };
+  if (isJsonObjectColumn(table, c.field)) return toObjectText(v);
+  switch (c.js) {
+    case 'string':
+      return toText(v);
+    case 'boolean':
+      return toBoolean(v);
+    case 'number':
+      return toInteger(v, false);
+    case 'bigint':
+      return toInteger(v, true);
+  }
+}
+
+function toText(v: unknown): Coerced {
+  if (typeof v === 'string') return { value: v };
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return { value: String(v), changed: true };
+  return { value: gsonCompact(v), changed: true };
+}
+
+/** A rule object as stored: pretty JSON text, or the app's 'null' text for "no rule". */
+function toObjectText(v: unknown): Coerced {
+  if (isPlainObject(v)) return { value: gsonPretty(v, true) };
+  if (typeof v === 'string') {
+    const parsed = parseObjectText(v);
+    if (parsed !== undefined) return { value: gsonPretty(parsed), changed: true };
+  }
+  return { value: NO_OBJECT_TEXT, changed: true };
+}
+
+/** The object a JSON string holds, or undefined when it holds none. */
+export function parseObjectText(text: string): Record<string, unknown> | undefined {
+  const t = text.trim();
+  if (!t.startsWith('{')) return undefined;
+  try {
+    const v: unknown = JSON.parse(t);
+    return isPlainObject(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toBoolean(v: unknown): Coerced {
+  if (typeof v === 'boolean') return { value: v };
+  if (typeof v === 'number' && Number.isFinite(v)) return { value: v !== 0, changed: true };
+  if (typeof v === 'bigint') return { value: v !== 0n, changed: true };
+  if (typeof v === 'string') {
+    const t = v.trim().toLowerCase();
+    if (t === 'true' || t === '1') return { value: true, changed: true };
+    if (t === 'false' || t === '0') return { value: false, changed: true };
+  }
+  return { invalid: `not a boolean: ${describe(v)}` };
+}
+
+function toInteger(v: unknown, wide: boolean): Coerced {
+  if (typeof v === 'number') {
+    if (Number.isInteger(v)) return fits(v, wide) ? { value: wide ? BigInt(v) : v } : { invalid: `out of range: ${v}` };
+    // The app's Int fields truncate a fraction (IntJsonDeserializer); a key must not be rounded.
+    if (Number.isFinite(v) && Number.isSafeInteger(Math.trunc(v))) {
+      return { value: wide ? BigInt(Math.trunc(v)) : Math.trunc(v), changed: true, lossy: `not an integer: ${v}` };
+    }
+    return { invalid: `not an integer: ${v}` };
+  }
+  if (typeof v === 'bigint') return inInt64(v) ? { value: v } : { invalid: `out of the 64-bit range: ${v}` };
+  if (typeof v === 'string') {
+    const t = v.trim();
+    if (INT_TEXT.test(t)) {
+      const big = BigInt(t);
+      if (!inInt64(big)) return { invalid: `out of the 64-bit range: ${t}` };
+      const n = Number(big);
+      return { value: wide ? big : Number.isSafeInteger(n) ? n : big, changed: true };
+    }
+    if (DECIMAL_TEXT.test(t)) return { invalid: `not an integer: ${JSON.stringify(v)}` };
+  }
+  return { invalid: `not a number: ${describe(v)}` };
+}
+
+const inInt64 = (v: bigint): boolean => v >= INT64_MIN && v <= UINT64_MAX;
+const fits = (v: number, wide: boolean): boolean => Number.isSafeInteger(v) || (wide && inInt64(BigInt(v)));
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function describe(v: unknown): string {
+  if (Array.isArray(v)) return 'an array';
+  if (v === null) return 'null';
+  if (typeof v === 'object') return 'an object';
+  const text = typeof v === 'string' ? JSON.stringify(v) : String(v);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}

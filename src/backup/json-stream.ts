@@ -1,0 +1,202 @@
+// Reads the records of a JSON file as a stream: the elements of a top-level array one by one
+// (or a top-level object as one record), never the whole text at once. Synchronous, so one
+// import can run inside one SQLite transaction. Invalid JSON is reported with line and column.
+import { TokenParser, Tokenizer } from '@streamparser/json';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { InvalidJsonError, UnsupportedInputError } from './errors.js';
+
+/** A file on disk, or bytes already in memory (a decrypted file), with the name to report. */
+export interface JsonSource {
+  readonly name: string;
+  readonly path?: string;
+  readonly data?: Uint8Array;
+}
+
+export interface JsonRecord {
+  /** Position in the top-level array; 0 for a top-level object. */
+  readonly index: number;
+  readonly value: unknown;
+}
+
+export type JsonRoot = 'unread' | 'empty' | 'array' | 'object';
+
+const CHUNK = 1 << 16;
+const BOM = [0xef, 0xbb, 0xbf];
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** Integers beyond 2^53 stay exact as bigint (books.group and book_groups.groupId need 64 bits). */
+class ExactTokenizer extends Tokenizer {
+  protected override parseNumber(text: string): number {
+    const n = Number(text);
+    if (Number.isSafeInteger(n) || !/^-?\d+$/.test(text)) return n;
+    return BigInt(text) as unknown as number;
+  }
+}
+
+export class JsonRecordReader {
+  readonly source: JsonSource;
+  /** What the file holds at the top level, known once reading has begun. */
+  root: JsonRoot = 'unread';
+  bytesRead = 0;
+  readonly size: number;
+  private readonly chunkSize: number;
+
+  constructor(source: JsonSource, chunkSize = CHUNK) {
+    this.source = source;
+    this.chunkSize = chunkSize;
+    this.size = source.data ? source.data.length : fstatSize(source.path!);
+  }
+
+  *records(onBytes?: (bytesRead: number) => void): Generator<JsonRecord> {
+    const queue: JsonRecord[] = [];
+    let tokenizer: Tokenizer | undefined;
+    let skip = 0; // BOM bytes before the tokenizer's offset 0
+    let lastToken = 0;
+    let started = false;
+    for (const chunk of this.chunks()) {
+      let bytes = chunk;
+      if (!started) {
+        let i = 0;
+        if (this.bytesRead === chunk.length && BOM.every((b, k) => chunk[k] === b)) i = skip = 3;
+        while (i < bytes.length && isSpace(bytes[i]!)) i++;
+        if (i === bytes.length) continue;
+        started = true;
+        const first = bytes[i]!;
+        if (first !== 0x5b && first !== 0x7b) {
+          throw new UnsupportedInputError(this.source.name, 'not a JSON array or object of records');
+        }
+        this.root = first === 0x5b ? 'array' : 'object';
+        tokenizer = this.tokenizer(queue, (offset) => (lastToken = offset));
+        bytes = bytes.subarray(skip);
+      }
+      try {
+        tokenizer!.write(bytes);
+      } catch (e) {
+        throw this.invalid(e, skip, lastToken);
+      }
+      onBytes?.(this.bytesRead);
+      while (queue.length) yield queue.shift()!;
+    }
+    if (!started) {
+      this.root = 'empty';
+      return;
+    }
+    try {
+      tokenizer!.end();
+    } catch (e) {
+      throw this.invalid(e, 0, this.size);
+    }
+    while (queue.length) yield queue.shift()!;
+  }
+
+  private tokenizer(queue: JsonRecord[], onOffset: (offset: number) => void): Tokenizer {
+    const tokenizer = new ExactTokenizer();
+    const parser = new TokenParser({ paths: [this.root === 'array' ? '$.*' : '$'], keepStack: false });
+    parser.onValue = ({ value, key }) => {
+      queue.push({ index: typeof key === 'number' ? key : 0, value });
+    };
+    tokenizer.onToken = (token) => {
+      onOffset(token.offset);
+      parser.write(token);
+    };
+    tokenizer.onEnd = () => {
+      if (!parser.isEnded) parser.end();
+    };
+    return tokenizer;
+  }
+
+  private *chunks(): Generator<Uint8Array> {
+    if (this.source.data) {
+      for (let at = 0; at < this.source.data.length; at += this.chunkSize) {
+        const chunk = this.source.data.subarray(at, at + this.chunkSize);
+        this.bytesRead += chunk.length;
+        yield chunk;
+      }
+      return;
+    }
+    const fd = openSync(this.source.path!, 'r');
+    try {
+      const buf = Buffer.allocUnsafe(this.chunkSize);
+      for (;;) {
+        const n = readSync(fd, buf, 0, buf.length, null);
+        if (n === 0) return;
+        this.bytesRead += n;
+        yield buf.subarray(0, n);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The parser's complaint as an InvalidJsonError at the right line and column. */
+  private invalid(e: unknown, skip: number, lastToken: number): unknown {
+    if (!(e instanceof Error) || e instanceof InvalidJsonError) return e;
+    const absolute = /absolute position "(\d+)"/.exec(e.message);
+    const offset = Math.min(this.size, (absolute ? Number(absolute[1]) : lastToken) + skip);
+    const { line, column } = lineAndColumn(this.source, offset);
+    return new InvalidJsonError(this.source.name, line, column, offset, explain(e.message));
+  }
+}
+
+function fstatSize(path: string): number {
+  const fd = openSync(path, 'r');
+  try {
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** 1-based line and column (in characters) of a byte offset. */
+export function lineAndColumn(source: JsonSource, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const scan = (chunk: Uint8Array, base: number): void => {
+    const end = Math.min(chunk.length, offset - base);
+    for (let i = chunk.indexOf(0x0a); i !== -1 && i < end; i = chunk.indexOf(0x0a, i + 1)) {
+      line++;
+      lineStart = base + i + 1;
+    }
+  };
+  let prefix: Uint8Array;
+  if (source.data) {
+    scan(source.data, 0);
+    prefix = source.data.subarray(lineStart, offset);
+  } else {
+    const fd = openSync(source.path!, 'r');
+    try {
+      const buf = Buffer.allocUnsafe(CHUNK);
+      for (let base = 0; base < offset; base += CHUNK) {
+        const n = readSync(fd, buf, 0, CHUNK, base);
+        if (n === 0) break;
+        scan(buf.subarray(0, n), base);
+      }
+      prefix = Buffer.allocUnsafe(Math.max(0, offset - lineStart));
+      readSync(fd, prefix, 0, prefix.length, lineStart);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const text = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.length).toString('utf8').replace(/^\uFEFF/, '');
+  return { line, column: [...text].length + 1 };
+}
+
+const EXPECTED: Record<string, string> = {
+  KEY: 'a property name in double quotes',
+  COLON: '":"',
+  COMMA: '"," or a closing bracket',
+  VALUE: 'a value',
+};
+
+/** A plainer wording of the parser's message. */
+function explain(message: string): string {
+  const token = /Unexpected (?:partial )?\w+ \((.*)\) in state (\w+)/.exec(message);
+  if (token) {
+    const want = EXPECTED[token[2]!];
+    return `unexpected ${token[1]}${want ? `, expected ${want}` : ''}`;
+  }
+  const char = /Unexpected "(.*)" at chunk position/.exec(message);
+  if (char) return `unexpected character ${JSON.stringify(char[1])}`;
+  if (/end/i.test(message)) return 'unexpected end of data';
+  return message;
+}

@@ -1,0 +1,163 @@
+// One JSON record → one row for a table of the store's version: format conversions first
+// (2.0 formats, moved fields), then every column coerced leniently, defaults for what is
+// missing, and the key checked. What could not be kept is counted on the kind's report.
+import { schemas, type Column, type Table } from '../schema/index.js';
+import { APP_DEFAULTS, NOW, NOW_UNIQUE, type AppDefault } from './app-defaults.js';
+import { toBitmaskType, toOldType } from './book-type.js';
+import { coerce, describe, isPlainObject, parseObjectText, type FieldValue } from './coerce.js';
+import { convertLegacyBookSource, isLegacyBookSource, LEGACY_SOURCE_KEYS } from './legacy-book-source.js';
+import { convertLegacyReplaceRule, isLegacyReplaceRule, LEGACY_REPLACE_KEYS } from './legacy-replace-rule.js';
+import { isJsonObjectColumn, NO_OBJECT_TEXT } from './json-columns.js';
+import { bump, type KindReport } from './report.js';
+
+type Rec = Record<string, unknown>;
+
+export interface Skip {
+  readonly category: string;
+  readonly reason: string;
+  readonly key?: string;
+}
+
+export interface Built {
+  readonly row: Record<string, FieldValue>;
+  /** The primary key as the table API takes it. */
+  readonly key: unknown;
+  /** The primary key as text, to find repeats within one import. */
+  readonly keyText: string;
+}
+
+/** Current time for the app's time defaults; ids it fills with the time are made unique. */
+export class Clock {
+  readonly now: number;
+  private next: number;
+  constructor(now = Date.now()) {
+    this.now = now;
+    this.next = now;
+  }
+  unique(): number {
+    return this.next++;
+  }
+}
+
+interface Adapted {
+  readonly record: Rec;
+  /** Keys of the original record the conversion read (not reported as unknown). */
+  readonly consumed?: ReadonlySet<string>;
+  readonly legacy?: boolean;
+}
+
+type Adapter = (o: Rec, isColumn: (field: string) => boolean) => Adapted | Skip;
+
+/** Per-table conversions that run before the columns are read. */
+const ADAPTERS: Readonly<Record<string, Adapter>> = {
+  book_sources: (o, isColumn) =>
+    isLegacyBookSource(o) ? { record: convertLegacyBookSource(o, isColumn), consumed: LEGACY_SOURCE_KEYS, legacy: true } : { record: o },
+  replace_rules: (o) => {
+    if (!isLegacyReplaceRule(o)) return { record: o };
+    const record = convertLegacyReplaceRule(o);
+    if (!record) return { category: 'no pattern', reason: 'no pattern (and no 2.0 regex): not a replace rule' };
+    return { record, consumed: LEGACY_REPLACE_KEYS, legacy: true };
+  },
+  books: (o) => {
+    // Older backups keep useReplaceRule beside the book; newer ones inside readConfig.
+    if (o.useReplaceRule === undefined) return { record: o };
+    const { useReplaceRule, ...rest } = o;
+    const config = isPlainObject(rest.readConfig)
+      ? { ...rest.readConfig }
+      : (typeof rest.readConfig === 'string' ? parseObjectText(rest.readConfig) : undefined) ?? {};
+    config.useReplaceRule ??= useReplaceRule;
+    return { record: { ...rest, readConfig: config }, consumed: new Set(['useReplaceRule']) };
+  },
+};
+
+export class RowBuilder {
+  readonly table: Table;
+  private readonly version: number;
+  private readonly clock: Clock;
+  private readonly at62: Table | undefined;
+  private readonly defaults: Readonly<Record<string, AppDefault>>;
+
+  constructor(table: Table, version: number, clock: Clock) {
+    this.table = table;
+    this.version = version;
+    this.clock = clock;
+    this.at62 = schemas[62].table(table.name);
+    this.defaults = APP_DEFAULTS[table.name] ?? {};
+  }
+
+  build(value: unknown, report: KindReport): Built | Skip {
+    if (!isPlainObject(value)) return { category: 'not an object', reason: `not a JSON object: ${describe(value)}` };
+    const adapt = ADAPTERS[this.table.name];
+    const adapted = adapt ? adapt(value, (f) => this.table.column(f) !== undefined) : { record: value };
+    if ('category' in adapted) return adapted;
+    if (adapted.legacy) report.legacyConverted++;
+    this.countUnstored(value, adapted, report);
+
+    const o = adapted.record;
+    const row: Record<string, FieldValue> = {};
+    for (const c of this.table.columns) {
+      const given = o[c.field];
+      if (given !== undefined && given !== null) {
+        const r = coerce(this.table.name, c, given);
+        if ('value' in r && !(c.pk > 0 && r.lossy)) {
+          if (r.changed) bump(report.coercedFields, c.field);
+          if (r.value !== null) {
+            row[c.field] = r.value;
+            continue;
+          }
+        } else {
+          const why = 'invalid' in r ? r.invalid : r.lossy!;
+          if (c.pk > 0) return { category: `invalid key ${c.field}`, reason: `${c.field}: ${why}` };
+          bump(report.defaultedFields, c.field);
+        }
+      }
+      const d = this.fallback(c);
+      if (d === undefined) return { category: `missing key ${c.field}`, reason: `no ${c.field}` };
+      if (d !== null) row[c.field] = d;
+    }
+    for (const c of this.table.primaryKey) {
+      const v = row[c.field];
+      if (c.js === 'string' && typeof v === 'string' && v.trim() === '' && this.defaults[c.field] !== v) {
+        return { category: `blank key ${c.field}`, reason: `${c.field} is ${JSON.stringify(v)}` };
+      }
+    }
+    if (this.table.name === 'books' && typeof row.type === 'number') {
+      const type = this.version >= 55 ? toBitmaskType(row.type, row.origin) : toOldType(row.type);
+      if (type !== row.type) bump(report.coercedFields, 'type');
+      row.type = type;
+    }
+    const keyValues = this.table.primaryKey.map((c) => row[c.field]);
+    const key =
+      this.table.primaryKey.length === 1
+        ? keyValues[0]
+        : Object.fromEntries(this.table.primaryKey.map((c, i) => [c.field, keyValues[i]]));
+    return { row, key, keyText: JSON.stringify(keyValues, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)) };
+  }
+
+  /** A missing field's value: the app's default, null, the column default (left to SQLite), or ''/0/false. Undefined for a missing key. */
+  private fallback(c: Column): FieldValue | undefined {
+    const d = this.defaults[c.field];
+    if (d === NOW) return this.clock.now;
+    if (d === NOW_UNIQUE) return this.clock.unique();
+    if (d !== undefined) return d;
+    if (c.pk > 0) return undefined;
+    if (isJsonObjectColumn(this.table.name, c.field)) return NO_OBJECT_TEXT;
+    if (!c.notNull || c.default !== undefined) return null;
+    return c.js === 'string' ? '' : c.js === 'boolean' ? false : c.js === 'bigint' ? 0n : 0;
+  }
+
+  /** Counts the record's fields that have no column here: dropped (a column at 62) or unknown. */
+  private countUnstored(original: Rec, adapted: Adapted, report: KindReport): void {
+    const consumed = adapted.consumed;
+    for (const k of Object.keys(adapted.record)) {
+      if (this.table.column(k)) continue;
+      if (this.at62?.column(k)) bump(report.droppedFields, k);
+      else if (!consumed?.has(k)) bump(report.unknownFields, k);
+    }
+    if (adapted.record !== original) {
+      for (const k of Object.keys(original)) {
+        if (!(k in adapted.record) && !consumed?.has(k) && !this.table.column(k) && !this.at62?.column(k)) bump(report.unknownFields, k);
+      }
+    }
+  }
+}
