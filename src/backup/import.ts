@@ -28,7 +28,7 @@ import {
   bump,
   newKindReport,
   totalsOf,
-  type FileReport,
+  type FileOutcome,
   type ImportResult,
   type KindReport,
   type SkippedRecord,
@@ -71,7 +71,7 @@ interface PlannedFile {
 
 interface Plan {
   readonly files: PlannedFile[];
-  readonly notImported: FileReport[];
+  readonly notImported: FileOutcome[];
   readonly cleanup: (() => void)[];
 }
 
@@ -164,7 +164,7 @@ async function planZip(plan: Plan, zipPath: string): Promise<void> {
   ]);
 }
 
-function notImported(file: string, reason: string, read = 0): FileReport {
+function notImported(file: string, reason: string, read = 0): FileOutcome {
   return { file, status: 'not-imported', reason, read, stored: 0, duplicates: 0, skipped: 0 };
 }
 
@@ -181,7 +181,7 @@ class ImportRun {
   readonly options: ImportOptions;
   readonly clock: Clock;
   readonly kinds: Record<string, KindReport> = {};
-  readonly files: FileReport[] = [];
+  readonly files: FileOutcome[] = [];
   readonly skipped: SkippedRecord[] = [];
   private readonly tables = new Map<string, TableState>();
   private records = 0;
@@ -196,7 +196,7 @@ class ImportRun {
   }
 
   importFile(file: PlannedFile): void {
-    const report: FileReport = { file: file.display, status: 'empty', read: 0, stored: 0, duplicates: 0, skipped: 0 };
+    const report: FileOutcome = { file: file.display, status: 'empty', read: 0, stored: 0, duplicates: 0, skipped: 0 };
     this.files.push(report);
     const source = this.sourceOf(file);
     const reader = new JsonRecordReader(source);
@@ -283,7 +283,7 @@ class ImportRun {
     return s;
   }
 
-  private importRecord(s: TableState, file: FileReport, index: number, value: unknown): void {
+  private importRecord(s: TableState, file: FileOutcome, index: number, value: unknown): void {
     const k = s.report;
     k.read++;
     const built = s.builder.build(value, k);
@@ -341,7 +341,7 @@ class ImportRun {
     }
   }
 
-  private skip(s: TableState, file: FileReport, index: number, why: Skip): void {
+  private skip(s: TableState, file: FileOutcome, index: number, why: Skip): void {
     s.report.skipped++;
     file.skipped++;
     bump(s.report.skipReasons, why.category);

@@ -33,7 +33,7 @@ export interface KindReport {
 
 export type FileStatus = 'imported' | 'empty' | 'not-imported';
 
-export interface FileReport {
+export interface FileOutcome {
   readonly file: string;
   kind?: string;
   table?: string;
@@ -63,7 +63,7 @@ export interface ImportResult {
   readonly schema: number;
   readonly strict: boolean;
   readonly kinds: Record<string, KindReport>;
-  readonly files: FileReport[];
+  readonly files: FileOutcome[];
   readonly skipped: SkippedRecord[];
   readonly totals: { read: number; stored: number; updated: number; duplicates: number; skipped: number };
   durationMs: number;

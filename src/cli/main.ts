@@ -3,6 +3,8 @@
 import { Command, CommanderError } from 'commander';
 import { LegadoStoreError } from '../errors.js';
 import { registerDemo } from './commands/demo.js';
+import { registerExport } from './commands/export.js';
+import { registerImport } from './commands/import.js';
 import { registerInfo } from './commands/info.js';
 import { registerInit } from './commands/init.js';
 import { registerVerify } from './commands/verify.js';
@@ -13,7 +15,7 @@ export function buildProgram(): Command {
     .description('Create, check and fill Legado (阅读) reader databases (Room schema 62 and 49).')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.trimEnd() + '\n') });
-  for (const register of [registerInit, registerInfo, registerVerify, registerDemo]) register(program);
+  for (const register of [registerInit, registerInfo, registerVerify, registerDemo, registerImport, registerExport]) register(program);
   return program;
 }
 

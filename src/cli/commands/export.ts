@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { exportBackup } from '../../backup/export.js';
+import { openStore } from '../../store/open.js';
+import { progressBar } from '../progress.js';
+
+export function registerExport(program: Command): void {
+  program
+    .command('export')
+    .description("write a store as a Legado backup the app restores (a .zip, or a new folder of the same files)")
+    .argument('<store>', 'the store file')
+    .argument('<out>', 'out.zip, or a folder that does not exist yet (or is empty)')
+    .option('--tables <tables>', 'comma-separated tables to write (table names, kinds or backup file names); all by default')
+    .option('--json', 'print a machine-readable summary, no progress bar')
+    .action(async (storePath: string, out: string, flags: { tables?: string; json?: boolean }) => {
+      const store = openStore(storePath, { create: false, readonly: true });
+      const bar = progressBar(!flags.json, 'rows');
+      try {
+        const tables = flags.tables?.split(',').map((t) => t.trim()).filter(Boolean);
+        const result = await exportBackup(store, out, {
+          tables,
+          onProgress: (p) => bar.update(p.rows, p.totalRows, p.rows, p.file),
+        });
+        bar.stop();
+        if (flags.json) {
+          process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+        } else {
+          const lines = result.files.map((f) => `${f.file.padEnd(22)} ${String(f.rows).padStart(7)} rows`);
+          lines.push(`wrote ${result.files.length} file(s) to ${out}`);
+          process.stdout.write(lines.join('\n') + '\n');
+        }
+      } finally {
+        bar.stop();
+        store.close();
+      }
+    });
+}

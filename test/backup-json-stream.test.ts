@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { InvalidJsonError, UnsupportedInputError } from '../src/backup/errors.js';
+import { JsonRecordReader, type JsonSource } from '../src/backup/json-stream.js';
+import { tempDir } from './helpers/files.js';
+
+const read = (source: JsonSource, chunk = 7) => {
+  const reader = new JsonRecordReader(source, chunk);
+  const records = [...reader.records()];
+  return { reader, records };
+};
+const mem = (text: string | Uint8Array, name = 'mem.json'): JsonSource => ({ name, data: typeof text === 'string' ? Buffer.from(text) : text });
+
+test('array elements come one by one with their index, across tiny chunks and multi-byte characters', () => {
+  const items = [{ a: '书源📚', b: [1, { c: null }] }, 'x', 3, { d: true }];
+  const { reader, records } = read(mem(JSON.stringify(items, null, 2)), 3);
+  assert.equal(reader.root, 'array');
+  assert.deepEqual(records.map((r) => r.index), [0, 1, 2, 3]);
+  assert.deepEqual(records.map((r) => r.value), items);
+});
+
+test('a top-level object is one record; a BOM, CRLF and surrounding whitespace are fine', () => {
+  const { reader, records } = read(mem(`\uFEFF \r\n{"bookSourceUrl":"u"}\r\n`));
+  assert.equal(reader.root, 'object');
+  assert.deepEqual(records, [{ index: 0, value: { bookSourceUrl: 'u' } }]);
+});
+
+test('empty and whitespace-only files hold no records', () => {
+  for (const text of ['', '  \n ']) {
+    const { reader, records } = read(mem(text));
+    assert.equal(reader.root, 'empty');
+    assert.equal(records.length, 0);
+  }
+  assert.equal(read(mem('[]')).records.length, 0);
+});
+
+test('integers beyond 2^53 stay exact as bigint; others are numbers', () => {
+  const { records } = read(mem('[{"g":-9223372036854775808,"h":9223372036854775807,"i":1702154033416.5159,"j":12}]'));
+  assert.deepEqual(records[0]!.value, { g: -9223372036854775808n, h: 9223372036854775807n, i: 1702154033416.5159, j: 12 });
+});
+
+test('invalid JSON names the file, line and column (characters, 1-based)', () => {
+  const dir = tempDir();
+  const path = join(dir, 'bad.json');
+  writeFileSync(path, '[\n  {\n    "名": "值",\n    "x": 1,\n  }\n]');
+  assert.throws(
+    () => read({ name: 'bad.json', path }, 4),
+    (e: unknown) => e instanceof InvalidJsonError && e.line === 5 && e.column === 3 && e.code === 'INVALID_JSON' && /bad\.json:5:3/.test(e.message),
+  );
+  // A stray character: reported where the tokenizer stops.
+  assert.throws(() => read(mem('[1,\n 2,\n @]')), (e: unknown) => e instanceof InvalidJsonError && e.line === 3 && e.column === 2);
+  // Truncated input: reported at the end.
+  assert.throws(() => read(mem('[{"a": "b"')), (e: unknown) => e instanceof InvalidJsonError && /end/.test(e.detail));
+  // Trailing garbage after the value.
+  assert.throws(() => read(mem('[1] x')), InvalidJsonError);
+});
+
+test('a scalar at the top level is not a collection of records', () => {
+  assert.throws(() => read(mem('"just a string"')), UnsupportedInputError);
+});
