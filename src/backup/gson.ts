@@ -2,7 +2,7 @@
 // no HTML escaping, U+2028/U+2029 escaped, 64-bit integers exact. JSON.stringify already writes
 // the same layout; this adds the two things it does not do.
 
-const BIG = '\u0000bigint:';
+const BIG = '\uE000bigint:'; // a private-use character: JSON.stringify leaves it as is
 const bigReplacer = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? `${BIG}${v}${BIG}` : v);
 const BIG_RE = new RegExp(`"${BIG}(-?\\d+)${BIG}"`, 'g');
 const SEPARATORS = /[\u2028\u2029]/g;

@@ -1,0 +1,200 @@
+// Importing backups and rule files: every table, zip and folder forms, the app's merge rules,
+// duplicates, skipped records, strict mode, bad input, encrypted servers.json, a 49 store.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { encryptBackupText } from '../src/backup/aes.js';
+import { DecryptError, ImportRejectedError, InvalidJsonError, UnsupportedInputError } from '../src/backup/errors.js';
+import { importBackup, importFiles } from '../src/backup/import.js';
+import { openStore } from '../src/store/open.js';
+import type { Store } from '../src/store/store.js';
+import { sampleBackup, writeBackupFolder, writeBackupZip, writeJson } from './helpers/backup-fixtures.js';
+import { tempDir } from './helpers/files.js';
+
+const TABLES = ['books', 'bookmarks', 'book_sources', 'rssSources', 'rssStars', 'replace_rules', 'search_keywords', 'ruleSubs', 'txtTocRules', 'httpTTS', 'dictRules', 'keyboardAssists', 'readRecord', 'servers'];
+
+function freshStore(dir: string, name = 's.db', schema: 62 | 49 = 62): Store<62 | 49> {
+  return openStore(join(dir, name), { schema }) as Store<62 | 49>;
+}
+
+test('a backup folder and the same backup zipped import every table file; other files are reported, empty files are empty sections', async () => {
+  const dir = tempDir();
+  const files = { ...sampleBackup(), 'bookmark.json': '', 'config.xml': '<map></map>', 'readConfig.json': '[]', 'notes.txt': 'hello' };
+  const folder = writeBackupFolder(join(dir, 'backup'), files);
+  const zip = await writeBackupZip(dir, join(dir, 'backup.zip'), files);
+  for (const input of [folder, zip]) {
+    const store = freshStore(dir, `${input === zip ? 'z' : 'f'}.db`);
+    const groupsBefore = store.table('book_groups').count();
+    const r = await importBackup(store, input);
+    for (const t of TABLES) {
+      const expected = t === 'bookmarks' ? 0 : 1 + (t === 'books' ? 1 : 0);
+      assert.equal(store.table(t).count(), expected, `${input}: ${t}`);
+    }
+    assert.equal(store.table('book_groups').count(), groupsBefore + 1);
+    const byFile = (name: string) => r.files.find((f) => f.file.endsWith(name))!;
+    assert.equal(byFile('bookmark.json').status, 'empty');
+    assert.equal(byFile('config.xml').status, 'not-imported');
+    assert.match(byFile('readConfig.json').reason!, /reading styles/);
+    assert.match(byFile('notes.txt').reason!, /not a file of a Legado backup/);
+    assert.equal(r.kinds.bookSource!.stored, 1);
+    assert.equal(r.totals.skipped, 0);
+    const src = store.tables.book_sources.get('https://source.example')!;
+    assert.equal(src.ruleSearch, '{\n  "bookList": "class.list@li",\n  "name": "tag.a@text"\n}');
+    assert.equal(src.ruleExplore, 'null');
+    assert.equal(store.table('replace_rules').get(1600000000200)!.order, 5);
+    store.close();
+  }
+});
+
+test("merge like the app's restore: books update in place and keep their chapters, readRecord keeps the larger time, others upsert", async () => {
+  const dir = tempDir();
+  const store = freshStore(dir) as Store<62>;
+  const backup = sampleBackup();
+  await importBackup(store, writeBackupFolder(join(dir, 'b1'), backup));
+  store.tables.chapters.insert({ url: 'c1', title: 'One', isVolume: false, baseUrl: 'b', bookUrl: 'https://books.example/1', index: 0, isVip: false, isPay: false });
+  const changed = sampleBackup();
+  changed['bookshelf.json']![0]!.durChapterIndex = 9;
+  changed['bookshelf.json']![0]!.type = 0; // an old code: converted
+  changed['readRecord.json'] = [
+    { deviceId: '', bookName: 'Book One', readTime: 10, lastRead: 1 },
+    { deviceId: 'other', bookName: 'Book One', readTime: 7, lastRead: 1 },
+  ];
+  changed['bookSource.json']![0]!.bookSourceName = 'Renamed';
+  const r = await importBackup(store, writeBackupFolder(join(dir, 'b2'), changed));
+  const book = store.tables.books.get('https://books.example/1')!;
+  assert.equal(book.durChapterIndex, 9);
+  assert.equal(book.type, 8);
+  assert.equal(store.tables.chapters.count({ bookUrl: 'https://books.example/1' }), 1, 'chapters survive');
+  assert.equal(r.kinds.book!.updated, 2);
+  assert.equal(store.tables.readRecord.get({ deviceId: '', bookName: 'Book One' })!.readTime, 5000, 'the larger readTime stays');
+  assert.equal(store.tables.readRecord.get({ deviceId: 'other', bookName: 'Book One' })!.readTime, 7);
+  assert.equal(r.kinds.readRecord!.unchanged, 1);
+  assert.equal(store.tables.book_sources.get('https://source.example')!.bookSourceName, 'Renamed');
+  assert.equal(r.kinds.bookSource!.updated, 1);
+  store.close();
+});
+
+test('a book with the name and author of another bookUrl replaces it, as the app does; counted', async () => {
+  const dir = tempDir();
+  const store = freshStore(dir) as Store<62>;
+  const f = writeJson(join(dir, 'bookshelf.json'), [
+    { bookUrl: 'u1', name: 'Same', author: 'A' },
+    { bookUrl: 'u2', name: 'Same', author: 'A' },
+  ]);
+  const r = await importFiles(store, [f]);
+  assert.deepEqual(store.tables.books.list().map((b) => b.bookUrl), ['u2']);
+  assert.equal(r.kinds.book!.replaced, 1);
+});
+
+test('duplicates inside one file: the later entry wins and is counted', async () => {
+  const dir = tempDir();
+  const store = freshStore(dir) as Store<62>;
+  const f = writeJson(join(dir, 'sources.json'), [
+    { bookSourceUrl: 'https://a', bookSourceName: 'first' },
+    { bookSourceUrl: 'https://b', bookSourceName: 'b' },
+    { bookSourceUrl: 'https://a', bookSourceName: 'second' },
+  ]);
+  const r = await importFiles(store, [f]);
+  assert.equal(store.tables.book_sources.get('https://a')!.bookSourceName, 'second');
+  assert.deepEqual([r.kinds.bookSource!.read, r.kinds.bookSource!.stored, r.kinds.bookSource!.duplicates], [3, 2, 1]);
+  assert.equal(r.files[0]!.duplicates, 1);
+});
+
+test('records that cannot be stored are skipped with position and reason; --strict stores nothing; old rows stay', async () => {
+  const dir = tempDir();
+  const store = freshStore(dir) as Store<62>;
+  store.tables.book_sources.insert({ bookSourceUrl: 'https://old', bookSourceName: 'old', bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 0, weight: 0 });
+  const f = writeJson(join(dir, 'mixed.json'), [
+    { bookSourceUrl: 'https://ok1', bookSourceName: 'ok' },
+    { bookSourceUrl: '', bookSourceName: 'no key' },
+    'not an object',
+    { bookSourceUrl: 'https://ok2', lastUpdateTime: 'soon', ruleSearch: '{"name":"a"}' },
+  ]);
+  await assert.rejects(importFiles(store, [f], { strict: true }), (e: unknown) => {
+    assert.ok(e instanceof ImportRejectedError);
+    assert.equal(e.code, 'IMPORT_REJECTED');
+    assert.equal(e.result.skipped.length, 2);
+    return true;
+  });
+  assert.deepEqual(store.tables.book_sources.list().map((s) => s.bookSourceUrl), ['https://old']);
+  const r = await importFiles(store, [f]);
+  assert.deepEqual(
+    r.skipped.map((s) => [s.index, s.category]),
+    [
+      [1, 'blank key bookSourceUrl'],
+      [2, 'not an object'],
+    ],
+  );
+  assert.equal(r.skipped[0]!.file, f);
+  assert.deepEqual(r.kinds.bookSource!.skipReasons, { 'blank key bookSourceUrl': 1, 'not an object': 1 });
+  assert.equal(store.tables.book_sources.count(), 3);
+  assert.equal(store.tables.book_sources.get('https://ok2')!.lastUpdateTime, 0);
+  assert.equal(r.kinds.bookSource!.defaultedFields.lastUpdateTime, 1);
+});
+
+test('invalid JSON fails the import naming file, line and column, and stores nothing of it', async () => {
+  const dir = tempDir();
+  const store = freshStore(dir) as Store<62>;
+  const good = writeJson(join(dir, 'good.json'), [{ bookSourceUrl: 'https://g' }]);
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, '[\n  {"bookSourceUrl": "https://x",\n  }\n]');
+  await assert.rejects(importFiles(store, [good, bad]), (e: unknown) => e instanceof InvalidJsonError && e.file === bad && e.line === 3 && e.column === 3);
+  assert.equal(store.tables.book_sources.count(), 0);
+});
+
+test('kinds are detected from the keys as the app does, or given; one object or an array', async () => {
+  const dir = tempDir();
+  const store = freshStore(dir) as Store<62>;
+  const files = [
+    writeJson(join(dir, 'a.json'), { bookSourceUrl: 'https://one' }),
+    writeJson(join(dir, 'b.json'), [{ sourceUrl: 'https://rss', sourceName: 'r' }]),
+    writeJson(join(dir, 'c.json'), [{ name: 'r', pattern: 'x', replacement: 'y' }]),
+    writeJson(join(dir, 'd.json'), [{ name: 'toc', rule: '^第' }]),
+    writeJson(join(dir, 'e.json'), [{ name: 'tts', url: 'https://tts' }]),
+    writeJson(join(dir, 'f.json'), [{ name: 'dict', urlRule: 'u', showRule: 's' }]),
+    writeJson(join(dir, 'g.json'), [{ regex: 'old', replaceSummary: 'legacy' }]),
+    writeJson(join(dir, 'keyboardAssists.json'), [{ key: 'k', value: 'v', serialNo: 1 }]),
+  ];
+  const r = await importFiles(store, files);
+  assert.deepEqual(r.files.map((f) => f.kind), ['bookSource', 'rssSource', 'replaceRule', 'txtTocRule', 'httpTTS', 'dictRule', 'replaceRule', 'keyboardAssist']);
+  assert.equal(store.tables.replace_rules.count(), 2);
+  const given = await importFiles(store, [writeJson(join(dir, 'h.json'), [{ word: 'w', usage: 1, lastUseTime: 1 }])], { kind: 'searchHistory' });
+  assert.equal(given.kinds.searchHistory!.stored, 1);
+  await assert.rejects(importFiles(store, [writeJson(join(dir, 'i.json'), [{ what: 1 }])]), /cannot tell what kind/);
+  await assert.rejects(importFiles(store, [writeJson(join(dir, 'j.json'), { sourceUrls: ['https://x/a.json'] })]), (e: unknown) => e instanceof UnsupportedInputError && /download each URL/.test(e.message));
+  await assert.rejects(importFiles(store, ['https://example.com/sources.json']), (e: unknown) => e instanceof UnsupportedInputError && /download it first/.test(e.message));
+  const theme = await importFiles(store, [writeJson(join(dir, 'themes.json'), [{ themeName: 't' }])]);
+  assert.equal(theme.files[0]!.status, 'not-imported');
+});
+
+test("servers.json encrypted with the app's default key or a backup password", async () => {
+  const dir = tempDir();
+  const servers = JSON.stringify([{ id: 1, name: 'dav', type: 'WEBDAV', config: '{"url":"u"}', sortNumber: 0 }], null, 2);
+  const store = freshStore(dir) as Store<62>;
+  await importBackup(store, writeBackupFolder(join(dir, 'b1'), { 'servers.json': encryptBackupText(servers) }));
+  assert.equal(store.tables.servers.get(1)!.name, 'dav');
+  const withPassword = writeBackupFolder(join(dir, 'b2'), { 'servers.json': encryptBackupText(servers.replace('dav', 'dav2'), 'secret') });
+  await assert.rejects(importBackup(store, withPassword), DecryptError);
+  await importBackup(store, withPassword, { password: 'secret' });
+  assert.equal(store.tables.servers.get(1)!.name, 'dav2');
+  assert.equal(encryptBackupText('[]'), 'bF6sxj5FCEbxFyh1WJYCrQ==' /* openssl enc -aes-128-ecb -K hex(d41d8cd98f00b204) -base64 */, 'key d41d8cd98f00b204, AES-128-ECB, PKCS5, Base64');
+});
+
+test('a 49 store imports into its own columns; what only 62 has is reported as dropped', async () => {
+  const dir = tempDir();
+  const store = freshStore(dir, 's49.db', 49) as Store<49>;
+  const r = await importBackup(store, writeBackupFolder(join(dir, 'b'), sampleBackup()));
+  assert.equal(store.version, 49);
+  assert.equal(store.tables.readRecord.count(), 1);
+  assert.equal(store.tables.books.get('https://books.example/1')!.type, 0, 'bitmask back to the old code');
+  assert.equal(store.tables.books.get('/storage/emulated/0/Books/local.txt')!.type, 0);
+  assert.deepEqual(r.kinds.readRecord!.droppedFields, { lastRead: 1 });
+  assert.deepEqual(r.kinds.bookGroup!.droppedFields, { bookSort: 1 });
+  assert.deepEqual(r.kinds.rssSource!.droppedFields, { lastUpdateTime: 1 });
+  const dict = r.files.find((f) => f.file.endsWith('dictRule.json'))!;
+  assert.equal(dict.status, 'not-imported');
+  assert.match(dict.reason!, /no dictRules table at schema 49/);
+  assert.equal(dict.read, 1);
+  store.close();
+});
