@@ -18,7 +18,9 @@ export type ErrorCode =
   | 'INVALID_JSON'
   | 'UNSUPPORTED_INPUT'
   | 'IMPORT_REJECTED'
-  | 'DECRYPT_FAILED';
+  | 'DECRYPT_FAILED'
+  | 'IN_TRANSACTION'
+  | 'LIMIT_REACHED';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;
@@ -202,6 +204,26 @@ export class FileNotFoundError extends LegadoStoreError {
   constructor(path: string) {
     super('FILE_NOT_FOUND', `${path}: no such file`);
     this.path = path;
+  }
+}
+
+/** An operation that cannot run inside an open transaction (it would be undone with it). */
+export class TransactionStateError extends LegadoStoreError {
+  readonly operation: string;
+  constructor(operation: string) {
+    super('IN_TRANSACTION', `${operation} cannot run inside a transaction: commit or roll back first`);
+    this.operation = operation;
+  }
+}
+
+/** A table already holds as many rows of a kind as the app allows (64 user book groups). */
+export class LimitError extends LegadoStoreError {
+  readonly table: string;
+  readonly limit: number;
+  constructor(table: string, limit: number, what: string) {
+    super('LIMIT_REACHED', `${table}: ${what} (at most ${limit})`);
+    this.table = table;
+    this.limit = limit;
   }
 }
 

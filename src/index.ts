@@ -1,6 +1,8 @@
 // The public surface of legado-store.
 export { openStore, inspectFile, type OpenOptions, type FileInspection } from './store/open.js';
-export { Store, type Tables, type TableOf } from './store/store.js';
+export { Store, type Tables, type TableOf, type StoreOptions } from './store/store.js';
+export type { ChangeListener, ChangeOptions } from './store/changes.js';
+export * from './domain/index.js';
 export type { TableApi } from './table/table.js';
 export type { Query, Where, Condition, OrderTerm } from './table/query.js';
 export type { FileReport } from './engine/inspect.js';

@@ -10,7 +10,8 @@ export const SAMPLE_SOURCE_URL = 'https://books.example.org';
 export function fillSample(store: Store<62>, chaptersPerBook = 12): void {
   const t = store.tables;
   store.transaction(() => {
-    t.book_groups.insertMany([
+    // Upsert: a store created by openStore already holds the special groups (全部 among them).
+    t.book_groups.upsertMany([
       { groupId: -1, groupName: '全部', order: -10, show: true },
       { groupId: 1, groupName: '武侠', order: 1, show: true },
       { groupId: 2, groupName: '科幻', order: 2, show: true, bookSort: 2 },

@@ -25,6 +25,14 @@ export interface OpenOptions {
   readonly readonly?: boolean;
   /** Milliseconds to wait for another connection's lock (default 5000). */
   readonly busyTimeout?: number;
+  /**
+   * Insert the app's special book groups (全部, 本地, 音频, …) whose ids are missing, as the app
+   * does on every open. Default: true for a file this call creates; false for an existing
+   * file, which is only changed when asked.
+   */
+  readonly specialGroups?: boolean;
+  /** Now, in epoch milliseconds, for the domain operations (default Date.now). */
+  readonly clock?: () => number;
 }
 
 export function openStore(path: string, options?: OpenOptions & { readonly schema?: 62 }): Store<62>;
@@ -40,7 +48,7 @@ export function openStore(path: string, options: OpenOptions = {}): Store<Schema
   const report = checkFile(path, wanted);
   if (report === 'empty') return createStore(path, wanted ?? CURRENT_VERSION, options);
   const db = openForWork(path, options);
-  return new Store(path, db, schemas[report.version as SchemaVersion]);
+  return withSpecialGroups(new Store(path, db, schemas[report.version as SchemaVersion], options), options.specialGroups ?? false);
 }
 
 function createStore(path: string, version: SchemaVersion, options: OpenOptions): Store<SchemaVersion> {
@@ -51,7 +59,17 @@ function createStore(path: string, version: SchemaVersion, options: OpenOptions)
     db.close();
     throw e;
   }
-  return new Store(path, db, schemas[version]);
+  return withSpecialGroups(new Store(path, db, schemas[version], options), options.specialGroups ?? true);
+}
+
+function withSpecialGroups(store: Store<SchemaVersion>, insert: boolean): Store<SchemaVersion> {
+  try {
+    if (insert) store.bookGroups.ensureSpecial();
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  return store;
 }
 
 /** Throws unless the file is a store of a supported (and, if given, the wanted) version. */

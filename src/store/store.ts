@@ -6,10 +6,36 @@ import { q } from '../schema/ddl.js';
 import type { SchemaVersion, VersionedSchema } from '../schema/index.js';
 import type { Key, NewRow, Patch, Row, TableName } from '../schema/row-types.js';
 import { TableApi } from '../table/table.js';
+import {
+  BookGroups,
+  BookSources,
+  Bookmarks,
+  Books,
+  Cache,
+  Chapters,
+  Cookies,
+  DictRules,
+  HttpTts,
+  KeyboardAssists,
+  ReadRecords,
+  ReplaceRules,
+  Rss,
+  RssSources,
+  RuleSubs,
+  SearchKeywords,
+  Servers,
+  TxtTocRules,
+} from '../domain/index.js';
+import { ChangeTracker, type ChangeListener, type ChangeOptions } from './changes.js';
 
 export type TableOf<N extends TableName<V>, V extends SchemaVersion = 62> = TableApi<Row<N, V>, NewRow<N, V>, Patch<N, V>, Key<N, V>>;
 
 export type Tables<V extends SchemaVersion = 62> = { readonly [N in TableName<V>]: TableOf<N, V> };
+
+export interface StoreOptions {
+  /** Milliseconds since the epoch, for cache expiry, reading times and stars (default Date.now). */
+  readonly clock?: () => number;
+}
 
 export class Store<V extends SchemaVersion = 62> {
   readonly path: string;
@@ -19,15 +45,114 @@ export class Store<V extends SchemaVersion = 62> {
   readonly db: Db;
   /** One typed table API per table of this version, keyed by the SQL table name. */
   readonly tables: Tables<V>;
+  /** Now, in epoch milliseconds, as the domain operations see it. */
+  readonly clock: () => number;
+  private readonly changes: ChangeTracker;
+  private readonly areas = new Map<unknown, unknown>();
 
-  constructor(path: string, db: Db, schema: VersionedSchema) {
+  constructor(path: string, db: Db, schema: VersionedSchema, options: StoreOptions = {}) {
     this.path = path;
     this.db = db;
     this.schema = schema;
     this.version = schema.version as V;
+    this.clock = options.clock ?? Date.now;
+    this.changes = new ChangeTracker(db);
     const tables: Record<string, TableApi<object, object, object, unknown>> = {};
-    for (const t of schema.tables) tables[t.name] = new TableApi(db, t, schema.version);
+    for (const t of schema.tables) tables[t.name] = new TableApi(db, t, schema.version, this.changes);
     this.tables = Object.freeze(tables) as unknown as Tables<V>;
+  }
+
+  /**
+   * Calls `listener` after each committed transaction that changed any of `tables`, once per
+   * transaction, with the ones it changed. Writes through the typed tables, the domain
+   * operations and raw SQL on `store.db` are seen; writes by another connection or process
+   * are not. Rolled-back transactions are never reported. Returns the unsubscribe function.
+   */
+  onChange(tables: TableName<V> | readonly TableName<V>[], listener: ChangeListener<TableName<V>>, options?: ChangeOptions): () => void {
+    const names: readonly string[] = typeof tables === 'string' ? [tables] : tables;
+    for (const n of names) this.table(n);
+    return this.changes.subscribe(names, listener as ChangeListener, options);
+  }
+
+  /**
+   * Reports committed changes now. Every write path of this store already does this; it is
+   * only needed after writing through a statement prepared some other way on this connection.
+   */
+  flushChanges(): void {
+    this.changes.flush();
+  }
+
+  /** Books: save, lookups, bookshelf tabs and orderings, search, progress, refresh list. */
+  get books(): Books<V> {
+    return this.area<Books<V>>(Books);
+  }
+  /** Book groups: create (next free bit), rename, reorder, delete, visible tabs, special groups. */
+  get bookGroups(): BookGroups<V> {
+    return this.area<BookGroups<V>>(BookGroups);
+  }
+  /** Chapters: replace a table of contents, list, range, lookups, search, count. */
+  get chapters(): Chapters {
+    return this.area<Chapters>(Chapters);
+  }
+  /** Book sources: enabled/disabled lists, search, groups, explore, login, order, enable many. */
+  get bookSources(): BookSources<V> {
+    return this.area<BookSources<V>>(BookSources);
+  }
+  /** RSS sources: the same operations as book sources. */
+  get rssSources(): RssSources<V> {
+    return this.area<RssSources<V>>(RssSources);
+  }
+  /** Replace rules: the rules that apply to a title or content, enable all, next order. */
+  get replaceRules(): ReplaceRules {
+    return this.area<ReplaceRules>(ReplaceRules);
+  }
+  /** Search history: record a use, by usage, by time, search. */
+  get searchKeywords(): SearchKeywords {
+    return this.area<SearchKeywords>(SearchKeywords);
+  }
+  /** The expiring key/value cache. */
+  get cache(): Cache {
+    return this.area<Cache>(Cache);
+  }
+  /** Cookies per site, merged on set. */
+  get cookies(): Cookies {
+    return this.area<Cookies>(Cookies);
+  }
+  /** Reading time per device and book, and its totals. */
+  get readRecords(): ReadRecords<V> {
+    return this.area<ReadRecords<V>>(ReadRecords);
+  }
+  /** RSS articles with read marks, stars, clearing old articles. */
+  get rss(): Rss {
+    return this.area<Rss>(Rss);
+  }
+  /** Bookmarks of a book, in chapter order. */
+  get bookmarks(): Bookmarks {
+    return this.area<Bookmarks>(Bookmarks);
+  }
+  /** TXT table-of-contents rules, by serialNumber. */
+  get txtTocRules(): TxtTocRules<V> {
+    return this.area<TxtTocRules<V>>(TxtTocRules);
+  }
+  /** HTTP TTS engines, by name. */
+  get httpTts(): HttpTts {
+    return this.area<HttpTts>(HttpTts);
+  }
+  /** Dictionary rules, by sortNumber. Schema 62 only: UnknownTableError at 49. */
+  get dictRules(): DictRules {
+    return this.area<DictRules>(DictRules);
+  }
+  /** Keyboard assists, by serialNo. */
+  get keyboardAssists(): KeyboardAssists {
+    return this.area<KeyboardAssists>(KeyboardAssists);
+  }
+  /** Servers (WebDAV), by sortNumber. Schema 62 only: UnknownTableError at 49. */
+  get servers(): Servers {
+    return this.area<Servers>(Servers);
+  }
+  /** Rule subscriptions, by customOrder. */
+  get ruleSubs(): RuleSubs {
+    return this.area<RuleSubs>(RuleSubs);
   }
 
   /** The table API for a name known only at run time. */
@@ -57,7 +182,18 @@ export class Store<V extends SchemaVersion = 62> {
   }
 
   close(): void {
+    this.changes.dispose();
     if (this.db.open) this.db.close();
+  }
+
+  /** A domain area, created on first use (so its statements are prepared once per store). */
+  private area<T>(Kind: new (store: Store<SchemaVersion>) => T): T {
+    let a = this.areas.get(Kind) as T | undefined;
+    if (a === undefined) {
+      a = new Kind(this as unknown as Store<SchemaVersion>);
+      this.areas.set(Kind, a);
+    }
+    return a;
   }
 }
 

@@ -123,9 +123,10 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   /**
    * Rows chosen by SQL the typed filters cannot express (bit tests, LIKE with ESCAPE,
    * subqueries): `tail` is what follows `FROM <table>`, written with SQL column names and
-   * `?` placeholders. Rows are decoded like list's. Each distinct tail is prepared once.
+   * `?` placeholders (params an array) or `@name` ones (params an object). Rows are decoded
+   * like list's. Each distinct tail is prepared once.
    */
-  select(tail: string, params: readonly unknown[] = []): R[] {
+  select(tail: string, params: readonly unknown[] | Readonly<Record<string, unknown>> = []): R[] {
     const rows = this.read(`${this.sql.from} ${tail}`).all(params) as Record<string, unknown>[];
     for (const row of rows) this.codec.decode(row);
     return rows as R[];

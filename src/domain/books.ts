@@ -1,0 +1,162 @@
+// Books on the shelf (legado-data-layer.md 2.1), with the app's meaning of book types, group
+// bits, the special bookshelf tabs and the four bookshelf orderings.
+import type { SchemaVersion } from '../schema/index.js';
+import type { NewRow, Row } from '../schema/row-types.js';
+import { BookGroups, type GroupId } from './book-groups.js';
+import { byKeys } from './collation.js';
+import { SPECIAL_GROUP_BOOKS } from './special-groups.js';
+import { Area, containing, like } from './support.js';
+
+/** `books.type` bits (BookType, schema 55 on). */
+export const BookType = {
+  text: 8,
+  updateError: 16,
+  audio: 32,
+  image: 64,
+  webFile: 128,
+  local: 256,
+  archive: 512,
+} as const;
+
+/** The bookshelf orderings (BookGroup.bookSort and the global `bookshelfSort` setting). */
+export const BookshelfSort = {
+  /** 0: last read first (durChapterTime, descending). */
+  lastRead: 0,
+  /** 1: latest chapter first (latestChapterTime, descending). */
+  latestChapter: 1,
+  /** 2: by name, Chinese-aware. */
+  name: 2,
+  /** 3: manual order (`order`, ascending). */
+  manual: 3,
+} as const;
+export type BookshelfSortValue = (typeof BookshelfSort)[keyof typeof BookshelfSort];
+
+export interface ShelfOptions {
+  /** Sort this way, whatever the group says. */
+  readonly sort?: BookshelfSortValue;
+  /** The app's global `bookshelfSort` setting, used when the group's own bookSort is -1 (default 0). */
+  readonly defaultSort?: BookshelfSortValue;
+}
+
+/** Reading position, as the app's progress sync (BookProgress) carries it. */
+export interface BookProgress {
+  readonly durChapterIndex: number;
+  readonly durChapterPos: number;
+  readonly durChapterTitle?: string | null;
+  /** Default: now (the store's clock). */
+  readonly durChapterTime?: number;
+}
+
+type SortableBook = Pick<Row<'books'>, 'name' | 'order' | 'durChapterTime' | 'latestChapterTime'>;
+
+const SORTS: Record<BookshelfSortValue, (a: SortableBook, b: SortableBook) => number> = {
+  0: byKeys({ desc: (b) => b.durChapterTime }),
+  1: byKeys({ desc: (b) => b.latestChapterTime }),
+  2: byKeys((b) => b.name),
+  3: byKeys((b) => b.order),
+};
+
+/** Sorts books (in place, stably) by one of the bookshelf orderings. */
+export function sortBooks<B extends SortableBook>(books: B[], sort: BookshelfSortValue): B[] {
+  const compare = SORTS[sort];
+  if (!compare) throw new RangeError(`bookshelf sort must be 0, 1, 2 or 3, got ${String(sort)}`);
+  return books.sort(compare);
+}
+
+export class Books<V extends SchemaVersion = 62> extends Area {
+  private get t() {
+    return this.table('books');
+  }
+
+  /**
+   * Saves a book the way the app's Book.save() does: an existing bookUrl is updated in place
+   * (only the fields given), a new one is inserted. Never a delete-and-reinsert, so the
+   * book's chapters survive, and a (name, author) clash with another book is a
+   * UniqueViolationError instead of silently deleting that book.
+   */
+  save(book: NewRow<'books', V>): 'inserted' | 'updated' {
+    const { bookUrl = '', ...patch } = book as NewRow<'books'>;
+    return this.store.transaction(() => {
+      if (!this.t.has(bookUrl)) {
+        this.t.insert(book as NewRow<'books'>);
+        return 'inserted';
+      }
+      this.t.update(bookUrl, patch);
+      return 'updated';
+    });
+  }
+
+  get(bookUrl: string): Row<'books', V> | undefined {
+    return this.t.get(bookUrl) as Row<'books', V> | undefined;
+  }
+
+  getByNameAuthor(name: string, author: string): Row<'books', V> | undefined {
+    return this.out(this.t.list({ where: { name, author }, limit: 1 }))[0];
+  }
+
+  /**
+   * The books of a bookshelf tab. Special ids: -1 all, -2 local, -3 audio, -4 net books in no
+   * user group, -5 local books in no user group, -11 last update failed. Any other id must be
+   * a user group (a power of two, -2^63 for the 64th): books whose `group` has that bit.
+   * Ordered by `options.sort`, else the group's own bookSort, else `options.defaultSort` (0).
+   */
+  shelf(groupId: GroupId, options: ShelfOptions = {}): Row<'books', V>[] {
+    const gid = BookGroups.check(groupId);
+    const special = SPECIAL_GROUP_BOOKS.get(gid);
+    const rows =
+      special !== undefined
+        ? this.t.select(`WHERE ${special}`, { mask: this.groups.userMask() })
+        : this.t.select('WHERE (`group` & ?) != 0', [gid]);
+    const own = this.groups.bookSortOf(gid);
+    const sort = options.sort ?? (own >= 0 ? (own as BookshelfSortValue) : (options.defaultSort ?? BookshelfSort.lastRead));
+    return this.out(sortBooks(rows, sort));
+  }
+
+  /** Books whose name or author contains `key` (the app's search; `%` and `_` match literally). */
+  search(key: string): Row<'books', V>[] {
+    return this.out(this.t.select(`WHERE ${like('name')} OR ${like('author')}`, [containing(key), containing(key)]));
+  }
+
+  /** Sets the reading position of a book; false when there is no such book. */
+  updateProgress(bookUrl: string, progress: BookProgress): boolean {
+    return this.t.update(bookUrl, this.progressPatch(progress));
+  }
+
+  /** The same, finding the book by (name, author) as the app's progress sync does. */
+  updateProgressByNameAuthor(name: string, author: string, progress: BookProgress): boolean {
+    const book = this.t.list({ where: { name, author }, limit: 1 })[0];
+    return book !== undefined && this.t.update(book.bookUrl, this.progressPatch(progress));
+  }
+
+  /** The books a bookshelf refresh checks: `canUpdate` and not local. */
+  toRefresh(): Row<'books', V>[] {
+    return this.out(this.t.select('WHERE canUpdate = 1 AND (type & 256) = 0'));
+  }
+
+  /** The text book read most recently. */
+  lastRead(): Row<'books', V> | undefined {
+    return this.out(this.t.select('WHERE (type & 8) != 0 ORDER BY durChapterTime DESC LIMIT 1'))[0];
+  }
+
+  /** Puts a book in exactly these groups (a bitmask of user group ids). */
+  setGroups(bookUrl: string, mask: GroupId): boolean {
+    return this.t.update(bookUrl, { group: mask });
+  }
+
+  private progressPatch(p: BookProgress) {
+    return {
+      durChapterIndex: p.durChapterIndex,
+      durChapterPos: p.durChapterPos,
+      durChapterTitle: p.durChapterTitle,
+      durChapterTime: p.durChapterTime ?? this.now(),
+    };
+  }
+
+  private get groups(): BookGroups<V> {
+    return this.store.bookGroups as unknown as BookGroups<V>;
+  }
+
+  private out(rows: readonly unknown[]): Row<'books', V>[] {
+    return rows as Row<'books', V>[];
+  }
+}

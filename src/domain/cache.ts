@@ -1,0 +1,48 @@
+// The key/value cache with expiry (legado-data-layer.md 2.17): deadline 0 never expires,
+// any other deadline is an absolute time in epoch milliseconds. Time comes from the store's
+// clock (the `clock` open option), so it can be fixed in tests.
+import { ValueTypeError } from '../errors.js';
+import type { Row } from '../schema/row-types.js';
+import { Area } from './support.js';
+
+export class Cache extends Area {
+  private get t() {
+    return this.table('caches');
+  }
+
+  /**
+   * Stores `value` under `key` for `ttlSeconds` seconds (the app's CacheManager.put): 0, the
+   * default, never expires. Replaces what the key held. Returns the deadline stored.
+   */
+  put(key: string, value: string | null, ttlSeconds = 0): number {
+    if (!Number.isFinite(ttlSeconds) || ttlSeconds < 0) {
+      throw new ValueTypeError('caches', 'deadline', ttlSeconds, 'a time to live of 0 (forever) or more seconds');
+    }
+    const deadline = ttlSeconds === 0 ? 0 : this.now() + Math.round(ttlSeconds * 1000);
+    this.t.upsert({ key, value, deadline });
+    return deadline;
+  }
+
+  /** The value, or undefined when the key is missing or expired (expired rows are left for purgeExpired). */
+  get(key: string): string | null | undefined {
+    return this.entry(key)?.value;
+  }
+
+  has(key: string): boolean {
+    return this.entry(key) !== undefined;
+  }
+
+  /** The live row (value and deadline), or undefined when missing or expired. */
+  entry(key: string): Row<'caches'> | undefined {
+    return this.t.select('WHERE key = ? AND (deadline = 0 OR deadline > ?)', [key, this.now()])[0];
+  }
+
+  delete(key: string): boolean {
+    return this.t.delete(key);
+  }
+
+  /** Deletes the expired rows, as the app does at every start; returns how many. */
+  purgeExpired(): number {
+    return this.sql('DELETE FROM caches WHERE deadline > 0 AND deadline < ?').run(this.now()).changes;
+  }
+}

@@ -1,0 +1,59 @@
+// A book's table of contents (legado-data-layer.md 2.4), always in chapter index order.
+import type { NewRow, Row } from '../schema/row-types.js';
+import { Area, containing, like } from './support.js';
+
+/** A chapter as replaceToc takes it: its bookUrl comes from the call. */
+export type TocEntry = Omit<NewRow<'chapters'>, 'bookUrl'> & { readonly bookUrl?: string };
+
+export class Chapters extends Area {
+  private get t() {
+    return this.table('chapters');
+  }
+
+  /**
+   * Replaces the book's whole table of contents in one transaction, as the app's TOC refresh
+   * does: the old chapters are deleted, the new ones inserted. All or nothing: a failing
+   * chapter (or a book that does not exist: ForeignKeyError) leaves the old list in place.
+   * Returns the number of chapters stored.
+   */
+  replaceToc(bookUrl: string, chapters: Iterable<TocEntry>): number {
+    return this.store.transaction(() => {
+      this.deleteByBook(bookUrl);
+      const rows: NewRow<'chapters'>[] = [];
+      for (const c of chapters) rows.push({ ...c, bookUrl });
+      return this.t.insertMany(rows);
+    });
+  }
+
+  /** All chapters of the book, by index. */
+  list(bookUrl: string): Row<'chapters'>[] {
+    return this.t.list({ where: { bookUrl }, orderBy: 'index' });
+  }
+
+  /** Chapters `start` to `end` (both included), by index. */
+  range(bookUrl: string, start: number, end: number): Row<'chapters'>[] {
+    return this.t.list({ where: { bookUrl, index: { gte: start, lte: end } }, orderBy: 'index' });
+  }
+
+  get(bookUrl: string, index: number): Row<'chapters'> | undefined {
+    return this.t.list({ where: { bookUrl, index }, limit: 1 })[0];
+  }
+
+  /** The first chapter (by index) with exactly this title. */
+  getByTitle(bookUrl: string, title: string): Row<'chapters'> | undefined {
+    return this.t.list({ where: { bookUrl, title }, orderBy: 'index', limit: 1 })[0];
+  }
+
+  /** Chapters whose title contains `key`, by index. */
+  search(bookUrl: string, key: string): Row<'chapters'>[] {
+    return this.t.select(`WHERE bookUrl = ? AND ${like('title')} ORDER BY \`index\``, [bookUrl, containing(key)]);
+  }
+
+  count(bookUrl: string): number {
+    return this.t.count({ bookUrl });
+  }
+
+  deleteByBook(bookUrl: string): number {
+    return this.sql('DELETE FROM chapters WHERE bookUrl = ?').run(bookUrl).changes;
+  }
+}

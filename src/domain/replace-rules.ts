@@ -1,0 +1,72 @@
+// Text replacement rules (legado-data-layer.md 2.5): which rules apply to a book, in sortOrder.
+import type { NewRow, Row } from '../schema/row-types.js';
+import { Area, containing, groupMatch, like } from './support.js';
+
+/** Kotlin's Int.MIN_VALUE: the app's "no order given" default for a rule. */
+export const UNSET_ORDER = -2147483648;
+
+/** The scope test (v62): the scope names the book or its source, or is empty (a global rule). */
+const IN_SCOPE = `(${like('scope')} OR ${like('scope')} OR scope IS NULL OR scope = '')`;
+
+export class ReplaceRules extends Area {
+  private get t() {
+    return this.table('replace_rules');
+  }
+
+  /** Every rule, in sortOrder. */
+  all(): Row<'replace_rules'>[] {
+    return this.t.list({ orderBy: 'order' });
+  }
+
+  enabled(): Row<'replace_rules'>[] {
+    return this.t.list({ where: { isEnabled: true }, orderBy: 'order' });
+  }
+
+  /** The enabled title rules for a book (its name and its source URL), in sortOrder. */
+  forTitle(bookName: string, origin: string): Row<'replace_rules'>[] {
+    return this.inScope('scopeTitle', bookName, origin);
+  }
+
+  /** The enabled content rules for a book (its name and its source URL), in sortOrder. */
+  forContent(bookName: string, origin: string): Row<'replace_rules'>[] {
+    return this.inScope('scopeContent', bookName, origin);
+  }
+
+  /** Enables or disables every rule; returns how many changed. */
+  enableAll(enabled: boolean): number {
+    return this.sql('UPDATE replace_rules SET isEnabled = ? WHERE isEnabled != ?').run(enabled ? 1 : 0, enabled ? 1 : 0).changes;
+  }
+
+  /** The order a new rule gets from the app's editor: the largest sortOrder plus one. */
+  nextOrder(): number {
+    return this.extreme('max', 'replace_rules', 'sortOrder') + 1;
+  }
+
+  /**
+   * Adds a rule as the app's editor saves one: a missing order (or Int.MIN_VALUE) becomes
+   * nextOrder(). A missing id is chosen by SQLite (AUTOINCREMENT). Returns the id.
+   */
+  add(rule: NewRow<'replace_rules'>): number {
+    return this.store.transaction(() => {
+      const order = rule.order === undefined || rule.order === UNSET_ORDER ? this.nextOrder() : rule.order;
+      return this.t.insert({ ...rule, order });
+    });
+  }
+
+  /** Rules whose group or name contains `key`. */
+  search(key: string): Row<'replace_rules'>[] {
+    return this.t.select(`WHERE ${like('`group`')} OR ${like('name')} ORDER BY sortOrder`, [containing(key), containing(key)]);
+  }
+
+  /** Rules in `group` (the comma-aware match). */
+  byGroup(group: string): Row<'replace_rules'>[] {
+    const m = groupMatch('`group`', group);
+    return this.t.select(`WHERE ${m.sql} ORDER BY sortOrder`, m.params);
+  }
+
+  private inScope(flag: 'scopeTitle' | 'scopeContent', bookName: string, origin: string): Row<'replace_rules'>[] {
+    // An empty name or origin names nothing (the app's LIKE '%%' would match every scope).
+    const pattern = (s: string): string | null => (s === '' ? null : containing(s));
+    return this.t.select(`WHERE isEnabled = 1 AND ${flag} = 1 AND ${IN_SCOPE} ORDER BY sortOrder`, [pattern(bookName), pattern(origin)]);
+  }
+}

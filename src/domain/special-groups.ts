@@ -1,0 +1,68 @@
+// The special book groups: negative ids that are bookshelf tabs, not bits of books.group.
+// Data from legado-data-layer.md 2.2 and 6.2 (the app's open callback, v62 and v49 code).
+import type { SchemaVersion } from '../schema/index.js';
+
+/** The ids of the special groups, and the folder-style root id the app never stores. */
+export const SpecialGroupId = {
+  all: -1n,
+  local: -2n,
+  audio: -3n,
+  netNoGroup: -4n,
+  localNoGroup: -5n,
+  updateError: -11n,
+} as const;
+
+export interface SpecialGroup {
+  readonly groupId: bigint;
+  readonly groupName: string;
+  readonly order: number;
+  readonly show: boolean;
+}
+
+/** The rows the app's open callback inserts when their id is missing, per schema version. */
+export const SPECIAL_GROUPS: Readonly<Record<SchemaVersion, readonly SpecialGroup[]>> = {
+  62: [
+    { groupId: -1n, groupName: '全部', order: -10, show: true },
+    { groupId: -2n, groupName: '本地', order: -9, show: true },
+    { groupId: -3n, groupName: '音频', order: -8, show: true },
+    { groupId: -4n, groupName: '网络未分组', order: -7, show: true },
+    { groupId: -5n, groupName: '本地未分组', order: -6, show: false },
+    { groupId: -11n, groupName: '更新失败', order: -1, show: true },
+  ],
+  // The v49 callback inserted four groups; -4 was still called 未分组.
+  49: [
+    { groupId: -1n, groupName: '全部', order: -10, show: true },
+    { groupId: -2n, groupName: '本地', order: -9, show: true },
+    { groupId: -3n, groupName: '音频', order: -8, show: true },
+    { groupId: -4n, groupName: '未分组', order: -7, show: true },
+  ],
+};
+
+/**
+ * Which books each special group shows (BookDao, v62 code), as SQL over `books`. `@mask` is
+ * the OR of every user group id: "in no group" means no bit of it is set.
+ */
+export const SPECIAL_GROUP_BOOKS: ReadonlyMap<bigint, string> = new Map([
+  [SpecialGroupId.all, '1'],
+  [SpecialGroupId.local, '(type & 256) != 0'],
+  [SpecialGroupId.audio, '(type & 32) != 0'],
+  [SpecialGroupId.netNoGroup, '(type & 32) = 0 AND (type & 256) = 0 AND (`group` & @mask) = 0'],
+  [SpecialGroupId.localNoGroup, '(type & 256) != 0 AND (`group` & @mask) = 0'],
+  [SpecialGroupId.updateError, '(type & 16) != 0'],
+]);
+
+const INT64_MIN = -(2n ** 63n);
+
+/** A user group id: one bit of a signed 64-bit mask (the 64th is -2^63). */
+export function isUserGroupId(id: bigint | number): boolean {
+  if (typeof id === 'number' && !Number.isSafeInteger(id)) return false;
+  const v = BigInt(id);
+  if (v < INT64_MIN || v > -INT64_MIN) return false;
+  const bits = BigInt.asUintN(64, v);
+  return bits !== 0n && (bits & (bits - 1n)) === 0n;
+}
+
+/** The id as the signed 64-bit value SQLite stores (2^63 becomes -2^63). */
+export const asGroupId = (id: bigint | number): bigint => BigInt.asIntN(64, BigInt(id));
+
+export const USER_GROUP_LIMIT = 64;

@@ -1,0 +1,75 @@
+// What the domain areas share: their store, statements prepared once per store, LIKE patterns
+// that match text literally, and the comma-aware group match.
+import type { Statement } from 'better-sqlite3';
+import type { SchemaVersion } from '../schema/index.js';
+import type { TableName } from '../schema/row-types.js';
+import type { Store, TableOf } from '../store/store.js';
+
+/** The LIKE clause every substring search uses: `%`, `_` and `\` in the search text match themselves. */
+export const like = (column: string): string => `${column} LIKE ? ESCAPE '\\'`;
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** Pattern for `like`: the text anywhere. */
+export const containing = (text: string): string => `%${escapeLike(text)}%`;
+/** Pattern for `like`: the text at the start. */
+export const startingWith = (text: string): string => `${escapeLike(text)}%`;
+
+/**
+ * The app's "group search" (1.1): the exact value, or one item of a `,`-separated list. Only
+ * `,` separates here, as in the app's DAO queries; `groups()` lists split on `,;，；`.
+ */
+export function groupMatch(column: string, group: string): { sql: string; params: string[] } {
+  const g = escapeLike(group);
+  return {
+    sql: `(${column} = ? OR ${like(column)} OR ${like(column)} OR ${like(column)})`,
+    params: [group, `${g},%`, `%,${g}`, `%,${g},%`],
+  };
+}
+
+/** The app's group separators (AppPattern.splitGroupRegex). */
+export const GROUP_SEPARATORS = /[,;，；]/;
+
+/** The group names in a stored group list: split, trimmed, empty ones dropped. */
+export function splitGroups(text: string | null | undefined): string[] {
+  if (!text) return [];
+  return text
+    .split(GROUP_SEPARATORS)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** Base of the domain areas: one instance per store, so each statement is prepared once per store. */
+export abstract class Area {
+  /** Typed as the current version; areas check `version` before touching columns only v62 has. */
+  protected readonly store: Store<62>;
+  protected readonly version: SchemaVersion;
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(store: Store<SchemaVersion>) {
+    this.store = store as Store<62>;
+    this.version = store.version;
+  }
+
+  /** A statement of this area, prepared on first use. Writing ones report changes when they run. */
+  protected sql(text: string): Statement {
+    let s = this.statements.get(text);
+    if (!s) {
+      s = this.store.db.prepare(text);
+      this.statements.set(text, s);
+    }
+    return s;
+  }
+
+  /** A typed table; throws UnknownTableError when the store's version has no such table. */
+  protected table<N extends TableName<62>>(name: N): TableOf<N> {
+    return this.store.table(name) as unknown as TableOf<N>;
+  }
+
+  /** min or max of an order column, 0 for an empty table (as the app's Int-returning queries give). */
+  protected extreme(kind: 'min' | 'max', table: string, column: string): number {
+    return this.sql(`SELECT ifnull(${kind}(\`${column}\`), 0) FROM \`${table}\``).pluck().get() as number;
+  }
+
+  protected now(): number {
+    return this.store.clock();
+  }
+}

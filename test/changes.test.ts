@@ -1,0 +1,211 @@
+// store.onChange: once per committed transaction, never for a rolled-back one, for every write
+// path of the store's own connection; other connections are not seen.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { TransactionStateError, UnknownTableError, type Store } from 'legado-store';
+import { book, chapter, newStore, newStore49 } from './helpers/domain.js';
+
+/** Records each notification as a sorted list of table names. */
+function recorder(store: Store, tables: Parameters<Store['onChange']>[0]) {
+  const calls: string[][] = [];
+  const off = store.onChange(tables, (changed) => calls.push([...changed].sort()), { onError: (e) => { throw e; } });
+  return { calls, off };
+}
+
+const tempObjects = (s: Store): string[] =>
+  s.db.prepare("SELECT name FROM sqlite_temp_master WHERE name LIKE 'legado_store_%' ORDER BY name").pluck().all() as string[];
+
+test('typed autocommit writes notify once each, with the changed table', () => {
+  const s = newStore();
+  const { calls } = recorder(s, ['books', 'chapters']);
+  s.tables.books.insert(book('b1'));
+  s.tables.books.update('b1', { durChapterPos: 3 });
+  s.tables.books.update('missing', { durChapterPos: 3 });
+  s.tables.chapters.insert(chapter('b1', 0));
+  s.tables.book_groups.insert({ groupId: 1, groupName: 'g', order: 1, show: true });
+  assert.deepEqual(calls, [['books'], ['books'], ['chapters']], 'an update of nothing and an unobserved table say nothing');
+  s.close();
+});
+
+test('a transaction notifies once after commit, with every observed table it changed', () => {
+  const s = newStore();
+  const { calls } = recorder(s, ['books', 'chapters']);
+  s.transaction(() => {
+    s.tables.books.insert(book('b1'));
+    s.tables.chapters.insertMany([chapter('b1', 0), chapter('b1', 1)]);
+    s.transaction(() => s.tables.books.update('b1', { durChapterPos: 1 }));
+    assert.deepEqual(calls, [], 'nothing is reported before the commit');
+  });
+  assert.deepEqual(calls, [['books', 'chapters']]);
+  s.tables.chapters.insertMany([chapter('b1', 2), chapter('b1', 3)]);
+  assert.deepEqual(calls.length, 2, 'insertMany is one transaction, one notification');
+  s.close();
+});
+
+test('a rolled-back transaction notifies nothing, and leaves nothing behind for the next one', () => {
+  const s = newStore();
+  const { calls } = recorder(s, ['books', 'chapters']);
+  assert.throws(() =>
+    s.transaction(() => {
+      s.tables.books.insert(book('b1'));
+      throw new Error('abort');
+    }),
+  );
+  assert.throws(() => s.tables.chapters.insertMany([chapter('nope', 0)]), 'a failing bulk insert rolls back');
+  assert.deepEqual(calls, []);
+  // A nested transaction that rolls back inside one that commits: only the outer changes count.
+  s.transaction(() => {
+    s.tables.books.insert(book('b2'));
+    try {
+      s.transaction(() => {
+        s.tables.chapters.insert(chapter('b2', 0));
+        throw new Error('inner');
+      });
+    } catch {
+      // the inner savepoint is rolled back
+    }
+  });
+  assert.deepEqual(calls, [['books']]);
+  s.db.exec('BEGIN');
+  s.db.prepare('INSERT INTO books (bookUrl, name, author) VALUES (?, ?, ?)').run('b3', 'n3', 'a');
+  s.db.exec('ROLLBACK');
+  s.tables.books.update('b2', { durChapterPos: 9 });
+  assert.deepEqual(calls, [['books'], ['books']]);
+  s.close();
+});
+
+test('raw SQL on the same connection is seen: exec, prepared statements, RETURNING, explicit COMMIT, db.transaction', () => {
+  const s = newStore();
+  const { calls } = recorder(s, ['books', 'chapters', 'caches']);
+  s.db.exec("INSERT INTO books (bookUrl, name, author) VALUES ('r1', 'n1', 'a')");
+  assert.deepEqual(calls, [['books']], 'exec');
+  s.db.prepare("INSERT INTO caches (key, value, deadline) VALUES ('k', 'v', 0)").run();
+  assert.deepEqual(calls.at(-1), ['caches'], 'prepare().run()');
+  const returned = s.db.prepare("UPDATE books SET durChapterPos = 5 WHERE bookUrl = 'r1' RETURNING bookUrl").pluck().all();
+  assert.deepEqual(returned, ['r1']);
+  assert.deepEqual(calls.at(-1), ['books'], 'a writing statement read with all() (RETURNING)');
+  s.db.prepare('SELECT * FROM books').all();
+  assert.equal(calls.length, 3, 'reads say nothing');
+
+  s.db.exec('BEGIN');
+  s.db.exec("INSERT INTO chapters (url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay) VALUES ('u', 't', 0, '', 'r1', 0, 0, 0)");
+  s.tables.books.update('r1', { durChapterPos: 6 });
+  assert.equal(calls.length, 3, 'nothing while the explicit transaction is open');
+  s.db.prepare('COMMIT').run();
+  assert.deepEqual(calls.at(-1), ['books', 'chapters'], 'an explicit COMMIT statement reports the whole transaction once');
+
+  const tx = s.db.transaction((url: string) => s.db.prepare('DELETE FROM books WHERE bookUrl = ?').run(url));
+  tx('r1');
+  assert.deepEqual(calls.at(-1), ['books', 'chapters'], 'db.transaction; the cascade deleted the chapter too');
+  tx.immediate('r1');
+  assert.equal(calls.length, 5, 'deleting nothing changes nothing');
+  s.close();
+});
+
+test('foreign-key cascades count as changes of the child table', () => {
+  const s = newStore();
+  s.tables.books.insert(book('b1'));
+  s.tables.chapters.insert(chapter('b1', 0));
+  const { calls } = recorder(s, ['chapters']);
+  s.tables.books.delete('b1');
+  assert.deepEqual(calls, [['chapters']]);
+  s.close();
+});
+
+test('each listener hears only its own tables; unsubscribing stops it and drops the triggers', () => {
+  const s = newStore();
+  const a = recorder(s, 'books');
+  const b = recorder(s, ['caches']);
+  assert.equal(tempObjects(s).length, 1 + 6, 'the log table and three triggers per observed table');
+  s.transaction(() => {
+    s.tables.books.insert(book('b1'));
+    s.tables.caches.insert({ key: 'k', deadline: 0 });
+  });
+  assert.deepEqual(a.calls, [['books']]);
+  assert.deepEqual(b.calls, [['caches']]);
+  a.off();
+  a.off();
+  s.tables.books.insert(book('b2'));
+  assert.deepEqual(a.calls, [['books']]);
+  assert.deepEqual(tempObjects(s), ['legado_store_change_caches_DELETE', 'legado_store_change_caches_INSERT', 'legado_store_change_caches_UPDATE', 'legado_store_changed_tables']);
+  b.off();
+  assert.deepEqual(tempObjects(s), ['legado_store_changed_tables'], 'no triggers once nobody listens');
+  s.close();
+});
+
+test('a store without listeners installs nothing', () => {
+  const s = newStore();
+  s.tables.books.insert(book('b1'));
+  s.db.exec("UPDATE books SET name = 'x'");
+  assert.deepEqual(tempObjects(s), []);
+  s.close();
+});
+
+test('unknown tables are refused; subscribing inside a transaction is refused; unsubscribing inside one waits for the commit', () => {
+  const s = newStore();
+  assert.throws(() => s.onChange(['nope' as 'books'], () => {}), UnknownTableError);
+  assert.throws(() => s.transaction(() => s.onChange('books', () => {})), TransactionStateError);
+  const { calls, off } = recorder(s, 'books');
+  s.transaction(() => {
+    s.tables.books.insert(book('b1'));
+    off();
+  });
+  assert.deepEqual(calls, [], 'a listener gone before the commit is not called');
+  assert.deepEqual(tempObjects(s), ['legado_store_changed_tables'], 'its triggers were dropped after the commit');
+  const s49 = newStore49();
+  assert.throws(() => s49.onChange('dictRules' as never, () => {}), UnknownTableError);
+  s49.close();
+  s.close();
+});
+
+test('a throwing listener does not stop the others or corrupt the store', () => {
+  const s = newStore();
+  const errors: unknown[] = [];
+  let good = 0;
+  s.onChange('books', () => { throw new Error('listener bug'); }, { onError: (e) => errors.push(e) });
+  s.onChange('books', () => { good++; });
+  s.tables.books.insert(book('b1'));
+  s.tables.books.insert(book('b2'));
+  assert.equal(errors.length, 2);
+  assert.match(String(errors[0]), /listener bug/);
+  assert.equal(good, 2);
+  assert.equal(s.db.inTransaction, false);
+  assert.equal(s.tables.books.count(), 2, 'both writes committed');
+  s.close();
+});
+
+test('a listener that writes is notified of its own write after the current round', () => {
+  const s = newStore();
+  const seen: string[][] = [];
+  s.onChange(['books', 'caches'], (changed) => {
+    seen.push([...changed].sort());
+    if (changed.has('books')) s.tables.caches.upsert({ key: 'shelf-dirty', value: '1', deadline: 0 });
+  });
+  s.tables.books.insert(book('b1'));
+  assert.deepEqual(seen, [['books'], ['caches']]);
+  s.close();
+});
+
+test('writes by another connection are not seen (documented); flushChanges reports nothing new', () => {
+  const s = newStore();
+  const { calls } = recorder(s, 'books');
+  const other = new Database(s.path);
+  other.prepare("INSERT INTO books (bookUrl, name, author) VALUES ('x', 'x', 'x')").run();
+  other.close();
+  s.flushChanges();
+  assert.deepEqual(calls, []);
+  assert.equal(s.tables.books.count(), 1, 'the row is there, only unannounced');
+  s.close();
+});
+
+test('the domain operations notify too, once per operation', () => {
+  const s = newStore();
+  s.tables.books.insert(book('b1'));
+  const { calls } = recorder(s, ['books', 'chapters', 'book_groups']);
+  s.chapters.replaceToc('b1', [chapter('b1', 0), chapter('b1', 1)]);
+  s.bookGroups.create('武侠');
+  s.books.save(book('b1', { durChapterPos: 4 }));
+  assert.deepEqual(calls, [['chapters'], ['book_groups'], ['books']]);
+  s.close();
+});
