@@ -34,13 +34,15 @@ export function registerImport(program: Command): void {
       }
       const store = openStore(storePath, schema === undefined ? {} : { schema });
       const bar = progressBar(!flags.json, 'records');
+      let total = 0;
       try {
         const result = await importInputs(store, inputs, {
           kind: flags.kind,
           strict: flags.strict,
           password: flags.password,
-          onProgress: (p) => bar.update(p.bytes, p.totalBytes, p.records, p.file),
+          onProgress: (p) => bar.update(p.bytes, (total = p.totalBytes), p.records, p.file),
         });
+        bar.update(total, total, result.totals.read, 'done');
         bar.stop();
         process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderImport(result));
       } catch (e) {

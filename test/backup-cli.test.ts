@@ -1,0 +1,94 @@
+// The import and export commands: summaries (--json and plain), exit codes, one-line errors,
+// the progress bar on a terminal and never with --json.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import type { ImportResult } from '../src/backup/report.js';
+import { openStore } from '../src/store/open.js';
+import { sampleBackup, writeBackupFolder, writeJson } from './helpers/backup-fixtures.js';
+import { tempDir } from './helpers/files.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const cli = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
+
+test('import --json prints a per-kind summary with skipped records and their reasons, and no bar', () => {
+  const dir = tempDir();
+  const f = writeJson(join(dir, 'sources.json'), [{ bookSourceUrl: 'https://a' }, { bookSourceUrl: '' }, { bookSourceUrl: 'https://a', bookSourceName: 'again' }]);
+  const r = cli('import', join(dir, 's.db'), f, '--json');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  const summary = JSON.parse(r.stdout) as ImportResult;
+  const k = summary.kinds.bookSource!;
+  assert.deepEqual([k.read, k.stored, k.updated, k.duplicates, k.skipped], [3, 1, 0, 1, 1]);
+  assert.deepEqual(k.skipReasons, { 'blank key bookSourceUrl': 1 });
+  assert.deepEqual(summary.skipped.map((s) => [s.file, s.index]), [[f, 1]]);
+});
+
+test('plain output: a table per kind, files not imported, skipped records', () => {
+  const dir = tempDir();
+  const folder = writeBackupFolder(join(dir, 'b'), { ...sampleBackup(), 'config.xml': '<map/>' });
+  const r = cli('import', join(dir, 's.db'), folder);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^kind +read +stored +updated +duplicates +skipped$/m);
+  assert.match(r.stdout, /^bookSource +1 +1 +0 +0 +0$/m);
+  assert.match(r.stdout, /not imported: .*config\.xml \(app preferences/);
+});
+
+test('exit codes: 1 with a one-line error for invalid JSON and a rejected strict import, 2 for a URL or an unknown kind', () => {
+  const dir = tempDir();
+  const store = join(dir, 's.db');
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, '[{"bookSourceUrl": "x",}]');
+  let r = cli('import', store, bad);
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
+  assert.match(r.stderr, /INVALID_JSON: .*bad\.json:1:24: invalid JSON/);
+  const mixed = writeJson(join(dir, 'm.json'), [{ bookSourceUrl: 'https://ok' }, { bookSourceName: 'no url' }]);
+  r = cli('import', store, mixed, '--strict');
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /IMPORT_REJECTED: strict import rejected: 1 record could not be stored \(first: .*m\.json \[1\]: no bookSourceUrl\); nothing was stored/);
+  const s = openStore(store);
+  assert.equal(s.tables.book_sources.count(), 0);
+  s.close();
+  r = cli('import', store, 'https://example.com/s.json');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /remote URL: download it first/);
+  r = cli('import', store, mixed, '--kind', 'nonsense');
+  assert.equal(r.status, 2);
+  r = cli('import', store);
+  assert.equal(r.status, 2);
+});
+
+test('export writes a zip or a folder and prints what it wrote', () => {
+  const dir = tempDir();
+  const store = join(dir, 's.db');
+  assert.equal(cli('import', store, writeBackupFolder(join(dir, 'b'), sampleBackup())).status, 0);
+  let r = cli('export', store, join(dir, 'out.zip'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(existsSync(join(dir, 'out.zip')));
+  assert.match(r.stdout, /bookSource\.json +1 rows/);
+  r = cli('export', store, join(dir, 'out'), '--tables', 'bookSource,replaceRule', '--json');
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual((JSON.parse(r.stdout) as { files: { file: string }[] }).files.map((f) => f.file), ['bookSource.json', 'replaceRule.json']);
+  r = cli('export', join(dir, 'missing.db'), join(dir, 'o.zip'));
+  assert.equal(r.status, 1);
+});
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+test('on a terminal the import shows a progress bar with records and rate; --json shows none', { skip: hasScript ? false : 'no `script` command to run the CLI on a pseudo-terminal' }, () => {
+  const dir = tempDir();
+  const f = writeJson(join(dir, 'sources.json'), Array.from({ length: 3000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: 'x'.repeat(200) })));
+  const run = (extra: string) =>
+    spawnSync('script', ['-qfec', `"${process.execPath}" "${MAIN}" import "${join(dir, `${extra ? 'j' : 't'}.db`)}" "${f}" ${extra}`, '/dev/null'], { encoding: 'utf8' });
+  const tty = run('');
+  assert.equal(tty.status, 0, tty.stdout);
+  assert.match(tty.stdout, /100% \| 3000 records \| \d+ records\/s \| /);
+  const json = run('--json');
+  assert.equal(json.status, 0);
+  assert.doesNotMatch(json.stdout, /records\/s/);
+  assert.equal((JSON.parse(json.stdout.replace(/\r\n/g, '\n')) as ImportResult).totals.stored, 3000);
+});
