@@ -1,0 +1,55 @@
+// What every contender implements: the same work, on the same file, with its own API. Each
+// method does a whole workload step (its own loop), so a synchronous contender pays for no
+// promise per row; Kysely, which is asynchronous, returns one promise per step.
+import type { BookIn, CacheEntry, ChapterIn, ProgressSave, ReplaceRuleIn, SourceIn } from './data.js';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** "Now" for the cache deadlines, set by the workload; every contender reads the same value. */
+export interface Clock {
+  now: number;
+}
+
+/** A backup profile as plain rows: what export writes and import reads back. */
+export interface BackupProfile {
+  readonly books: readonly BookIn[];
+  readonly sources: readonly SourceIn[];
+  readonly replaceRules: readonly ReplaceRuleIn[];
+}
+
+export interface Session {
+  /** 1. Deletes the book's chapters and inserts these, in one transaction; returns the count. */
+  replaceToc(bookUrl: string, chapters: readonly ChapterIn[]): MaybePromise<number>;
+  /** 2. Inserts or updates (in place) every source, in one transaction; returns the count. */
+  upsertSources(rows: readonly SourceIn[]): MaybePromise<number>;
+  /** 3. Every book, by durChapterTime descending. */
+  shelf(): MaybePromise<readonly object[]>;
+  /** 3. The books whose `group` has this bit, by durChapterTime descending. */
+  shelfGroup(groupId: bigint): MaybePromise<readonly object[]>;
+  /** 4. Each save sets durChapterIndex, durChapterPos and durChapterTime, in its own transaction. */
+  saveProgress(saves: readonly ProgressSave[]): MaybePromise<number>;
+  /** 5. Each put replaces the key's value and deadline (now + ttl, or 0 for ttl 0). */
+  cachePut(entries: readonly CacheEntry[]): MaybePromise<number>;
+  /** 5. The values of live entries; undefined for a missing or expired key. */
+  cacheGet(keys: readonly string[]): MaybePromise<readonly (string | null | undefined)[]>;
+  /** 6. The chapter at each index of the book. */
+  chapterAt(bookUrl: string, indexes: readonly number[]): MaybePromise<readonly (object | undefined)[]>;
+  /** 6. All chapters of the book, by index. */
+  chapterList(bookUrl: string): MaybePromise<readonly object[]>;
+  close(): MaybePromise<void>;
+}
+
+export interface Contender {
+  readonly name: string;
+  /** A session on an existing store file, with the store's pragmas. */
+  open(path: string, clock: Clock): Session;
+  /**
+   * 7. Opens the file, checks it is a store it can use, and closes it. Contenders that cannot
+   * check a file's schema leave it out.
+   */
+  openAndCheck?(path: string): void;
+  /** 8. Writes the profile (books, sources, replace rules) of `store` to `dir` as a Legado backup. */
+  exportBackup?(path: string, dir: string): MaybePromise<number>;
+  /** 8. Reads the backup in `dir` into the (empty) store file at `path`. */
+  importBackup?(path: string, dir: string): MaybePromise<number>;
+}
