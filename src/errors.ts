@@ -20,7 +20,9 @@ export type ErrorCode =
   | 'IMPORT_REJECTED'
   | 'DECRYPT_FAILED'
   | 'IN_TRANSACTION'
-  | 'LIMIT_REACHED';
+  | 'LIMIT_REACHED'
+  | 'MIGRATION_FAILED'
+  | 'FILE_EXISTS';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;
@@ -140,7 +142,9 @@ export interface StructureDifference {
     | 'index-definition'
     | 'missing-foreign-key'
     | 'extra-foreign-key'
-    | 'identity-hash';
+    | 'identity-hash'
+    /** A table an upgrade would create is already there (migrate refuses rather than reuse it). */
+    | 'table-in-the-way';
   /** The column, index or foreign key concerned, when there is one. */
   readonly item?: string;
   readonly expected?: string;
@@ -232,4 +236,43 @@ function describe(value: unknown): string {
   if (typeof value === 'number' && !Number.isInteger(value)) return `non-integer number ${value}`;
   if (typeof value === 'object') return Array.isArray(value) ? 'array' : 'object';
   return `${typeof value} ${show(value)}`;
+}
+
+/** One row `PRAGMA foreign_key_check` reported. */
+export interface ForeignKeyViolation {
+  readonly table: string;
+  readonly rowid: number | null;
+  readonly parent: string;
+}
+
+/** An upgrade stopped part-way and was rolled back: the file holds what it held before. */
+export class MigrationFailedError extends LegadoStoreError {
+  readonly path: string;
+  /** The step that failed (as reported to `onStep`). */
+  readonly step: string;
+  /** Structure differences found by the check after the upgrade, if that is what failed. */
+  readonly differences: readonly StructureDifference[];
+  readonly violations: readonly ForeignKeyViolation[];
+  override readonly cause: unknown;
+  constructor(
+    path: string,
+    step: string,
+    detail: string,
+    found: { differences?: readonly StructureDifference[]; violations?: readonly ForeignKeyViolation[]; cause?: unknown } = {},
+  ) {
+    super('MIGRATION_FAILED', `${path}: upgrade failed at "${step}" and was rolled back, the file is unchanged: ${detail}`);
+    this.path = path;
+    this.step = step;
+    this.differences = found.differences ?? [];
+    this.violations = found.violations ?? [];
+    this.cause = found.cause;
+  }
+}
+
+export class FileExistsError extends LegadoStoreError {
+  readonly path: string;
+  constructor(path: string, purpose: string) {
+    super('FILE_EXISTS', `${path}: already exists; ${purpose} is never written over an existing file`);
+    this.path = path;
+  }
 }
