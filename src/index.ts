@@ -3,6 +3,8 @@ export { openStore, inspectFile, type OpenOptions, type FileInspection } from '.
 export { Store, type Tables, type TableOf, type StoreOptions } from './store/store.js';
 export type { ChangeListener, ChangeOptions } from './store/changes.js';
 export * from './domain/index.js';
+export { migrate, type MigrateOptions, type MigrateResult } from './migrate/migrate.js';
+export type { UpgradeSummary } from './migrate/upgrade.js';
 export type { TableApi } from './table/table.js';
 export type { Query, Where, Condition, OrderTerm } from './table/query.js';
 export type { FileReport } from './engine/inspect.js';

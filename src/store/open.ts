@@ -11,6 +11,7 @@ import {
 import { asOpenError, openForInspection, openForWork, type Db } from '../engine/connection.js';
 import { createSchema, isEmptyDatabase } from '../engine/create.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
+import { upgradeOnOpen } from '../migrate/on-open.js';
 import { CURRENT_VERSION, SUPPORTED_VERSIONS, schemas, type SchemaVersion } from '../schema/index.js';
 import { Store, rowCounts } from './store.js';
 
@@ -25,6 +26,11 @@ export interface OpenOptions {
   readonly readonly?: boolean;
   /** Milliseconds to wait for another connection's lock (default 5000). */
   readonly busyTimeout?: number;
+  /**
+   * Upgrade a schema-49 file to 62 before opening it, as `migrate` does (default false: a 49
+   * file opens at 49). Ignored with `schema: 49`.
+   */
+  readonly upgrade?: boolean;
   /**
    * Insert the app's special book groups (全部, 本地, 音频, …) whose ids are missing, as the app
    * does on every open. Default: true for a file this call creates; false for an existing
@@ -45,6 +51,7 @@ export function openStore(path: string, options: OpenOptions = {}): Store<Schema
     if (path !== ':memory:' && (options.create === false || options.readonly)) throw new FileNotFoundError(path);
     return createStore(path, wanted ?? CURRENT_VERSION, options);
   }
+  if (options.upgrade && wanted !== 49) upgradeOnOpen(path, options);
   const report = checkFile(path, wanted);
   if (report === 'empty') return createStore(path, wanted ?? CURRENT_VERSION, options);
   const db = openForWork(path, options);

@@ -1,0 +1,37 @@
+// The checks around an upgrade: before it, that nothing stands where it will create tables;
+// after it, inside the transaction, that the tables it wrote break no foreign key.
+import type { Db } from '../engine/connection.js';
+import type { ForeignKeyViolation, StructureDifference } from '../errors.js';
+import { q } from '../schema/ddl.js';
+import type { Table } from '../schema/model.js';
+import type { UpgradePlan } from './plan.js';
+import { newTableName } from './sql.js';
+
+/** Tables the upgrade would create (new tables, `_new_<t>` for rebuilds) that already exist. */
+export function tablesInTheWay(db: Db, plan: UpgradePlan): StructureDifference[] {
+  const created = [...plan.createdTables.map((t) => t.name), ...plan.rebuiltTables.map((r) => newTableName(r.to))];
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
+  return created
+    .filter((name) => exists.get(name) !== undefined)
+    .map((name) => ({
+      table: name,
+      kind: 'table-in-the-way' as const,
+      message: `${name}: a table of this name already exists; the upgrade to ${plan.to.version} creates it`,
+    }));
+}
+
+/**
+ * PRAGMA foreign_key_check on the tables the upgrade rewrote, as Room does after a rebuild.
+ * References into a rebuilt table stay valid because the rebuild copies every key (the runner
+ * checks the row count), so the children (chapters, searchBooks) need no scan: that keeps the
+ * cost of an upgrade independent of how many chapters a file holds.
+ */
+export function foreignKeyViolations(db: Db, tables: readonly Table[]): ForeignKeyViolation[] {
+  const out: ForeignKeyViolation[] = [];
+  for (const t of tables) {
+    if (t.foreignKeys.length === 0) continue;
+    const rows = db.prepare(`PRAGMA foreign_key_check(${q(t.name)})`).all() as { table: string; rowid: number | null; parent: string }[];
+    out.push(...rows.map((r) => ({ table: r.table, rowid: r.rowid, parent: r.parent })));
+  }
+  return out;
+}

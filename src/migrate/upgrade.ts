@@ -1,0 +1,111 @@
+// Runs an upgrade plan on an open read-write connection as ONE transaction, the way Android runs
+// Room's migrations: foreign keys off (SQLite ignores that pragma inside a transaction, so it is
+// set before BEGIN; with them on, dropping `books` would delete every chapter), BEGIN IMMEDIATE,
+// every step, the new identity hash and user_version (both transactional), the checks, COMMIT.
+// A failure anywhere, or a kill, leaves the file as it was.
+import type { Db } from '../engine/connection.js';
+import { inspectDatabase } from '../engine/inspect.js';
+import { MigrationFailedError, type ForeignKeyViolation, type StructureDifference } from '../errors.js';
+import { MASTER_TABLE_SQL, createIndexSql, createTableSql, masterRowSql, q } from '../schema/ddl.js';
+import { dataVersion, writeBackup } from './backup.js';
+import { foreignKeyViolations, tablesInTheWay } from './checks.js';
+import type { UpgradePlan } from './plan.js';
+import { addColumnSql, rebuildSql } from './sql.js';
+
+export interface UpgradeSummary {
+  /** `table.column`, in the order they were added. */
+  readonly addedColumns: readonly string[];
+  readonly rebuiltTables: readonly string[];
+  readonly createdTables: readonly string[];
+  /** The app's data fixes that ran, with the rows each statement changed, summed. */
+  readonly dataSteps: readonly { readonly name: string; readonly rowsChanged: number }[];
+}
+
+export interface RunOptions {
+  /** The file, for error messages. */
+  readonly path: string;
+  /** Write a consistent copy of the file here first. */
+  readonly backup?: string | undefined;
+  /** Called with each step's name as it starts; an error thrown from it aborts and rolls back. */
+  readonly onStep?: ((step: string) => void) | undefined;
+}
+
+interface Found {
+  differences?: readonly StructureDifference[];
+  violations?: readonly ForeignKeyViolation[];
+  cause?: unknown;
+}
+
+export function runUpgrade(db: Db, plan: UpgradePlan, options: RunOptions): UpgradeSummary {
+  let step = 'start';
+  const enter = (name: string): void => {
+    step = name;
+    options.onStep?.(name);
+  };
+  const fail = (detail: string, found: Found = {}) => new MigrationFailedError(options.path, step, detail, found);
+  db.pragma('foreign_keys = OFF');
+  try {
+    let seen: number | undefined;
+    if (options.backup !== undefined) {
+      enter('backup');
+      seen = writeBackup(db, options.backup);
+    }
+    enter('begin');
+    db.exec('BEGIN IMMEDIATE');
+    if (seen !== undefined && dataVersion(db) !== seen) throw fail('the file changed while it was being backed up; run it again');
+    // The file was inspected before it was opened for writing; look again now that we hold the lock.
+    const before = inspectDatabase(db);
+    const inTheWay = tablesInTheWay(db, plan);
+    if (before.version !== plan.from.version || !before.ok || inTheWay.length) {
+      throw fail(`the file is no longer a schema ${plan.from.version} file`, { differences: [...before.differences, ...inTheWay] });
+    }
+
+    for (const { table, column } of plan.addedColumns) {
+      enter(`add ${table.name}.${column.name}`);
+      db.exec(addColumnSql(table, column));
+    }
+    for (const r of plan.rebuiltTables) {
+      enter(`rebuild ${r.to.name}`);
+      const sql = rebuildSql(r);
+      const had = db.prepare(`SELECT count(*) FROM ${q(r.to.name)}`).pluck().get() as number;
+      db.exec(sql.create);
+      const copied = db.prepare(sql.copy).run().changes;
+      // Every row, so every key the children (chapters -> books) point at, is carried over.
+      if (copied !== had) throw fail(`${r.to.name}: copied ${copied} of ${had} rows`);
+      for (const s of sql.replace) db.exec(s);
+    }
+    const dataSteps = plan.dataSteps.map((d) => {
+      enter(d.name);
+      return { name: d.name, rowsChanged: d.sql.reduce((n, s) => n + db.prepare(s).run().changes, 0) };
+    });
+    for (const t of plan.createdTables) {
+      enter(`create ${t.name}`);
+      for (const s of [createTableSql(t), ...createIndexSql(t)]) db.exec(s);
+    }
+    enter('identity hash');
+    db.exec(MASTER_TABLE_SQL);
+    db.exec(masterRowSql(plan.to.identityHash));
+    db.pragma(`user_version = ${plan.to.version}`);
+
+    enter('check');
+    const violations = foreignKeyViolations(db, [...plan.rebuiltTables.map((r) => r.to), ...plan.createdTables]);
+    if (violations.length) throw fail(`${violations.length} foreign-key violation(s)`, { violations });
+    // The same check as `legado-store verify`: structure and identity hash of the target version.
+    const after = inspectDatabase(db);
+    if (!after.ok) throw fail(`the result does not match schema ${plan.to.version}`, { differences: after.differences });
+
+    enter('commit');
+    db.exec('COMMIT');
+    return {
+      addedColumns: plan.addedColumns.map(({ table, column }) => `${table.name}.${column.name}`),
+      rebuiltTables: plan.rebuiltTables.map((r) => r.to.name),
+      createdTables: plan.createdTables.map((t) => t.name),
+      dataSteps,
+    };
+  } catch (e) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw e instanceof MigrationFailedError ? e : fail(e instanceof Error ? e.message : String(e), { cause: e });
+  } finally {
+    if (db.open) db.pragma('foreign_keys = ON');
+  }
+}
