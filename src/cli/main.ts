@@ -7,6 +7,7 @@ import { registerExport } from './commands/export.js';
 import { registerImport } from './commands/import.js';
 import { registerInfo } from './commands/info.js';
 import { registerInit } from './commands/init.js';
+import { registerMigrate } from './commands/migrate.js';
 import { registerVerify } from './commands/verify.js';
 import { EXIT, UsageError } from './exit.js';
 
@@ -15,7 +16,7 @@ export function buildProgram(): Command {
     .description('Create, check and fill Legado (阅读) reader databases (Room schema 62 and 49).')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.trimEnd() + '\n') });
-  for (const register of [registerInit, registerInfo, registerVerify, registerDemo, registerImport, registerExport]) register(program);
+  for (const register of [registerInit, registerInfo, registerVerify, registerDemo, registerMigrate, registerImport, registerExport]) register(program);
   return program;
 }
 
