@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BookType, BookshelfSort, UniqueViolationError, ValueTypeError, sortBooks } from 'legado-store';
-import { FakeClock, T0, book, chapter, newStore, raw, rawAll } from './helpers/domain.js';
+import { FakeClock, T0, book, chapter, newStore, newStore49, raw, rawAll } from './helpers/domain.js';
 
 const LOCAL = BookType.local | BookType.text;
 const AUDIO = BookType.audio;
@@ -156,5 +156,24 @@ test('setGroups writes the bitmask the app reads', () => {
   s.books.save(book('b1'));
   assert.equal(s.books.setGroups('b1', 2n ** 63n | 1n), true);
   assert.equal(raw(s, 'SELECT `group` FROM books'), -(2n ** 63n) + 1n);
+  s.close();
+});
+
+test('schema 49: local is origin loc_book and audio is type 1, as the v49 app read them', () => {
+  const s = newStore49();
+  const g = s.bookGroups.create('g').groupId;
+  s.books.save(book('net', { type: 0, durChapterTime: 3 }));
+  s.books.save(book('net-g', { type: 0, group: g, durChapterTime: 4 }));
+  s.books.save(book('local', { type: 0, origin: 'loc_book', durChapterTime: 2 }));
+  s.books.save(book('audio', { type: 1, durChapterTime: 9 }));
+  const sorted = (id: number | bigint) => urls(s.books.shelf(id)).sort();
+  assert.deepEqual(sorted(-2), ['local']);
+  assert.deepEqual(sorted(-3), ['audio']);
+  assert.deepEqual(sorted(-4), ['net']);
+  assert.deepEqual(sorted(-11), []);
+  assert.deepEqual(sorted(g), ['net-g']);
+  assert.deepEqual(urls(s.books.toRefresh()).sort(), ['audio', 'net', 'net-g']);
+  assert.equal(s.books.lastRead()?.bookUrl, 'net-g');
+  assert.deepEqual(s.bookGroups.visible().map((x) => x.groupId), [-1n, -2n, -3n, -4n, g]);
   s.close();
 });

@@ -6,11 +6,12 @@ import type { Row } from '../schema/row-types.js';
 import { Area } from './support.js';
 import {
   SPECIAL_GROUPS,
-  SPECIAL_GROUP_BOOKS,
   SpecialGroupId,
   USER_GROUP_LIMIT,
   asGroupId,
+  isSpecialGroupId,
   isUserGroupId,
+  specialGroupBooks,
 } from './special-groups.js';
 
 export type GroupId = bigint | number;
@@ -140,7 +141,7 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
    * that kind; the two "no group" tabs when shown and some book is in no user group.
    */
   visible(): Row<'book_groups', V>[] {
-    const specials = [...SPECIAL_GROUP_BOOKS]
+    const specials = [...specialGroupBooks(this.version)]
       .map(([id, cond]) =>
         id === SpecialGroupId.all ? `groupId = ${id}` : `(groupId = ${id} AND EXISTS (SELECT 1 FROM books WHERE ${cond}))`,
       )
@@ -169,7 +170,7 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
   /** Throws unless `id` names a special group or is a power of two. */
   static check(id: GroupId): bigint {
     const gid = asGroupId(id);
-    if (!SPECIAL_GROUP_BOOKS.has(gid) && !isUserGroupId(id)) {
+    if (!isSpecialGroupId(gid) && !isUserGroupId(id)) {
       throw new ValueTypeError('book_groups', 'groupId', id, 'a special group id (-1, -2, -3, -4, -5, -11) or a user group id (a power of two)');
     }
     return gid;

@@ -4,7 +4,7 @@ import type { SchemaVersion } from '../schema/index.js';
 import type { NewRow, Row } from '../schema/row-types.js';
 import { BookGroups, type GroupId } from './book-groups.js';
 import { byKeys } from './collation.js';
-import { SPECIAL_GROUP_BOOKS } from './special-groups.js';
+import { BOOK_KINDS, specialGroupBooks } from './special-groups.js';
 import { Area, containing, like } from './support.js';
 
 /** `books.type` bits (BookType, schema 55 on). */
@@ -99,10 +99,12 @@ export class Books<V extends SchemaVersion = 62> extends Area {
    * user group, -5 local books in no user group, -11 last update failed. Any other id must be
    * a user group (a power of two, -2^63 for the 64th): books whose `group` has that bit.
    * Ordered by `options.sort`, else the group's own bookSort, else `options.defaultSort` (0).
+   * "Local", "audio" and "text" mean the `type` bits at schema 62; at 49, where `type` was
+   * the source type, audio is type 1 and local is origin `loc_book`, as the v49 app had it.
    */
   shelf(groupId: GroupId, options: ShelfOptions = {}): Row<'books', V>[] {
     const gid = BookGroups.check(groupId);
-    const special = SPECIAL_GROUP_BOOKS.get(gid);
+    const special = specialGroupBooks(this.version).get(gid);
     const rows =
       special !== undefined
         ? this.t.select(`WHERE ${special}`, { mask: this.groups.userMask() })
@@ -130,12 +132,12 @@ export class Books<V extends SchemaVersion = 62> extends Area {
 
   /** The books a bookshelf refresh checks: `canUpdate` and not local. */
   toRefresh(): Row<'books', V>[] {
-    return this.out(this.t.select('WHERE canUpdate = 1 AND (type & 256) = 0'));
+    return this.out(this.t.select(`WHERE canUpdate = 1 AND NOT (${BOOK_KINDS[this.version].local})`));
   }
 
   /** The text book read most recently. */
   lastRead(): Row<'books', V> | undefined {
-    return this.out(this.t.select('WHERE (type & 8) != 0 ORDER BY durChapterTime DESC LIMIT 1'))[0];
+    return this.out(this.t.select(`WHERE ${BOOK_KINDS[this.version].text} ORDER BY durChapterTime DESC LIMIT 1`))[0];
   }
 
   /** Puts a book in exactly these groups (a bitmask of user group ids). */

@@ -39,17 +39,57 @@ export const SPECIAL_GROUPS: Readonly<Record<SchemaVersion, readonly SpecialGrou
 };
 
 /**
- * Which books each special group shows (BookDao, v62 code), as SQL over `books`. `@mask` is
- * the OR of every user group id: "in no group" means no bit of it is set.
+ * SQL tests over `books` for the kinds of book. From schema 55 on `type` is a bitmask
+ * (BookType: text 8, updateError 16, audio 32, local 256); at 49 it was the source type
+ * (0 text, 1 audio) and a local book was known by its origin `loc_book` (v49 BookDao).
  */
-export const SPECIAL_GROUP_BOOKS: ReadonlyMap<bigint, string> = new Map([
-  [SpecialGroupId.all, '1'],
-  [SpecialGroupId.local, '(type & 256) != 0'],
-  [SpecialGroupId.audio, '(type & 32) != 0'],
-  [SpecialGroupId.netNoGroup, '(type & 32) = 0 AND (type & 256) = 0 AND (`group` & @mask) = 0'],
-  [SpecialGroupId.localNoGroup, '(type & 256) != 0 AND (`group` & @mask) = 0'],
-  [SpecialGroupId.updateError, '(type & 16) != 0'],
-]);
+export interface BookKinds {
+  readonly text: string;
+  readonly audio: string;
+  readonly local: string;
+  /** Neither audio nor local. */
+  readonly net: string;
+  readonly updateError: string;
+}
+
+export const BOOK_KINDS: Readonly<Record<SchemaVersion, BookKinds>> = {
+  62: {
+    text: '(type & 8) != 0',
+    audio: '(type & 32) != 0',
+    local: '(type & 256) != 0',
+    net: '(type & 32) = 0 AND (type & 256) = 0',
+    updateError: '(type & 16) != 0',
+  },
+  49: {
+    text: 'type = 0',
+    audio: 'type = 1',
+    local: "origin = 'loc_book'",
+    net: "type != 1 AND origin != 'loc_book'",
+    // Schema 49 had no update-failed flag.
+    updateError: '0',
+  },
+};
+
+/**
+ * Which books each special group shows (BookDao), as SQL over `books`. `@mask` is the OR of
+ * every user group id: "in no group" means no bit of it is set.
+ */
+export function specialGroupBooks(version: SchemaVersion): ReadonlyMap<bigint, string> {
+  const k = BOOK_KINDS[version];
+  const noGroup = '(`group` & @mask) = 0';
+  return new Map([
+    [SpecialGroupId.all, '1'],
+    [SpecialGroupId.local, k.local],
+    [SpecialGroupId.audio, k.audio],
+    [SpecialGroupId.netNoGroup, `${k.net} AND ${noGroup}`],
+    [SpecialGroupId.localNoGroup, `${k.local} AND ${noGroup}`],
+    [SpecialGroupId.updateError, k.updateError],
+  ]);
+}
+
+const SPECIAL_IDS: ReadonlySet<bigint> = new Set(Object.values(SpecialGroupId));
+
+export const isSpecialGroupId = (id: bigint): boolean => SPECIAL_IDS.has(id);
 
 const INT64_MIN = -(2n ** 63n);
 
