@@ -2,8 +2,10 @@
 // path of the store's own connection; other connections are not seen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { TransactionStateError, UnknownTableError, type Store } from 'legado-store';
+import { TransactionStateError, UnknownTableError, openStore, type Store } from 'legado-store';
 import { book, chapter, newStore, newStore49 } from './helpers/domain.js';
 
 /** Records each notification as a sorted list of table names. */
@@ -208,4 +210,41 @@ test('the domain operations notify too, once per operation', () => {
   s.books.save(book('b1', { durChapterPos: 4 }));
   assert.deepEqual(calls, [['chapters'], ['book_groups'], ['books']]);
   s.close();
+});
+
+test('without onError a listener’s error is rethrown on the next tick, after the write returned', () => {
+  const index = fileURLToPath(new URL('../src/index.js', import.meta.url));
+  const code = `
+    import { openStore } from ${JSON.stringify(index)};
+    const s = openStore(':memory:');
+    s.onChange('books', () => { throw new Error('listener bug'); });
+    s.tables.books.insert({ bookUrl: 'b', name: 'n', author: 'a' });
+    console.log('write returned', s.tables.books.count());
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+  assert.match(r.stdout, /write returned 1/);
+  assert.match(r.stderr, /listener bug/);
+  assert.notEqual(r.status, 0);
+});
+
+test('a statement prepared around store.db.prepare is recorded, and reported by flushChanges', () => {
+  const s = newStore();
+  const { calls } = recorder(s, 'books');
+  const bypass = Database.prototype.prepare.call(s.db, 'INSERT INTO books (bookUrl, name, author) VALUES (?, ?, ?)') as Database.Statement;
+  bypass.run('x', 'x', 'x');
+  assert.deepEqual(calls, [], 'not seen at once');
+  s.flushChanges();
+  assert.deepEqual(calls, [['books']]);
+  s.close();
+});
+
+test('a read-only store can be observed (nothing it does changes anything)', () => {
+  const w = newStore();
+  const path = w.path;
+  w.close();
+  const ro = openStore(path, { readonly: true });
+  const { calls } = recorder(ro, 'books');
+  assert.equal(ro.tables.books.count(), 0);
+  assert.deepEqual(calls, []);
+  ro.close();
 });

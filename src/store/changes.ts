@@ -172,17 +172,23 @@ export class ChangeTracker implements WriteHooks {
     this.active = this.subs.length > 0 || this.installed.size > 0;
   }
 
-  /** Runs a raw call, then reports what it committed. */
-  private around<T>(call: () => T): T {
-    let result: T;
-    try {
-      result = call();
-    } catch (e) {
-      if (this.active) this.flushQuietly();
-      throw e;
-    }
-    if (this.active) this.flush();
-    return result;
+  /**
+   * `fn` as a function that reports what it committed once it returns (or throws). `self` is
+   * the receiver; left out, the caller's `this` is passed on (transaction functions use it).
+   */
+  private reporting(fn: AnyFn, self?: unknown): AnyFn {
+    const tracker = this;
+    return function (this: unknown, ...args: unknown[]) {
+      let result: unknown;
+      try {
+        result = fn.apply(self ?? this, args);
+      } catch (e) {
+        if (tracker.active) tracker.flushQuietly();
+        throw e;
+      }
+      if (tracker.active) tracker.flush();
+      return result;
+    };
   }
 
   /** After a failed call: report what did commit, without hiding the original error. */
@@ -196,24 +202,25 @@ export class ChangeTracker implements WriteHooks {
 
   /** Replaces exec, prepare and transaction of this connection object by reporting wrappers. */
   private wrapConnection(db: Db): void {
-    const rawTransaction = db.transaction.bind(db);
-    const tracker = this;
     const conn = db as unknown as Record<'exec' | 'prepare' | 'transaction', AnyFn>;
+    const exec = this.reporting(this.rawExec as AnyFn);
     conn.exec = (sql: unknown) => {
-      this.around(() => this.rawExec(sql as string));
+      exec(sql);
       return db;
     };
     conn.prepare = (sql: unknown) => {
       const stmt = this.rawPrepare(sql as string);
       return this.unwrapped ? stmt : this.watch(stmt);
     };
+    const rawTransaction = db.transaction.bind(db);
     conn.transaction = (fn: unknown) => {
       const raw = rawTransaction(fn as AnyFn) as unknown as Record<'deferred' | 'immediate' | 'exclusive', AnyFn> & AnyFn;
-      const wrap = (variant: AnyFn): AnyFn =>
-        function (this: unknown, ...args: unknown[]) {
-          return tracker.around(() => variant.apply(this, args));
-        };
-      const variants = { default: wrap(raw), deferred: wrap(raw.deferred), immediate: wrap(raw.immediate), exclusive: wrap(raw.exclusive) };
+      const variants = {
+        default: this.reporting(raw),
+        deferred: this.reporting(raw.deferred),
+        immediate: this.reporting(raw.immediate),
+        exclusive: this.reporting(raw.exclusive),
+      };
       const props: PropertyDescriptorMap = { database: { value: db, enumerable: true } };
       for (const [k, v] of Object.entries(variants)) props[k] = { value: v };
       for (const v of Object.values(variants)) Object.defineProperties(v, props);
@@ -227,12 +234,11 @@ export class ChangeTracker implements WriteHooks {
    */
   private watch(stmt: Statement): Statement {
     const s = stmt as unknown as Record<'run' | 'get' | 'all' | 'iterate', AnyFn>;
-    const run = s.run;
-    s.run = (...args: unknown[]) => this.around(() => run.apply(stmt, args));
+    s.run = this.reporting(s.run, stmt);
     if (!stmt.readonly) {
-      const { get, all, iterate } = s;
-      s.get = (...args: unknown[]) => this.around(() => get.apply(stmt, args));
-      s.all = (...args: unknown[]) => this.around(() => all.apply(stmt, args));
+      s.get = this.reporting(s.get, stmt);
+      s.all = this.reporting(s.all, stmt);
+      const iterate = s.iterate;
       const tracker = this;
       s.iterate = function* (...args: unknown[]) {
         try {
