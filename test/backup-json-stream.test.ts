@@ -21,6 +21,11 @@ test('array elements come one by one with their index, across tiny chunks and mu
   assert.deepEqual(records.map((r) => r.value), items);
 });
 
+test('U+FEFF inside strings is kept, wherever the chunks split', () => {
+  const items = ['a)\uFEFF]b', '\uFEFFx', '书\uFEFF'];
+  for (const chunk of [1, 2, 3, 5, 64]) assert.deepEqual(read(mem(JSON.stringify(items)), chunk).records.map((r) => r.value), items);
+});
+
 test('a top-level object is one record; a BOM, CRLF and surrounding whitespace are fine', () => {
   const { reader, records } = read(mem(`\uFEFF \r\n{"bookSourceUrl":"u"}\r\n`));
   assert.equal(reader.root, 'object');

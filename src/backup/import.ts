@@ -119,7 +119,9 @@ async function planInput(plan: Plan, input: string, as: 'backup' | 'collection' 
     await planZip(plan, input);
     return;
   }
-  plan.files.push({ display: input, path: input, mode: 'collection', byName: backupFileByName(basename(input)) });
+  const nonTable = nonTableFile(basename(input));
+  if (nonTable !== undefined) plan.notImported.push(notImported(input, nonTable));
+  else plan.files.push({ display: input, path: input, mode: 'collection', byName: backupFileByName(basename(input)) });
 }
 
 function isZipFile(path: string): boolean {

@@ -3,6 +3,7 @@
 // import can run inside one SQLite transaction. Invalid JSON is reported with line and column.
 import { TokenParser, Tokenizer } from '@streamparser/json';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { TextDecoder } from 'node:util';
 import { InvalidJsonError, UnsupportedInputError } from './errors.js';
 
 /** A file on disk, or bytes already in memory (a decrypted file), with the name to report. */
@@ -31,6 +32,17 @@ class ExactTokenizer extends Tokenizer {
     if (Number.isSafeInteger(n) || !/^-?\d+$/.test(text)) return n;
     return BigInt(text) as unknown as number;
   }
+}
+
+/**
+ * The tokenizer decodes each run of non-ASCII bytes with its own TextDecoder call, and a
+ * TextDecoder drops a U+FEFF at the start of what it decodes unless told not to: a U+FEFF
+ * inside a string (real rule files have them) would vanish. Its decoder is swapped for one
+ * that keeps them; the test of this module catches a library change that breaks this.
+ */
+function keepByteOrderMarks(tokenizer: Tokenizer): void {
+  const strings = (tokenizer as unknown as { bufferedString?: { decoder?: TextDecoder } }).bufferedString;
+  if (strings && strings.decoder instanceof TextDecoder) strings.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 }
 
 export class JsonRecordReader {
@@ -91,6 +103,7 @@ export class JsonRecordReader {
 
   private tokenizer(queue: JsonRecord[], onOffset: (offset: number) => void): Tokenizer {
     const tokenizer = new ExactTokenizer();
+    keepByteOrderMarks(tokenizer);
     const parser = new TokenParser({ paths: [this.root === 'array' ? '$.*' : '$'], keepStack: false });
     parser.onValue = ({ value, key }) => {
       queue.push({ index: typeof key === 'number' ? key : 0, value });

@@ -2,6 +2,7 @@
 // (2.0 formats, moved fields), then every column coerced leniently, defaults for what is
 // missing, and the key checked. What could not be kept is counted on the kind's report.
 import { schemas, type Column, type Table } from '../schema/index.js';
+import { defaultValue } from '../table/codec.js';
 import { APP_DEFAULTS, NOW, NOW_UNIQUE, type AppDefault } from './app-defaults.js';
 import { toBitmaskType, toOldType } from './book-type.js';
 import { coerce, describe, isPlainObject, parseObjectText, type FieldValue } from './coerce.js';
@@ -134,13 +135,17 @@ export class RowBuilder {
     return { row, key, keyText: JSON.stringify(keyValues, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)) };
   }
 
-  /** A missing field's value: the app's default, null, the column default (left to SQLite), or ''/0/false. Undefined for a missing key. */
+  /** A missing field's value: the app's default, null, the column default, or ''/0/false. Undefined for a key without a default. */
   private fallback(c: Column): FieldValue | undefined {
     const d = this.defaults[c.field];
     if (d === NOW) return this.clock.now;
     if (d === NOW_UNIQUE) return this.clock.unique();
     if (d !== undefined) return d;
-    if (c.pk > 0) return undefined;
+    if (c.pk > 0) {
+      // A key's column default is a key only when it is not blank (keyboardAssists.type 0, not books.bookUrl '').
+      const dflt = defaultValue(c);
+      return dflt === null || (typeof dflt === 'string' && dflt.trim() === '') ? undefined : dflt;
+    }
     if (isJsonObjectColumn(this.table.name, c.field)) return NO_OBJECT_TEXT;
     if (!c.notNull || c.default !== undefined) return null;
     return c.js === 'string' ? '' : c.js === 'boolean' ? false : c.js === 'bigint' ? 0n : 0;
