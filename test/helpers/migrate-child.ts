@@ -1,0 +1,29 @@
+// Child process of the kill test: `node migrate-child.js <file> [<step>|after-commit|-] [<backup>]`.
+// Prints "ready" just before the upgrade starts and "step <name>" as each step starts, so the
+// parent can kill it at a moment inside a given step. With a step name it SIGKILLs itself as
+// that step starts; with `after-commit` it kills itself once the upgrade has committed but
+// before the connection is closed (so the commit is only in the -wal). At the end: "done".
+import { openForWork } from '../../src/engine/connection.js';
+import { migrate } from '../../src/migrate/migrate.js';
+import { planUpgrade } from '../../src/migrate/plan.js';
+import { runUpgrade } from '../../src/migrate/upgrade.js';
+import { schemas } from '../../src/schema/index.js';
+
+const [path, killAt, backup] = process.argv.slice(2);
+if (!path) throw new Error('usage: migrate-child <file> [<step>|after-commit] [<backup>]');
+const die = (): never => {
+  process.kill(process.pid, 'SIGKILL');
+  throw new Error('unreachable');
+};
+
+process.stdout.write('ready\n');
+if (killAt === 'after-commit') {
+  const db = openForWork(path);
+  runUpgrade(db, planUpgrade(schemas[49], schemas[62]), { path });
+  die();
+}
+migrate(path, {
+  ...(backup && { backup }),
+  onStep: (step) => (step === killAt ? die() : process.stdout.write(`step ${step}\n`)),
+});
+process.stdout.write('done\n');
