@@ -56,7 +56,7 @@ test('--json reports the result; --backup writes a copy of the original', () => 
   assert.equal(out.to, 62);
   assert.equal(out.backup, backup);
   assert.deepEqual(out.changes.createdTables, ['dictRules', 'servers']);
-  assert.equal(out.rows.chapters, inspectFile(path).rows['chapters']);
+  assert.equal(inspectFile(path).version, 62);
   assert.equal(inspectFile(backup).version, 49);
   assert.equal(JSON.parse(cli('migrate', path, '--json').stdout).status, 'current');
 });

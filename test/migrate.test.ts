@@ -111,7 +111,6 @@ test('every row of every table is kept; only books.type and the new columns chan
   assert.equal(r.to, 62);
   assert.deepEqual(r.changes?.rebuiltTables, ['books', 'rssSources', 'readRecord']);
   assert.deepEqual(r.changes?.createdTables, ['dictRules', 'servers']);
-  assert.equal(r.rows['chapters'], before['chapters']!.length);
 
   assert.deepEqual(dump(path), expected62(before));
   assert.equal(integrity(path), 'ok');
@@ -310,7 +309,6 @@ test('a file already at 62 is left alone and says so; a broken 62 file is refuse
   assert.equal(r.from, 62);
   assert.equal(r.changes, null);
   assert.equal(r.backup, null);
-  assert.ok(r.rows['chapters']! > 0);
   assert.deepEqual(snapshot(path), before);
   tamper(path, 'ALTER TABLE servers ADD COLUMN extra TEXT');
   assertRefused(path, (e) => e instanceof SchemaMismatchError && e.version === 62);

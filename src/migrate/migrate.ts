@@ -7,7 +7,6 @@ import { asOpenError, openForInspection, openForWork } from '../engine/connectio
 import { inspectDatabase } from '../engine/inspect.js';
 import { FileExistsError, FileNotFoundError, SchemaMismatchError, UnsupportedVersionError } from '../errors.js';
 import { schemas } from '../schema/index.js';
-import { rowCounts } from '../store/store.js';
 import { tablesInTheWay } from './checks.js';
 import { planUpgrade, type UpgradePlan } from './plan.js';
 import { runUpgrade, type UpgradeSummary } from './upgrade.js';
@@ -35,10 +34,11 @@ export interface MigrateResult {
   readonly from: number;
   readonly to: 62;
   readonly backup: string | null;
-  /** What the upgrade did; null when it had nothing to do. */
+  /**
+   * What the upgrade did; null when it had nothing to do. (No row counts: counting would read
+   * every chapter, which the upgrade itself never does; `inspectFile` gives them.)
+   */
   readonly changes: UpgradeSummary | null;
-  /** Rows per table afterwards. */
-  readonly rows: Record<string, number>;
   readonly durationMs: number;
 }
 
@@ -52,9 +52,8 @@ export function migrate(path: string, options: MigrateOptions = {}): MigrateResu
     throw new UnsupportedVersionError(path, to, [UPGRADE.to.version], 'that is the target asked for: migrate upgrades to 62 only, there is no downgrade');
   }
   const base = { path, to: UPGRADE.to.version as 62 };
-  const current = preflight(path, UPGRADE);
-  if (current) {
-    return { ...base, status: 'current', from: UPGRADE.to.version, backup: null, changes: null, rows: current, durationMs: performance.now() - started };
+  if (preflight(path, UPGRADE) === 'current') {
+    return { ...base, status: 'current', from: UPGRADE.to.version, backup: null, changes: null, durationMs: performance.now() - started };
   }
   if (options.backup !== undefined && existsSync(options.backup)) throw new FileExistsError(options.backup, 'a backup');
   const db = openForWork(path, { busyTimeout: options.busyTimeout });
@@ -66,7 +65,6 @@ export function migrate(path: string, options: MigrateOptions = {}): MigrateResu
       from: UPGRADE.from.version,
       backup: options.backup ?? null,
       changes,
-      rows: rowCounts(db, UPGRADE.to),
       durationMs: performance.now() - started,
     };
   } finally {
@@ -74,25 +72,22 @@ export function migrate(path: string, options: MigrateOptions = {}): MigrateResu
   }
 }
 
-/**
- * Read-only: throws for every file migrate refuses; returns the row counts of a file that is
- * already at the target version, or null for a source-version file that may be upgraded.
- */
-function preflight(path: string, plan: UpgradePlan): Record<string, number> | null {
+/** Read-only: throws for every file migrate refuses; otherwise says whether there is work to do. */
+function preflight(path: string, plan: UpgradePlan): 'current' | 'upgrade' {
   if (!existsSync(path)) throw new FileNotFoundError(path);
   const db = openForInspection(path);
   try {
     const report = inspectDatabase(db);
     if (report.version === plan.to.version) {
       if (!report.ok) throw new SchemaMismatchError(path, report.version, report.differences);
-      return rowCounts(db, plan.to);
+      return 'current';
     }
     if (report.version !== plan.from.version) {
       throw new UnsupportedVersionError(path, report.version, [plan.from.version, plan.to.version], versionHint(report.version, plan));
     }
     const differences = [...report.differences, ...tablesInTheWay(db, plan)];
     if (differences.length) throw new SchemaMismatchError(path, report.version, differences);
-    return null;
+    return 'upgrade';
   } catch (e) {
     throw asOpenError(path, e);
   } finally {
