@@ -7,7 +7,7 @@ type Json = Record<string, unknown>;
 
 /** One generated source of roughly `size` bytes of JSON. */
 export function generatedSource(i: number, size = 2500): Json {
-  const filler = '规则'.repeat(Math.max(0, Math.floor((size - 900) / 12)));
+  const filler = '规则'.repeat(Math.max(0, Math.floor((size - 1100) / 6)));
   return {
     bookSourceUrl: `https://gen${i}.example.com`,
     bookSourceName: `📚 生成书源 ${i}`,
