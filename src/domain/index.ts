@@ -24,6 +24,7 @@ export {
   SPECIAL_GROUPS,
   USER_GROUP_LIMIT,
   isUserGroupId,
+  isSpecialGroupId,
   asGroupId,
   type SpecialGroup,
 } from './special-groups.js';
