@@ -72,6 +72,11 @@ test('keys: missing, blank or not an object means skipped with a reason; generat
   const b = new RowBuilder(schemas[62].table('txtTocRules')!, 62, clock);
   const ids = [0, 1, 2].map(() => (b.build({ name: 'n', rule: 'r' }, newKindReport('t', 't')) as Built).row.id);
   assert.deepEqual(ids, [5, 6, 7]);
+  // A key field with a column default takes it (the app's keyboardAssists.json has no type) ...
+  assert.equal(build('keyboardAssists', { key: '@css:', value: '@css:', serialNo: 0 }).row.type, 0);
+  // ... unless that default is blank.
+  assert.equal((build('keyboardAssists', { value: 'v' }).out as { category: string }).category, 'missing key key');
+  assert.equal((build('books', { name: 'n' }).out as { category: string }).category, 'missing key bookUrl');
 });
 
 test('books: old type codes become the bitmask at 62 (local books get 256) and go back down at 49; useReplaceRule moves into readConfig', () => {
