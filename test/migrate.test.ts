@@ -192,7 +192,7 @@ test('a file shaped by years of app updates (android_metadata, other column orde
   });
 });
 
-test('rows still only in the -wal (with or without its -shm) are upgraded with the rest', () => {
+test('rows still only in the -wal (with or without its -shm) are seen by the store and upgraded with the rest', () => {
   for (const shm of [true, false]) {
     const src = base49();
     const path = fresh('wal');
@@ -201,9 +201,16 @@ test('rows still only in the -wal (with or without its -shm) are upgraded with t
     const mainOnly = fresh('mainonly');
     copyFileSync(path, mainOnly);
     assert.equal(withDb(mainOnly, (db) => db.prepare('SELECT count(*) FROM books WHERE bookUrl = ?').pluck().get(WAL_BOOK.bookUrl)), 0);
+    // Our store sees it at 49 (read-only, so nothing is checkpointed yet).
+    const ro = openStore(path, { readonly: true });
+    assert.equal(ro.version, 49);
+    assert.equal(ro.tables.books.get(WAL_BOOK.bookUrl)?.type, 1);
+    ro.close();
+    assert.ok(existsSync(path + '-wal'));
 
-    const r = migrate(path);
-    assert.equal(r.status, 'upgraded');
+    // Upgraded by migrate, or by openStore's upgrade option.
+    if (shm) assert.equal(migrate(path).status, 'upgraded');
+    else openStore(path, { upgrade: true }).close();
     withDb(path, (db) => {
       const b = db.prepare('SELECT type FROM books WHERE bookUrl = ?').get(WAL_BOOK.bookUrl) as { type: number };
       assert.equal(b.type, 32);
@@ -271,6 +278,17 @@ test('a 49 file that does not match schema 49 is refused before anything changes
   const hash = base49();
   tamper(hash, "UPDATE room_master_table SET identity_hash = '09020e77cffa237f9a98c62eed0a01f2'");
   assertRefused(hash, (e) => e instanceof SchemaMismatchError && e.differences[0]?.kind === 'identity-hash');
+
+  // With its newest rows in a live -wal: the main file and the -wal stay byte-for-byte as they
+  // were (the -shm is SQLite's shared-memory index, where every reader notes what it reads).
+  const src = base49();
+  tamper(src, 'ALTER TABLE chapters ADD COLUMN wordCount TEXT');
+  const wal = fresh('walrefused');
+  copyWithLiveWal(src, wal);
+  const before = snapshot(wal);
+  assert.throws(() => migrate(wal), SchemaMismatchError);
+  const after = snapshot(wal);
+  assert.deepEqual([after.main, after['-wal']], [before.main, before['-wal']]);
 });
 
 test('a 49 file with a table where the upgrade would create one is refused, not merged', () => {
