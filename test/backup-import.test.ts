@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { encryptBackupText } from '../src/backup/aes.js';
 import { DecryptError, ImportRejectedError, InvalidJsonError, UnsupportedInputError } from '../src/backup/errors.js';
 import { importBackup, importFiles } from '../src/backup/import.js';
+import { writeZip } from '../src/backup/zip.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { sampleBackup, writeBackupFolder, writeBackupZip, writeJson } from './helpers/backup-fixtures.js';
@@ -45,6 +46,20 @@ test('a backup folder and the same backup zipped import every table file; other 
     assert.equal(store.table('replace_rules').get(1600000000200)!.order, 5);
     store.close();
   }
+});
+
+test('a zip with the backup inside a folder is read by file name; a repeated name is reported', async () => {
+  const dir = tempDir();
+  const src = writeBackupFolder(join(dir, 'src'), { 'bookSource.json': [{ bookSourceUrl: 'https://a' }], 'other.json': [{ bookSourceUrl: 'https://b' }] });
+  const zip = join(dir, 'nested.zip');
+  await writeZip(zip, [
+    { name: 'backup/bookSource.json', path: join(src, 'bookSource.json') },
+    { name: 'old/bookSource.json', path: join(src, 'other.json') },
+  ]);
+  const store = freshStore(dir) as Store<62>;
+  const r = await importBackup(store, zip);
+  assert.deepEqual(store.tables.book_sources.list().map((s) => s.bookSourceUrl), ['https://a']);
+  assert.match(r.files.find((f) => f.status === 'not-imported')!.reason!, /second entry/);
 });
 
 test("merge like the app's restore: books update in place and keep their chapters, readRecord keeps the larger time, others upsert", async () => {

@@ -134,7 +134,7 @@ function isZipFile(path: string): boolean {
   }
 }
 
-/** Backup files first, in the app's restore order; what holds no table is reported, not read. */
+/** Backup files first, in the app's restore order; what holds no table is reported, not read. An empty path: an entry not extracted. */
 function planBackupEntries(plan: Plan, names: readonly { name: string; path: string; display: string }[]): void {
   const order = (name: string) => {
     const f = backupFileByName(name);
@@ -142,7 +142,8 @@ function planBackupEntries(plan: Plan, names: readonly { name: string; path: str
   };
   for (const e of [...names].sort((a, b) => order(a.name) - order(b.name) || a.name.localeCompare(b.name))) {
     const byName = backupFileByName(e.name);
-    if (byName) plan.files.push({ display: e.display, path: e.path, mode: 'backup', byName });
+    if (byName && e.path === '') plan.notImported.push(notImported(e.display, 'a second entry with this name in the archive'));
+    else if (byName) plan.files.push({ display: e.display, path: e.path, mode: 'backup', byName });
     else plan.notImported.push(notImported(e.display, nonTableFile(e.name) ?? 'not a file of a Legado backup'));
   }
 }
