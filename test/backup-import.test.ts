@@ -193,6 +193,9 @@ test("servers.json encrypted with the app's default key or a backup password", a
   await assert.rejects(importBackup(store, withPassword), DecryptError);
   await importBackup(store, withPassword, { password: 'secret' });
   assert.equal(store.tables.servers.get(1)!.name, 'dav2');
+  const loose = writeJson(join(dir, 'my-servers.txt'), encryptBackupText(servers.replace('dav', 'dav3')));
+  await importFiles(store, [loose], { kind: 'servers' });
+  assert.equal(store.tables.servers.get(1)!.name, 'dav3');
   assert.equal(encryptBackupText('[]'), 'bF6sxj5FCEbxFyh1WJYCrQ==' /* openssl enc -aes-128-ecb -K hex(d41d8cd98f00b204) -base64 */, 'key d41d8cd98f00b204, AES-128-ECB, PKCS5, Base64');
 });
 

@@ -244,7 +244,8 @@ class ImportRun {
 
   /** The file as JSON: servers.json may be AES text, which is decrypted first. */
   private sourceOf(file: PlannedFile): JsonSource {
-    if (file.byName?.table !== 'servers' && this.options.kind !== 'server') return { name: file.display, path: file.path };
+    const given = this.options.kind === undefined ? undefined : backupFileByKind(this.options.kind);
+    if ((given ?? file.byName)?.table !== 'servers') return { name: file.display, path: file.path };
     const text = readFileSync(file.path, 'utf8');
     if (!looksEncrypted(text)) return { name: file.display, path: file.path };
     const plain = decryptBackupText(text, this.options.password ?? '');
