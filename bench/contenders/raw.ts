@@ -11,11 +11,12 @@ import { BOOK_JSON, fromJson, readJson, RULE_JSON, SOURCE_JSON, writeJson } from
 type Db = Database.Database;
 type Obj = Record<string, unknown>;
 
-/** The store's pragmas: WAL, synchronous NORMAL, foreign keys on, 5 s busy timeout. */
+/** The store's pragmas: WAL, synchronous NORMAL, temp_store MEMORY, foreign keys on, 5 s busy timeout. */
 export function connect(path: string): Db {
   const db = new Database(path, { fileMustExist: true, timeout: 5000 });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  db.pragma('temp_store = MEMORY');
   db.pragma('foreign_keys = ON');
   return db;
 }

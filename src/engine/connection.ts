@@ -43,6 +43,10 @@ export function openForWork(path: string, options: ConnectionOptions = {}): Db {
     if (!options.readonly && path !== ':memory:') db.pragma('journal_mode = WAL');
     // WAL with synchronous NORMAL is what Android uses: durable across app crashes, and fast.
     db.pragma('synchronous = NORMAL');
+    // Temporary tables, indices and savepoint journals in memory, as Android builds SQLite
+    // (SQLITE_TEMP_STORE=3): a bulk write nested in a transaction (a savepoint) then costs
+    // no temporary-file writes.
+    db.pragma('temp_store = MEMORY');
     db.pragma('foreign_keys = ON');
   } catch (e) {
     db.close();

@@ -2,6 +2,7 @@
 // defaults, value types, booleans as 0/1, 64-bit bitmasks as bigint.
 import { MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import type { Column, Table } from '../schema/index.js';
+import { compileDecoder, compileEncoder, type FastDecoder, type FastEncoder } from './compiled.js';
 
 export type SqlValue = string | number | bigint | null;
 
@@ -29,6 +30,9 @@ export class Codec {
   readonly bigintRows: boolean;
   /** Column index of an auto-generated key, or -1. */
   private readonly autoKey: number;
+  /** Generated from the model: encodeRow for rows it accepts as they are, and decode. */
+  private readonly fastEncode: FastEncoder;
+  private readonly fastDecode: FastDecoder;
 
   constructor(table: Table, version: number) {
     this.table = table;
@@ -44,10 +48,21 @@ export class Codec {
     this.bigintRows = table.columns.some((c) => c.js === 'bigint');
     this.autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
     this.numberFields = this.bigintRows ? table.columns.filter((c) => c.js === 'number').map((c) => c.field) : [];
+    this.fastEncode = compileEncoder(table, this.fallback);
+    this.fastDecode = compileDecoder(this.boolFields, this.numberFields);
   }
 
   /** All column values, in column order, for a full-row INSERT. */
   encodeRow(row: Readonly<Record<string, unknown>>): SqlValue[] {
+    if (row !== null && typeof row === 'object') {
+      const fast = this.fastEncode(row);
+      if (fast !== undefined) return fast;
+    }
+    return this.encodeRowChecked(row);
+  }
+
+  /** encodeRow for every row: the general path, which also raises the errors. */
+  private encodeRowChecked(row: Readonly<Record<string, unknown>>): SqlValue[] {
     if (row === null || typeof row !== 'object') {
       throw new ValueTypeError(this.table.name, '(row)', row, 'an object');
     }
@@ -115,14 +130,8 @@ export class Codec {
 
   /** Converts a row read from SQLite (already keyed by field) into API values, in place. */
   decode<R>(row: Record<string, unknown>): R {
-    for (const f of this.boolFields) {
-      const v = row[f];
-      if (v !== null) row[f] = v !== 0 && v !== 0n;
-    }
-    for (const f of this.numberFields) {
-      const v = row[f];
-      if (v !== null) row[f] = Number(v);
-    }
+    // Booleans from 0/1; in tables read with safeIntegers, plain integers back to numbers.
+    this.fastDecode(row);
     return row as R;
   }
 }

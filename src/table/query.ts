@@ -92,8 +92,16 @@ export function compileQuery(codec: Codec, query: Query<unknown> = {}): Compiled
       .join(', ')}`;
   }
   if (query.limit !== undefined || query.offset !== undefined) {
-    tail += ' LIMIT ? OFFSET ?';
-    params.push(checkCount(table.name, 'limit', query.limit ?? -1), checkCount(table.name, 'offset', query.offset ?? 0));
+    const limit = checkCount(table.name, 'limit', query.limit ?? -1);
+    const offset = checkCount(table.name, 'offset', query.offset ?? 0);
+    // Written into the SQL, not bound: SQLite (3.47 on) plans with a bound LIMIT's value and so
+    // prepares the statement again every time it is bound, which costs more than the query.
+    if (Number.isSafeInteger(limit) && Number.isSafeInteger(offset)) {
+      tail += ` LIMIT ${limit} OFFSET ${offset}`;
+    } else {
+      tail += ' LIMIT ? OFFSET ?';
+      params.push(limit, offset);
+    }
   }
   return { tail, params };
 }

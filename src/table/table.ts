@@ -1,6 +1,6 @@
 // Typed operations on one table. Statements are prepared once per table (per query shape for
 // update, list and count) and reused; every value is checked by the codec before it is bound.
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database, RunResult, Statement } from 'better-sqlite3';
 import { LegadoStoreError, MissingFieldError, ValueTypeError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Column, Table } from '../schema/index.js';
@@ -11,6 +11,9 @@ import { deleteSql, getSql, hasSql, insertSql, selectList, updateSql, upsertSql 
 import { translateWriteError } from './violations.js';
 
 type Fields = Readonly<Record<string, unknown>>;
+
+/** Statements kept per query cache (list, select, count) of a table; LIMIT and OFFSET values are part of the SQL. */
+const QUERY_STATEMENTS = 256;
 
 /** A table on its own, outside a store: nothing observes its writes. */
 const unobserved = (db: Database): WriteHooks => ({ active: false, flush() {}, prepare: (sql) => db.prepare(sql) });
@@ -24,6 +27,14 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   private readonly pk: readonly Column[];
   private readonly pkIndex: readonly number[];
   private readonly statements = new Map<string, Statement>();
+  /** list, iterate and count statements by the SQL after the select list; select's by its tail. */
+  private readonly lists = new Map<string, Statement>();
+  private readonly selects = new Map<string, Statement>();
+  private readonly counts = new Map<string, Statement>();
+  /** update statements by the fields they set. */
+  private readonly updates = new Map<string, Statement>();
+  private insertStmt: Statement | undefined;
+  private upsertStmt: Statement | undefined;
   /** SQL of the fixed operations, built once. */
   private readonly sql: { insert: string; upsert: string; get: string; has: string; delete: string; from: string };
   private readonly runInsertMany: (rows: Iterable<N>) => number;
@@ -45,8 +56,8 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       delete: deleteSql(table),
       from: `SELECT ${selectList(table)} FROM ${q(table.name)}`,
     };
-    this.runInsertMany = db.transaction((rows: Iterable<N>) => this.each(rows, (r) => this.write('insert', r)));
-    this.runUpsertMany = db.transaction((rows: Iterable<N>) => this.each(rows, (r) => this.write('upsert', r)));
+    this.runInsertMany = db.transaction((rows: Iterable<N>) => this.each(rows, (r) => this.writeRow('insert', r)));
+    this.runUpsertMany = db.transaction((rows: Iterable<N>) => this.each(rows, (r) => this.writeRow('upsert', r)));
   }
 
   /** The row with this primary key, or undefined. */
@@ -76,6 +87,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     if (p === null || typeof p !== 'object') throw new ValueTypeError(this.name, '(patch)', p, 'an object');
     const cols: Column[] = [];
     const vals: SqlValue[] = [];
+    let fieldSet = '';
     for (const field of Object.keys(p)) {
       const v = p[field];
       if (v === undefined) continue;
@@ -84,12 +96,19 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       if (c!.pk > 0) throw new ValueTypeError(this.name, field, v, 'no primary-key field in an update (delete and insert to change a key)');
       cols.push(c!);
       vals.push(this.codec.encodeValue(c!, v));
+      fieldSet += `${field},`;
     }
     if (cols.length === 0) return this.has(key);
-    const sql = updateSql(this.model, cols);
+    let stmt = this.updates.get(fieldSet);
+    if (stmt === undefined) {
+      stmt = this.hooks.prepare(updateSql(this.model, cols));
+      if (this.updates.size >= QUERY_STATEMENTS) this.updates.delete(this.updates.keys().next().value!);
+      this.updates.set(fieldSet, stmt);
+    }
+    for (const k of keyVals) vals.push(k);
     let changed: boolean;
     try {
-      changed = this.stmt(sql).run([...vals, ...keyVals]).changes > 0;
+      changed = stmt.run(vals).changes > 0;
     } catch (e) {
       const current = this.get(key) as Fields | undefined;
       throw translateWriteError(this.db, this.model, 'update', e, (f) => (p[f] !== undefined ? p[f] : current?.[f]));
@@ -107,15 +126,13 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   list(query?: Query<R>): R[] {
     const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
-    const rows = this.read(this.sql.from + tail).all(params) as Record<string, unknown>[];
-    for (const row of rows) this.codec.decode(row);
-    return rows as R[];
+    return this.decodeAll(this.query(this.lists, this.sql.from, tail, true).all(params));
   }
 
   /** Like list, one row at a time, for results too large to hold at once. */
   *iterate(query?: Query<R>): IterableIterator<R> {
     const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
-    for (const row of this.read(this.sql.from + tail).iterate(params)) {
+    for (const row of this.query(this.lists, this.sql.from, tail, true).iterate(params)) {
       yield this.codec.decode<R>(row as Record<string, unknown>);
     }
   }
@@ -127,14 +144,12 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
    * like list's. Each distinct tail is prepared once.
    */
   select(tail: string, params: readonly unknown[] | Readonly<Record<string, unknown>> = []): R[] {
-    const rows = this.read(`${this.sql.from} ${tail}`).all(params) as Record<string, unknown>[];
-    for (const row of rows) this.codec.decode(row);
-    return rows as R[];
+    return this.decodeAll(this.query(this.selects, `${this.sql.from} `, tail, true).all(params));
   }
 
   count(where?: Where<R>): number {
     const { tail, params } = compileQuery(this.codec, { where } as Query<unknown>);
-    return this.stmt(`SELECT count(*) FROM ${q(this.name)}${tail}`).pluck().get(params) as number;
+    return this.query(this.counts, `SELECT count(*) FROM ${q(this.name)}`, tail, false).pluck().get(params) as number;
   }
 
   /** Inserts every row in one transaction: all of them, or none when one fails. Returns the count. */
@@ -150,14 +165,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   private write(kind: 'insert' | 'upsert', row: N): K {
     const fields = row as Fields;
     const vals = this.codec.encodeRow(fields);
-    const model = this.model;
-    let info;
-    try {
-      info = this.stmt(kind === 'insert' ? this.sql.insert : this.sql.upsert).run(vals);
-    } catch (e) {
-      throw translateWriteError(this.db, model, kind, e, (f) => fields[f], (f) => vals[model.columns.findIndex((c) => c.field === f)]);
-    }
-    if (this.hooks.active) this.hooks.flush();
+    const info = this.runWrite(kind, fields, vals);
     if (this.pk.length === 1) {
       const v = vals[this.pkIndex[0]!];
       return (v === null ? info.lastInsertRowid : v) as K;
@@ -165,6 +173,24 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     const key: Record<string, unknown> = {};
     for (const c of this.pk) key[c.field] = fields[c.field];
     return key as K;
+  }
+
+  /** insertMany and upsertMany: like write, without making a key nobody reads. */
+  private writeRow(kind: 'insert' | 'upsert', row: N): void {
+    const fields = row as Fields;
+    this.runWrite(kind, fields, this.codec.encodeRow(fields));
+  }
+
+  private runWrite(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
+    const model = this.model;
+    let info: RunResult;
+    try {
+      info = (kind === 'insert' ? (this.insertStmt ??= this.stmt(this.sql.insert)) : (this.upsertStmt ??= this.stmt(this.sql.upsert))).run(vals);
+    } catch (e) {
+      throw translateWriteError(this.db, model, kind, e, (f) => fields[f], (f) => vals[model.columns.findIndex((c) => c.field === f)]);
+    }
+    if (this.hooks.active) this.hooks.flush();
+    return info;
   }
 
   private each(rows: Iterable<N>, fn: (row: N) => void): number {
@@ -205,6 +231,27 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       this.statements.set(sql, s);
     }
     return s;
+  }
+
+  /**
+   * The statement `prefix + tail`, cached by `tail` (a short key, often a constant), at most
+   * QUERY_STATEMENTS per cache: the oldest goes first. `rows`: it reads rows, so tables with
+   * 64-bit bitmask columns read every integer exactly.
+   */
+  private query(cache: Map<string, Statement>, prefix: string, tail: string, rows: boolean): Statement {
+    let s = cache.get(tail);
+    if (s === undefined) {
+      s = this.hooks.prepare(prefix + tail);
+      if (rows && this.codec.bigintRows) s.safeIntegers(true);
+      if (cache.size >= QUERY_STATEMENTS) cache.delete(cache.keys().next().value!);
+      cache.set(tail, s);
+    }
+    return s;
+  }
+
+  private decodeAll(rows: unknown[]): R[] {
+    for (const row of rows) this.codec.decode(row as Record<string, unknown>);
+    return rows as R[];
   }
 
   /** A reading statement; tables with 64-bit bitmask columns read every integer exactly. */

@@ -1,0 +1,77 @@
+// Per-table row converters generated from the model, for the hot paths of the codec. A loop
+// over the columns reads `row[c.field]` with a different key each time, which V8 can only do
+// through its slow generic lookup; the generated code reads `row["url"]`, `row["title"]`, ...
+// as plain property accesses, the way hand-written code would. The generated encoder only
+// handles rows it can accept without question: anything else (a missing required field, a
+// wrong type, a field that is not a column) makes it return undefined, and the codec's general
+// path then encodes the row or raises the error, so behaviour is exactly that of the general path.
+import type { Column, Table } from '../schema/index.js';
+import type { SqlValue } from './codec.js';
+
+export type FastEncoder = (row: Readonly<Record<string, unknown>>) => SqlValue[] | undefined;
+export type FastDecoder = (row: Record<string, unknown>) => void;
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+const prop = (field: string): string => `row[${JSON.stringify(field)}]`;
+
+/** The test and conversion of one present, non-null value into `a<i>`; `return undefined` when it is not acceptable as it is. */
+function convert(c: Column, i: number): string {
+  switch (c.js) {
+    case 'string':
+      return `if (typeof v !== "string") return undefined; a${i} = v;`;
+    case 'number':
+      return (
+        `if (typeof v === "number") { if (!Number.isInteger(v)) return undefined; } ` +
+        `else if (typeof v !== "bigint" || v < MIN || v > MAX) return undefined; a${i} = v;`
+      );
+    case 'boolean':
+      return `if (v === true) a${i} = 1; else if (v === false) a${i} = 0; else return undefined;`;
+    case 'bigint':
+      return (
+        `if (typeof v === "bigint") { if (v < MIN || v > UMAX) return undefined; a${i} = BigInt.asIntN(64, v); } ` +
+        `else if (typeof v === "number" && Number.isSafeInteger(v)) a${i} = v; else return undefined;`
+      );
+  }
+}
+
+/**
+ * The encoder of full rows for INSERT: column values in column order. `fallback[i]` is what an
+ * omitted field becomes (its default or null), undefined where the field is required.
+ */
+export function compileEncoder(table: Table, fallback: readonly (SqlValue | undefined)[]): FastEncoder {
+  const autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
+  const lines: string[] = ['let v, n = 0;'];
+  table.columns.forEach((c, i) => {
+    const nullable = !c.notNull || i === autoKey;
+    lines.push(
+      `let a${i}; v = ${prop(c.field)};`,
+      fallback[i] === undefined ? 'if (v === undefined) return undefined;' : `if (v === undefined) a${i} = F[${i}]; else {`,
+      '  n++;',
+      nullable ? `  if (v === null) a${i} = null; else {` : '  if (v === null) return undefined; {',
+      `    ${convert(c, i)}`,
+      '  }',
+      fallback[i] === undefined ? '' : '}',
+    );
+  });
+  // A key that is not a field (or a field given as undefined) takes the general path.
+  lines.push('if (Object.keys(row).length !== n) return undefined;');
+  // Room treats an auto-generated key of 0 as "not set" and lets SQLite choose one.
+  if (autoKey >= 0) lines.push(`if (a${autoKey} === 0) a${autoKey} = null;`);
+  lines.push(`return [${table.columns.map((_, i) => `a${i}`).join(', ')}];`);
+  const make = new Function('F', 'MIN', 'MAX', 'UMAX', `"use strict"; return function encode(row) {\n${lines.join('\n')}\n};`);
+  return make(fallback, INT64_MIN, INT64_MAX, UINT64_MAX) as FastEncoder;
+}
+
+/**
+ * The decoder of rows read from SQLite, in place: booleans from 0/1 and, in tables read with
+ * safeIntegers, the plain integer fields back to numbers. Null stays null.
+ */
+export function compileDecoder(boolFields: readonly string[], numberFields: readonly string[]): FastDecoder {
+  const lines: string[] = ['let v;'];
+  for (const f of boolFields) lines.push(`v = ${prop(f)}; if (v !== null) ${prop(f)} = v !== 0 && v !== 0n;`);
+  for (const f of numberFields) lines.push(`v = ${prop(f)}; if (v !== null) ${prop(f)} = Number(v);`);
+  return new Function(`"use strict"; return function decode(row) {\n${lines.join('\n')}\n};`)() as FastDecoder;
+}
