@@ -2,7 +2,7 @@
 // defaults, value types, booleans as 0/1, 64-bit bitmasks as bigint.
 import { MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import type { Column, Table } from '../schema/index.js';
-import { compileDecoder, compileEncoder, type FastDecoder, type FastEncoder } from './compiled.js';
+import { compileEncoder, compileRowBuilder, type FastEncoder, type RowBuilder } from './compiled.js';
 
 export type SqlValue = string | number | bigint | null;
 
@@ -24,15 +24,13 @@ export class Codec {
   private readonly cols: readonly Column[];
   /** What an omitted field becomes: its default, null, or `undefined` for "required". */
   private readonly fallback: readonly (SqlValue | undefined)[];
-  private readonly boolFields: readonly string[];
-  private readonly numberFields: readonly string[];
   /** True when rows are read with safeIntegers (the table has a 64-bit bitmask column). */
   readonly bigintRows: boolean;
   /** Column index of an auto-generated key, or -1. */
   private readonly autoKey: number;
-  /** Generated from the model: encodeRow for rows it accepts as they are, and decode. */
+  /** Generated from the model: encodeRow for rows it accepts as they are, and fromRaw. */
   private readonly fastEncode: FastEncoder;
-  private readonly fastDecode: FastDecoder;
+  private readonly build: RowBuilder;
 
   constructor(table: Table, version: number) {
     this.table = table;
@@ -44,12 +42,10 @@ export class Codec {
       if (!c.notNull || (table.autoGenerate && c.pk === 1)) return null;
       return undefined;
     });
-    this.boolFields = table.columns.filter((c) => c.js === 'boolean').map((c) => c.field);
     this.bigintRows = table.columns.some((c) => c.js === 'bigint');
     this.autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
-    this.numberFields = this.bigintRows ? table.columns.filter((c) => c.js === 'number').map((c) => c.field) : [];
     this.fastEncode = compileEncoder(table, this.fallback);
-    this.fastDecode = compileDecoder(this.boolFields, this.numberFields);
+    this.build = compileRowBuilder(table, this.bigintRows);
   }
 
   /** All column values, in column order, for a full-row INSERT. */
@@ -128,11 +124,12 @@ export class Codec {
     }
   }
 
-  /** Converts a row read from SQLite (already keyed by field) into API values, in place. */
-  decode<R>(row: Record<string, unknown>): R {
-    // Booleans from 0/1; in tables read with safeIntegers, plain integers back to numbers.
-    this.fastDecode(row);
-    return row as R;
+  /**
+   * The API row of a row read from SQLite as an array (raw mode) in column order: booleans
+   * from 0/1, and in tables read with safeIntegers the plain integer fields as numbers.
+   */
+  fromRaw<R>(values: readonly unknown[]): R {
+    return this.build(values) as R;
   }
 }
 

@@ -1,7 +1,8 @@
 // Per-table row converters generated from the model, for the hot paths of the codec. A loop
 // over the columns reads `row[c.field]` with a different key each time, which V8 can only do
 // through its slow generic lookup; the generated code reads `row["url"]`, `row["title"]`, ...
-// as plain property accesses, the way hand-written code would. The generated encoder only
+// as plain property accesses, and builds rows as object literals of one shape, the way
+// hand-written code would. The generated encoder only
 // handles rows it can accept without question: anything else (a missing required field, a
 // wrong type, a field that is not a column) makes it return undefined, and the codec's general
 // path then encodes the row or raises the error, so behaviour is exactly that of the general path.
@@ -9,7 +10,7 @@ import type { Column, Table } from '../schema/index.js';
 import type { SqlValue } from './codec.js';
 
 export type FastEncoder = (row: Readonly<Record<string, unknown>>) => SqlValue[] | undefined;
-export type FastDecoder = (row: Record<string, unknown>) => void;
+export type RowBuilder = (a: readonly unknown[]) => Record<string, unknown>;
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -66,12 +67,19 @@ export function compileEncoder(table: Table, fallback: readonly (SqlValue | unde
 }
 
 /**
- * The decoder of rows read from SQLite, in place: booleans from 0/1 and, in tables read with
- * safeIntegers, the plain integer fields back to numbers. Null stays null.
+ * The builder of API rows from rows read from SQLite as arrays (better-sqlite3's raw mode), in
+ * column order: an object literal with every field, booleans from 0/1 and, in tables read with
+ * safeIntegers (`numbersFromBigints`), the plain integer fields back to numbers. Null stays
+ * null. Building the object here is about twice as fast as better-sqlite3 making it, one
+ * property at a time, for the wide rows of books and sources.
  */
-export function compileDecoder(boolFields: readonly string[], numberFields: readonly string[]): FastDecoder {
-  const lines: string[] = ['let v;'];
-  for (const f of boolFields) lines.push(`v = ${prop(f)}; if (v !== null) ${prop(f)} = v !== 0 && v !== 0n;`);
-  for (const f of numberFields) lines.push(`v = ${prop(f)}; if (v !== null) ${prop(f)} = Number(v);`);
-  return new Function(`"use strict"; return function decode(row) {\n${lines.join('\n')}\n};`)() as FastDecoder;
+export function compileRowBuilder(table: Table, numbersFromBigints: boolean): RowBuilder {
+  const fields = table.columns.map((c, i) => {
+    const a = `a[${i}]`;
+    let value = a;
+    if (c.js === 'boolean') value = `(v = ${a}) === null ? null : v !== 0 && v !== 0n`;
+    else if (c.js === 'number' && numbersFromBigints) value = `(v = ${a}) === null ? null : Number(v)`;
+    return `${JSON.stringify(c.field)}: ${value}`;
+  });
+  return new Function(`"use strict"; return function build(a) {\nlet v;\nreturn {\n${fields.join(',\n')}\n};\n};`)() as RowBuilder;
 }

@@ -34,6 +34,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   /** update statements by the fields they set. */
   private readonly updates = new Map<string, Statement>();
   private insertStmt: Statement | undefined;
+  private getStmt: Statement | undefined;
   private upsertStmt: Statement | undefined;
   /** SQL of the fixed operations, built once. */
   private readonly sql: { insert: string; upsert: string; get: string; has: string; delete: string; from: string };
@@ -62,8 +63,8 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** The row with this primary key, or undefined. */
   get(key: K): R | undefined {
-    const row = this.read(this.sql.get).get(this.keyValues(key)) as Record<string, unknown> | undefined;
-    return row === undefined ? undefined : this.codec.decode<R>(row);
+    const row = (this.getStmt ??= this.reading(this.stmt(this.sql.get))).get(this.keyValues(key)) as unknown[] | undefined;
+    return row === undefined ? undefined : this.codec.fromRaw<R>(row);
   }
 
   has(key: K): boolean {
@@ -133,7 +134,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   *iterate(query?: Query<R>): IterableIterator<R> {
     const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
     for (const row of this.query(this.lists, this.sql.from, tail, true).iterate(params)) {
-      yield this.codec.decode<R>(row as Record<string, unknown>);
+      yield this.codec.fromRaw<R>(row as unknown[]);
     }
   }
 
@@ -235,28 +236,32 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /**
    * The statement `prefix + tail`, cached by `tail` (a short key, often a constant), at most
-   * QUERY_STATEMENTS per cache: the oldest goes first. `rows`: it reads rows, so tables with
-   * 64-bit bitmask columns read every integer exactly.
+   * QUERY_STATEMENTS per cache: the oldest goes first. `rows`: it reads rows (see reading).
    */
   private query(cache: Map<string, Statement>, prefix: string, tail: string, rows: boolean): Statement {
     let s = cache.get(tail);
     if (s === undefined) {
       s = this.hooks.prepare(prefix + tail);
-      if (rows && this.codec.bigintRows) s.safeIntegers(true);
+      if (rows) this.reading(s);
       if (cache.size >= QUERY_STATEMENTS) cache.delete(cache.keys().next().value!);
       cache.set(tail, s);
     }
     return s;
   }
 
+  /** The API rows of rows read as arrays, in the same array. */
   private decodeAll(rows: unknown[]): R[] {
-    for (const row of rows) this.codec.decode(row as Record<string, unknown>);
+    for (let i = 0; i < rows.length; i++) rows[i] = this.codec.fromRaw(rows[i] as unknown[]);
     return rows as R[];
   }
 
-  /** A reading statement; tables with 64-bit bitmask columns read every integer exactly. */
-  private read(sql: string): Statement {
-    const s = this.stmt(sql);
-    return this.codec.bigintRows ? s.safeIntegers(true) : s;
+  /**
+   * Makes `s` a statement that reads rows for the codec: as arrays (the codec builds the
+   * objects), and in tables with 64-bit bitmask columns with every integer exact.
+   */
+  private reading(s: Statement): Statement {
+    s.raw(true);
+    if (this.codec.bigintRows) s.safeIntegers(true);
+    return s;
   }
 }
