@@ -31,6 +31,8 @@ export interface Measurement {
   /** Milliseconds of each timed run. */
   readonly times: number[];
   readonly median: number;
+  /** Median CPU milliseconds (user + system) of the process during a run: steadier than wall time on a busy machine. */
+  readonly cpu: number;
   readonly min: number;
   readonly rows: number;
   /** Highest peak RSS of a run above the RSS at its start, in bytes. */
@@ -98,6 +100,7 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
       w.template(template);
       const contenders = o.contenders.filter((c) => w.canRun(c));
       const times = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+      const cpus = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
       const peaks = new Map<string, number>(contenders.map((c) => [c.name, 0]));
       const checks = new Map<string, string>();
       const rowsOf = new Map<string, number>();
@@ -118,10 +121,12 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
           gc();
           const rssBefore = process.memoryUsage().rss;
           resetPeak();
+          const cpu0 = process.cpuUsage();
           const t0 = process.hrtime.bigint();
           let out: RunOutput | Promise<RunOutput> = w.run(ctx);
           if (out instanceof Promise) out = await out;
           const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+          const cpu = process.cpuUsage(cpu0);
           const peak = Math.max(0, peakRss() - rssBefore);
           if (session) await session.close();
           if (round === 0) {
@@ -129,6 +134,7 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
             rowsOf.set(c.name, out.rows);
           } else if (round >= o.warmup) {
             times.get(c.name)!.push(ms);
+            cpus.get(c.name)!.push((cpu.user + cpu.system) / 1000);
             peaks.set(c.name, Math.max(peaks.get(c.name)!, peak));
           }
           rmSync(dir, { recursive: true, force: true });
@@ -145,6 +151,7 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
           contender: c.name,
           times: ts,
           median: median(ts),
+          cpu: median(cpus.get(c.name)!),
           min: Math.min(...ts),
           rows: rowsOf.get(c.name) ?? 0,
           peakBytes: peaks.get(c.name)!,
@@ -152,7 +159,7 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
           sameAsStore: same,
         };
         measurements.push(m);
-        log(`${w.id}. ${w.title.padEnd(17)} ${c.name.padEnd(13)} median ${fmtMs(m.median).padStart(10)} ms  ${fmtRate(m.rows, m.median).padStart(12)} rows/s${same ? '' : '  RESULT DIFFERS'}`);
+        log(`${w.id}. ${w.title.padEnd(17)} ${c.name.padEnd(13)} median ${fmtMs(m.median).padStart(10)} ms  cpu ${fmtMs(m.cpu).padStart(10)} ms  ${fmtRate(m.rows, m.median).padStart(12)} rows/s${same ? '' : '  RESULT DIFFERS'}`);
       }
     }
   } finally {
@@ -269,16 +276,16 @@ export function markdown(r: Report, contenders: readonly string[], command: stri
     lines.push(`| ${w.id} | ${w.title} | ${store?.rows ?? ''} | ${cells.join(' | ')} | ${ratios.join(' | ')} | ${t?.target ?? ''} | ${t?.met === undefined ? '' : t.met ? 'yes' : '**no**'} |`);
   }
   lines.push('', '## Detail', '');
-  lines.push('| # | workload | contender | median ms | min ms | rows/s | peak RSS Δ MB | result |');
-  lines.push('|---|---|---|---:|---:|---:|---:|---|');
+  lines.push('| # | workload | contender | median ms | min ms | CPU ms | rows/s | peak RSS Δ MB | result |');
+  lines.push('|---|---|---|---:|---:|---:|---:|---:|---|');
   for (const w of ws) {
     for (const c of contenders) {
       const m = byW.get(w.id)!.get(c);
       if (!m) {
-        lines.push(`| ${w.id} | ${w.title} | ${c} | n/a | | | | cannot do this work |`);
+        lines.push(`| ${w.id} | ${w.title} | ${c} | n/a | | | | | cannot do this work |`);
         continue;
       }
-      lines.push(`| ${w.id} | ${w.title} | ${c} | ${fmtMs(m.median)} | ${fmtMs(m.min)} | ${fmtRate(m.rows, m.median)} | ${fmtMb(m.peakBytes)} | ${m.sameAsStore ? 'same as store' : '**differs**'} |`);
+      lines.push(`| ${w.id} | ${w.title} | ${c} | ${fmtMs(m.median)} | ${fmtMs(m.min)} | ${fmtMs(m.cpu)} | ${fmtRate(m.rows, m.median)} | ${fmtMb(m.peakBytes)} | ${m.sameAsStore ? 'same as store' : '**differs**'} |`);
     }
   }
   lines.push('', '## Workloads', '');

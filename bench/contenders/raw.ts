@@ -57,8 +57,8 @@ const chapterRow = (r: Obj): Obj => {
   r.isPay = r.isPay !== 0;
   return r;
 };
-const chapterParams = (c: ChapterIn): unknown[] => [
-  c.url, c.title, b(c.isVolume), c.baseUrl, c.bookUrl, c.index, b(c.isVip), b(c.isPay), c.resourceUrl ?? null, c.tag ?? null,
+const chapterParams = (c: ChapterIn, bookUrl: string): unknown[] => [
+  c.url, c.title, b(c.isVolume), c.baseUrl, bookUrl, c.index, b(c.isVip), b(c.isPay), c.resourceUrl ?? null, c.tag ?? null,
   c.start ?? null, c.end ?? null, c.startFragmentId ?? null, c.endFragmentId ?? null, c.variable ?? null,
 ];
 
@@ -101,7 +101,7 @@ export const raw: Contender = {
         const ins = st(`INSERT INTO chapters (${CHAPTER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
         return db.transaction(() => {
           del.run(bookUrl);
-          for (const c of chapters) ins.run(chapterParams({ ...c, bookUrl }));
+          for (const c of chapters) ins.run(chapterParams(c, bookUrl));
           return chapters.length;
         })();
       },
