@@ -28,9 +28,9 @@ export class Codec {
   readonly bigintRows: boolean;
   /** Column index of an auto-generated key, or -1. */
   private readonly autoKey: number;
-  /** Generated from the model: encodeRow for rows it accepts as they are, and fromRaw. */
-  private readonly fastEncode: FastEncoder;
-  private readonly build: RowBuilder;
+  /** Generated from the model on first use (so opening a store compiles nothing): encodeRow for rows it accepts as they are, and fromRaw. */
+  private fastEncode: FastEncoder | undefined;
+  private build: RowBuilder | undefined;
 
   constructor(table: Table, version: number) {
     this.table = table;
@@ -44,14 +44,12 @@ export class Codec {
     });
     this.bigintRows = table.columns.some((c) => c.js === 'bigint');
     this.autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
-    this.fastEncode = compileEncoder(table, this.fallback);
-    this.build = compileRowBuilder(table, this.bigintRows);
   }
 
   /** All column values, in column order, for a full-row INSERT. */
   encodeRow(row: Readonly<Record<string, unknown>>): SqlValue[] {
     if (row !== null && typeof row === 'object') {
-      const fast = this.fastEncode(row);
+      const fast = (this.fastEncode ??= compileEncoder(this.table, this.fallback))(row);
       if (fast !== undefined) return fast;
     }
     return this.encodeRowChecked(row);
@@ -129,7 +127,7 @@ export class Codec {
    * from 0/1, and in tables read with safeIntegers the plain integer fields as numbers.
    */
   fromRaw<R>(values: readonly unknown[]): R {
-    return this.build(values) as R;
+    return (this.build ??= compileRowBuilder(this.table, this.bigintRows))(values) as R;
   }
 }
 

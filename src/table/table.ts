@@ -38,8 +38,9 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   private upsertStmt: Statement | undefined;
   /** SQL of the fixed operations, built once. */
   private readonly sql: { insert: string; upsert: string; get: string; has: string; delete: string; from: string };
-  private readonly runInsertMany: (rows: Iterable<N>) => number;
-  private readonly runUpsertMany: (rows: Iterable<N>) => number;
+  /** The bulk writes' transaction functions, made on first use. */
+  private runInsertMany: ((rows: Iterable<N>) => number) | undefined;
+  private runUpsertMany: ((rows: Iterable<N>) => number) | undefined;
 
   constructor(db: Database, table: Table, version: number, hooks: WriteHooks = unobserved(db)) {
     this.db = db;
@@ -57,8 +58,6 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       delete: deleteSql(table),
       from: `SELECT ${selectList(table)} FROM ${q(table.name)}`,
     };
-    this.runInsertMany = db.transaction((rows: Iterable<N>) => this.each(rows, (r) => this.writeRow('insert', r)));
-    this.runUpsertMany = db.transaction((rows: Iterable<N>) => this.each(rows, (r) => this.writeRow('upsert', r)));
   }
 
   /** The row with this primary key, or undefined. */
@@ -155,11 +154,13 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** Inserts every row in one transaction: all of them, or none when one fails. Returns the count. */
   insertMany(rows: Iterable<N>): number {
+    this.runInsertMany ??= this.db.transaction((all: Iterable<N>) => this.each(all, (r) => this.writeRow('insert', r)));
     return this.runInsertMany(rows);
   }
 
   /** Upserts every row in one transaction: all of them, or none when one fails. Returns the count. */
   upsertMany(rows: Iterable<N>): number {
+    this.runUpsertMany ??= this.db.transaction((all: Iterable<N>) => this.each(all, (r) => this.writeRow('upsert', r)));
     return this.runUpsertMany(rows);
   }
 
