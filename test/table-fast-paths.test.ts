@@ -90,3 +90,30 @@ test('limit and offset page through a table, with more distinct pages than state
     store.close();
   }
 });
+
+test('update: any fields in any order, more distinct field lists than statements kept', () => {
+  const store = openStore(':memory:');
+  try {
+    const books = store.tables.books;
+    books.insert({ bookUrl: 'b', name: 'n', author: 'a' });
+    const fields = ['durChapterIndex', 'durChapterPos', 'durChapterTime', 'lastCheckCount', 'totalChapterNum', 'order', 'originOrder', 'type'] as const;
+    let n = 0;
+    // Every ordered pair and triple of distinct fields: 8*7 + 8*7*6 = 392 field lists.
+    for (const a of fields) {
+      for (const b of fields) {
+        if (b === a) continue;
+        assert.equal(books.update('b', { [a]: ++n, [b]: n + 1 }), true);
+        assert.deepEqual([books.get('b')![a], books.get('b')![b]], [n, n + 1]);
+        for (const c of fields) {
+          if (c === a || c === b) continue;
+          books.update('b', { [c]: ++n, [a]: n + 1, [b]: n + 2 });
+          assert.deepEqual([books.get('b')![c], books.get('b')![a], books.get('b')![b]], [n, n + 1, n + 2]);
+        }
+      }
+    }
+    assert.equal(books.update('nope', { durChapterPos: 1 }), false);
+    assert.equal(books.update('b', { durChapterPos: undefined }), true);
+  } finally {
+    store.close();
+  }
+});

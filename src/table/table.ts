@@ -17,6 +17,11 @@ type Fields = Readonly<Record<string, unknown>>;
 /** Statements kept per query cache (list, select, count) of a table; LIMIT and OFFSET values are part of the SQL. */
 const QUERY_STATEMENTS = 256;
 
+interface UpdateNode {
+  readonly next: Map<string, UpdateNode>;
+  stmt: Statement | undefined;
+}
+
 /** A table on its own, outside a store: nothing observes its writes. */
 const unobserved = (db: Database): WriteHooks => ({ active: false, flush() {}, prepare: (sql) => db.prepare(sql) });
 
@@ -33,8 +38,9 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   private readonly lists = new Map<string, Statement>();
   private readonly selects = new Map<string, Statement>();
   private readonly counts = new Map<string, Statement>();
-  /** update statements by the fields they set. */
-  private readonly updates = new Map<string, Statement>();
+  /** update statements by the fields they set, in the order given: a tree with a level per field. */
+  private updates: UpdateNode = { next: new Map(), stmt: undefined };
+  private updateStatements = 0;
   private insertStmt: Statement | undefined;
   private getStmt: Statement | undefined;
   private upsertStmt: Statement | undefined;
@@ -89,7 +95,8 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     if (p === null || typeof p !== 'object') throw new ValueTypeError(this.name, '(patch)', p, 'an object');
     const cols: Column[] = [];
     const vals: SqlValue[] = [];
-    let fieldSet = '';
+    // The statement for this list of fields: found by walking the tree one field at a time.
+    let node = this.updates;
     for (const field of Object.keys(p)) {
       const v = p[field];
       if (v === undefined) continue;
@@ -98,14 +105,17 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       if (c!.pk > 0) throw new ValueTypeError(this.name, field, v, 'no primary-key field in an update (delete and insert to change a key)');
       cols.push(c!);
       vals.push(this.codec.encodeValue(c!, v));
-      fieldSet += `${field},`;
+      node = node.next.get(field) ?? this.updateChild(node, field);
     }
     if (cols.length === 0) return this.has(key);
-    let stmt = this.updates.get(fieldSet);
+    let stmt = node.stmt;
     if (stmt === undefined) {
-      stmt = this.hooks.prepare(updateSql(this.model, cols));
-      if (this.updates.size >= QUERY_STATEMENTS) this.updates.delete(this.updates.keys().next().value!);
-      this.updates.set(fieldSet, stmt);
+      if (this.updateStatements >= QUERY_STATEMENTS) {
+        this.updates = { next: new Map(), stmt: undefined };
+        this.updateStatements = 0;
+      }
+      stmt = node.stmt = this.hooks.prepare(updateSql(this.model, cols));
+      this.updateStatements++;
     }
     for (const k of keyVals) vals.push(k);
     let changed: boolean;
@@ -117,6 +127,12 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     }
     if (this.hooks.active) this.hooks.flush();
     return changed;
+  }
+
+  private updateChild(node: UpdateNode, field: string): UpdateNode {
+    const child: UpdateNode = { next: new Map(), stmt: undefined };
+    node.next.set(field, child);
+    return child;
   }
 
   /** Deletes the row with this key (its dependent rows go with it where the schema cascades). */
