@@ -29,6 +29,8 @@ export interface BenchArgs {
   readonly warmup: number;
   readonly sizes: Sizes;
   readonly out: string | undefined;
+  /** The arguments as given, for the results' command line. */
+  readonly argv: readonly string[];
 }
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
@@ -62,6 +64,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     warmup: Math.max(1, Number(flags.get('warmup') ?? 1)),
     sizes: sizes as unknown as Sizes,
     out: out === '-' ? undefined : out,
+    argv: [...argv],
   };
 }
 
@@ -79,7 +82,7 @@ export async function bench(args: BenchArgs, log: (line: string) => void = conso
     openRepeats: args.smoke ? 1 : 25,
     log,
   });
-  const command = `npm run bench${args.smoke ? ' -- --smoke' : ''}`;
+  const command = `npm run bench${args.argv.length ? ` -- ${args.argv.join(' ')}` : ''}`;
   const text = markdown(report, contenders.map((c) => c.name), command);
   return { report, markdown: text };
 }
