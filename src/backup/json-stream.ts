@@ -1,10 +1,17 @@
 // Reads the records of a JSON file as a stream: the elements of a top-level array one by one
 // (or a top-level object as one record), never the whole text at once. Synchronous, so one
 // import can run inside one SQLite transaction. Invalid JSON is reported with line and column.
+//
+// Two readers: a fast one splits the array into its elements and parses each with the engine's
+// JSON.parse; the exact one tokenizes byte by byte and knows the line and column of any error.
+// The fast one is tried first; where it cannot go on (the file is not a plain array, or some
+// element does not parse), the exact one reads the file again from the start, skipping the
+// records already given, so the caller sees the same records and the same error either way.
 import { TokenParser, Tokenizer } from '@streamparser/json';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { TextDecoder } from 'node:util';
 import { InvalidJsonError, UnsupportedInputError } from './errors.js';
+import { JsonArraySplitter } from './json-array-splitter.js';
 
 /** A file on disk, or bytes already in memory (a decrypted file), with the name to report. */
 export interface JsonSource {
@@ -60,6 +67,47 @@ export class JsonRecordReader {
   }
 
   *records(onBytes?: (bytesRead: number) => void): Generator<JsonRecord> {
+    const given = yield* this.fastRecords(onBytes);
+    if (given === ALL) return;
+    this.bytesRead = 0;
+    this.root = 'unread';
+    for (const rec of this.exactRecords(onBytes)) if (rec.index >= given) yield rec;
+  }
+
+  /** The fast reader: ALL when it read the whole file, else how many records it gave before it stopped. */
+  private *fastRecords(onBytes?: (bytesRead: number) => void): Generator<JsonRecord, number> {
+    const splitter = new JsonArraySplitter();
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    let index = 0;
+    let first = true;
+    for (let chunk of this.chunks()) {
+      if (first) {
+        if (this.bytesRead === chunk.length && BOM.every((b, k) => chunk[k] === b)) chunk = chunk.subarray(3);
+        let i = 0;
+        while (i < chunk.length && isSpace(chunk[i]!)) i++;
+        if (i === chunk.length) continue;
+        if (chunk[i] !== 0x5b) return index; // an object, a scalar, or junk: the exact reader says which
+        first = false;
+        this.root = 'array';
+      }
+      const elements = splitter.push(chunk);
+      if (!elements) return index;
+      for (const el of elements) {
+        let value: unknown;
+        try {
+          value = el.longNumber ? parseExact(el.bytes) : JSON.parse(decoder.decode(el.bytes));
+        } catch {
+          return index;
+        }
+        yield { index: index++, value };
+      }
+      onBytes?.(this.bytesRead);
+    }
+    return !first && splitter.complete ? ALL : index;
+  }
+
+  /** The exact reader: token by token, with the position of every token for error messages. */
+  private *exactRecords(onBytes?: (bytesRead: number) => void): Generator<JsonRecord> {
     const queue: JsonRecord[] = [];
     let tokenizer: Tokenizer | undefined;
     let skip = 0; // BOM bytes before the tokenizer's offset 0
@@ -149,6 +197,31 @@ export class JsonRecordReader {
     const { line, column } = lineAndColumn(this.source, offset);
     return new InvalidJsonError(this.source.name, line, column, offset, explain(e.message));
   }
+}
+
+const ALL = -1;
+
+/** One value parsed exactly (64-bit integers as bigint), for elements JSON.parse would round. */
+function parseExact(bytes: Uint8Array): unknown {
+  const tokenizer = new ExactTokenizer();
+  keepByteOrderMarks(tokenizer);
+  const parser = new TokenParser({ paths: ['$'], keepStack: false });
+  let result: unknown;
+  let done = false;
+  parser.onValue = ({ value, stack }) => {
+    if (stack.length === 0) {
+      result = value;
+      done = true;
+    }
+  };
+  tokenizer.onToken = (token) => parser.write(token);
+  tokenizer.onEnd = () => {
+    if (!parser.isEnded) parser.end();
+  };
+  tokenizer.write(bytes);
+  tokenizer.end();
+  if (!done) throw new Error('no value');
+  return result;
 }
 
 function fstatSize(path: string): number {

@@ -1,0 +1,77 @@
+// The fast reader (array split into elements, each parsed by JSON.parse) must give exactly what
+// the exact reader gives: the same records for every input and chunking, and on bad input the
+// same records followed by the same error.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { InvalidJsonError } from '../src/backup/errors.js';
+import { JsonArraySplitter } from '../src/backup/json-array-splitter.js';
+import { JsonRecordReader, type JsonSource } from '../src/backup/json-stream.js';
+
+const mem = (text: string): JsonSource => ({ name: 'mem.json', data: Buffer.from(text) });
+const values = (text: string, chunk: number) => [...new JsonRecordReader(mem(text), chunk).records()].map((r) => r.value);
+
+/** A small deterministic generator, so a failure can be reproduced from its seed. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x297a2d39) >>> 0) / 2 ** 32);
+}
+
+const PIECES = ['"', '\\', '\\"', '\\\\', '[', ']', '{', '}', ',', ':', ' ', '\n', '书', '📚', '\uFEFF', 'a', '9', '\u0000', '\u2028'];
+
+function randomValue(r: () => number, depth: number): unknown {
+  const k = Math.floor(r() * (depth > 3 ? 4 : 7));
+  switch (k) {
+    case 0: return Array.from({ length: Math.floor(r() * 6) }, () => PIECES[Math.floor(r() * PIECES.length)]).join('');
+    case 1: return Math.floor(r() * 1e6) * (r() < 0.3 ? -1 : 1) + (r() < 0.2 ? 0.25 : 0);
+    case 2: return r() < 0.5 ? null : r() < 0.5;
+    case 3: return '12345678901234567890'; // a long digit run inside a string stays a string
+    case 4: return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
+    default: {
+      const o: Record<string, unknown> = {};
+      for (let i = Math.floor(r() * 5); i > 0; i--) o[String(randomValue(r, 9)).slice(0, 8) + i] = randomValue(r, depth + 1);
+      return o;
+    }
+  }
+}
+
+test('random arrays read the same as JSON.parse at every chunk size', () => {
+  for (let seed = 1; seed <= 150; seed++) {
+    const r = rng(seed);
+    const items = Array.from({ length: 1 + Math.floor(r() * 8) }, () => randomValue(r, 0));
+    const text = JSON.stringify(items, null, seed % 3 === 0 ? undefined : seed % 3);
+    for (const chunk of [1, 2, 3, 5, 16, 1 << 16]) {
+      assert.deepEqual(values(text, chunk), JSON.parse(text), `seed ${seed}, chunk ${chunk}`);
+    }
+  }
+});
+
+test('64-bit integers outside strings are exact; the same digits inside a string stay text', () => {
+  const text = '[{"group": 9223372036854775807, "s": "9223372036854775807"}, {"n": 1234567890123}, -9223372036854775808]';
+  for (const chunk of [1, 4, 1 << 16]) {
+    assert.deepEqual(values(text, chunk), [{ group: 9223372036854775807n, s: '9223372036854775807' }, { n: 1234567890123 }, -9223372036854775808n]);
+  }
+});
+
+test('the splitter finds element boundaries only outside strings, and refuses what is not a plain array', () => {
+  const split = (text: string) => new JsonArraySplitter().push(Buffer.from(text))?.map((e) => Buffer.from(e.bytes).toString());
+  assert.deepEqual(split('[ "a,]\\"}", {"b":[1,2]} ,3 ]'), ['"a,]\\"}"', '{"b":[1,2]} ', '3 ']);
+  assert.deepEqual(split('[]'), []);
+  assert.equal(split('{"a":1}'), undefined);
+  assert.equal(split('[1,,2]'), undefined);
+  assert.equal(split('[1,2,]'), undefined);
+  assert.equal(split('[1] x'), undefined);
+});
+
+test('after an element that does not parse, the records before it come once, then the exact error', () => {
+  const text = '[\n  {"a": 1},\n  {"b": 2},\n  {"c": tru}\n]';
+  const reader = new JsonRecordReader(mem(text), 4);
+  const seen: unknown[] = [];
+  assert.throws(() => {
+    for (const rec of reader.records()) seen.push(rec.value);
+  }, (e: unknown) => e instanceof InvalidJsonError && e.line === 4 && e.column === 12 && /unexpected character "}"/.test(e.message));
+  assert.deepEqual(seen, [{ a: 1 }, { b: 2 }]);
+  // A trailing comma: every element parses, the array does not close as JSON allows.
+  assert.throws(() => values('[{"a": 1},\n{"b": 2},\n]', 3), (e: unknown) => e instanceof InvalidJsonError && e.line === 3 && e.column === 1);
+  // Bytes that are not UTF-8 inside a string.
+  assert.throws(() => [...new JsonRecordReader({ name: 'bin.json', data: Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]) }).records()], InvalidJsonError);
+});
