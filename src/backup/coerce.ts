@@ -42,7 +42,7 @@ function toText(v: unknown): Coerced {
 
 /** A rule object as stored: pretty JSON text, or the app's 'null' text for "no rule". */
 function toObjectText(v: unknown): Coerced {
-  if (isPlainObject(v)) return { value: gsonPretty(v, true) };
+  if (isPlainObject(v)) return { value: gsonPretty(v) };
   if (typeof v === 'string') {
     const parsed = parseObjectText(v);
     if (parsed !== undefined) return { value: gsonPretty(parsed), changed: true };

@@ -10,7 +10,7 @@ import type { SchemaVersion, Table } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 import { UnsupportedInputError } from './errors.js';
 import { backupFileByKind, BACKUP_FILES, type BackupFile } from './file-map.js';
-import { gsonPretty, indentNested } from './gson.js';
+import { gsonPretty } from './gson.js';
 import { isJsonObjectColumn, NO_OBJECT_TEXT } from './json-columns.js';
 import { parseObjectText } from './coerce.js';
 import { writeZip } from './zip.js';
@@ -42,7 +42,8 @@ export interface ExportResult {
   readonly skippedTables: { table: string; reason: string }[];
 }
 
-const FLUSH_AT = 1 << 16;
+/** Rows turned into text and written at a time. */
+const BATCH_ROWS = 256;
 
 /** Writes the backup to `out`: a zip when the name ends in .zip, otherwise a new (or empty) folder. */
 export async function exportBackup(store: Store<SchemaVersion>, out: string, options: ExportOptions = {}): Promise<ExportResult> {
@@ -106,22 +107,23 @@ function writeTables(
       const fd = openSync(join(dir, f.file), 'w');
       let rows = 0;
       let bytes = 0;
-      let buffer = '[\n';
+      // Rows are turned into text a batch at a time: JSON.stringify of an array with a 2-space
+      // indent is exactly Gson's layout of the array, so the batches' bodies are joined as they are.
+      let batch: Record<string, unknown>[] = [];
       const flush = () => {
-        bytes += writeSync(fd, buffer);
-        buffer = '';
+        const body = gsonPretty(batch).slice(2, -2); // without "[\n" and "\n]"
+        bytes += writeSync(fd, `${rows === batch.length ? '[\n' : ',\n'}${body}`);
+        batch = [];
+        onProgress?.({ file: f.file, rows: done + rows, totalRows });
       };
       try {
         for (const row of store.table(f.table).iterate()) {
-          buffer += `${rows === 0 ? '' : ',\n'}  ${indentNested(toJsonText(table, row), '  ')}`;
+          batch.push(toJsonValue(table, row));
           rows++;
-          if (buffer.length >= FLUSH_AT) {
-            flush();
-            onProgress?.({ file: f.file, rows: done + rows, totalRows });
-          }
+          if (batch.length === BATCH_ROWS) flush();
         }
-        buffer += '\n]';
-        flush();
+        if (batch.length) flush();
+        bytes += writeSync(fd, '\n]');
       } finally {
         closeSync(fd);
       }
@@ -134,9 +136,8 @@ function writeTables(
 }
 
 /** One row as the app's Gson writes the entity: fields in column order, nulls left out. */
-export function toJsonText(table: Table, row: Record<string, unknown>): string {
+export function toJsonValue(table: Table, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  let big = false;
   for (const c of table.columns) {
     const v = row[c.field];
     if (v === null || v === undefined) continue;
@@ -145,12 +146,8 @@ export function toJsonText(table: Table, row: Record<string, unknown>): string {
       out[c.field] = parseObjectText(v) ?? v;
       continue;
     }
-    if (typeof v === 'bigint') {
-      big = true;
-      out[c.field] = Number.isSafeInteger(Number(v)) ? Number(v) : v;
-    } else {
-      out[c.field] = v;
-    }
+    // Bitmasks that fit a number are written as one; the others stay exact (gson.ts).
+    out[c.field] = typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v;
   }
-  return gsonPretty(out, big);
+  return out;
 }

@@ -13,7 +13,6 @@ const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-const isDigit = (b: number): boolean => b >= 0x30 && b <= 0x39;
 
 /** Integers of 16 or more digits may exceed 2^53: such an element needs the exact parser. */
 const LONG_DIGIT_RUN = 16;
@@ -31,8 +30,6 @@ const enum State {
   BeforeElement,
   /** Inside an element. */
   InElement,
-  /** After an element: `,` or `]` comes next. */
-  AfterElement,
   /** After the closing `]`: only white space may follow. */
   End,
 }
@@ -74,62 +71,21 @@ export class JsonArraySplitter {
           this.longNumber = false;
           i--; // read this byte again as the element's first
           continue;
-        case State.AfterElement:
-          if (isSpace(b)) continue;
-          if (b === COMMA) this.state = State.BeforeElement;
-          else if (b === CLOSE_ARRAY) this.state = State.End;
-          else return undefined;
-          continue;
         case State.End:
           if (!isSpace(b)) return undefined;
           continue;
-        case State.InElement:
-          break;
-      }
-      if (this.inString) {
-        // Jump to the next quote; it ends the string unless an odd run of backslashes escapes it.
-        if (this.escaped) {
-          this.escaped = false;
-          continue;
-        }
-        if (b === BACKSLASH) {
-          this.escaped = true;
-          continue;
-        }
-        if (b !== QUOTE) {
-          const q = chunk.indexOf(QUOTE, i);
-          const bs = chunk.indexOf(BACKSLASH, i);
-          const next = q === -1 ? bs : bs === -1 ? q : Math.min(q, bs);
-          if (next === -1) {
-            i = chunk.length - 1;
+        case State.InElement: {
+          const stop = this.scan(chunk, i);
+          if (stop === -1) {
+            i = chunk.length;
             continue;
           }
-          i = next - 1;
+          if (stop === -2) return undefined;
+          out.push(this.finish(chunk, start, stop));
+          this.state = chunk[stop] === COMMA ? State.BeforeElement : State.End;
+          i = stop;
           continue;
         }
-        this.inString = false;
-        continue;
-      }
-      if (isDigit(b)) {
-        if (++this.digitRun >= LONG_DIGIT_RUN) this.longNumber = true;
-        continue;
-      }
-      this.digitRun = 0;
-      if (b === QUOTE) {
-        this.inString = true;
-      } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
-        this.depth++;
-      } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
-        if (this.depth === 0) {
-          if (b !== CLOSE_ARRAY) return undefined;
-          out.push(this.finish(chunk, start, i));
-          this.state = State.End;
-          continue;
-        }
-        this.depth--;
-      } else if (b === COMMA && this.depth === 0) {
-        out.push(this.finish(chunk, start, i));
-        this.state = State.BeforeElement;
       }
     }
     // A copy: the caller may reuse the chunk's memory for the next read.
@@ -140,6 +96,59 @@ export class JsonArraySplitter {
   /** True when the bytes so far form a complete array (what follows `]` was only white space). */
   get complete(): boolean {
     return this.state === State.End;
+  }
+
+  /**
+   * Reads an element from `from` on: the index of the `,` or `]` that ends it, -1 when the chunk
+   * ends first (the state is kept for the next chunk), -2 for a `}` closing nothing. One tight
+   * loop over locals, since every byte of the file passes through here.
+   */
+  private scan(chunk: Uint8Array, from: number): number {
+    let { depth, inString, escaped, digitRun, longNumber } = this;
+    let result = -1;
+    const n = chunk.length;
+    let backslashAt = -1; // the next backslash at or after i (n: none), found lazily
+    for (let i = from; i < n; i++) {
+      const b = chunk[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (b === BACKSLASH) escaped = true;
+        else if (b === QUOTE) inString = false;
+        else {
+          // Nothing inside a string matters but its quote and backslashes: jump to the next one.
+          if (backslashAt < i) {
+            backslashAt = chunk.indexOf(BACKSLASH, i);
+            if (backslashAt === -1) backslashAt = n;
+          }
+          const quoteAt = chunk.indexOf(QUOTE, i);
+          i = Math.min(quoteAt === -1 ? n : quoteAt, backslashAt) - 1;
+        }
+        continue;
+      }
+      if (b >= 0x30 && b <= 0x39) {
+        if (++digitRun >= LONG_DIGIT_RUN) longNumber = true;
+        continue;
+      }
+      digitRun = 0;
+      if (b === QUOTE) inString = true;
+      else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
+      else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+        if (depth === 0) {
+          result = b === CLOSE_ARRAY ? i : -2;
+          break;
+        }
+        depth--;
+      } else if (b === COMMA && depth === 0) {
+        result = i;
+        break;
+      }
+    }
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
+    this.digitRun = digitRun;
+    this.longNumber = longNumber;
+    return result;
   }
 
   private finish(chunk: Uint8Array, start: number, end: number): SplitElement {
