@@ -19,9 +19,7 @@ export class Chapters extends Area {
   replaceToc(bookUrl: string, chapters: Iterable<TocEntry>): number {
     return this.store.transaction(() => {
       this.deleteByBook(bookUrl);
-      const rows: NewRow<'chapters'>[] = [];
-      for (const c of chapters) rows.push({ ...c, bookUrl });
-      return this.t.insertMany(rows);
+      return this.t.insertMany(ofBook(chapters, bookUrl));
     });
   }
 
@@ -56,4 +54,9 @@ export class Chapters extends Area {
   deleteByBook(bookUrl: string): number {
     return this.sql('DELETE FROM chapters WHERE bookUrl = ?').run(bookUrl).changes;
   }
+}
+
+/** The chapters with the book's url: as they are when they carry it already, else a copy that does. */
+function* ofBook(chapters: Iterable<TocEntry>, bookUrl: string): Generator<NewRow<'chapters'>> {
+  for (const c of chapters) yield c.bookUrl === bookUrl ? (c as NewRow<'chapters'>) : { ...c, bookUrl };
 }
