@@ -62,8 +62,11 @@ export function compileEncoder(table: Table, fallback: readonly (SqlValue | unde
   // Room treats an auto-generated key of 0 as "not set" and lets SQLite choose one.
   if (autoKey >= 0) lines.push(`if (a${autoKey} === 0) a${autoKey} = null;`);
   lines.push(`return [${table.columns.map((_, i) => `a${i}`).join(', ')}];`);
-  const make = new Function('F', 'MIN', 'MAX', 'UMAX', `"use strict"; return function encode(row) {\n${lines.join('\n')}\n};`);
-  return make(fallback, INT64_MIN, INT64_MAX, UINT64_MAX) as FastEncoder;
+  return generated(
+    () => new Function('F', 'MIN', 'MAX', 'UMAX', `"use strict"; return function encode(row) {\n${lines.join('\n')}\n};`)(fallback, INT64_MIN, INT64_MAX, UINT64_MAX) as FastEncoder,
+    // Without code generation every row takes the general path, which accepts the same rows.
+    () => () => undefined,
+  );
 }
 
 /**
@@ -81,5 +84,35 @@ export function compileRowBuilder(table: Table, numbersFromBigints: boolean): Ro
     else if (c.js === 'number' && numbersFromBigints) value = `(v = ${a}) === null ? null : Number(v)`;
     return `${JSON.stringify(c.field)}: ${value}`;
   });
-  return new Function(`"use strict"; return function build(a) {\nlet v;\nreturn {\n${fields.join(',\n')}\n};\n};`)() as RowBuilder;
+  return generated(
+    () => new Function(`"use strict"; return function build(a) {\nlet v;\nreturn {\n${fields.join(',\n')}\n};\n};`)() as RowBuilder,
+    () => buildRowInterpreted(table, numbersFromBigints),
+  );
+}
+
+/** The same rows as the generated builder, by a loop over the columns. */
+function buildRowInterpreted(table: Table, numbersFromBigints: boolean): RowBuilder {
+  const kinds = table.columns.map((c) => (c.js === 'boolean' ? 1 : c.js === 'number' && numbersFromBigints ? 2 : 0));
+  const fields = table.columns.map((c) => c.field);
+  return (a) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < fields.length; i++) {
+      const v = a[i];
+      row[fields[i]!] = v === null ? null : kinds[i] === 1 ? v !== 0 && v !== 0n : kinds[i] === 2 ? Number(v) : v;
+    }
+    return row;
+  };
+}
+
+/**
+ * Generated code where the platform allows it; where it does not (a page whose Content Security
+ * Policy forbids eval, node --disallow-code-generation-from-strings), the plain version.
+ */
+function generated<T>(make: () => T, plain: () => T): T {
+  try {
+    return make();
+  } catch (e) {
+    if (e instanceof EvalError) return plain();
+    throw e;
+  }
 }
