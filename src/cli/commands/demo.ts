@@ -14,11 +14,13 @@ export function registerDemo(program: Command): void {
       const store = openStore(file, { schema: 62 });
       try {
         fillSample(store);
-        const shelf = store.tables.books.list({ orderBy: [['durChapterTime', 'desc']] });
-        process.stdout.write(`bookshelf (last read first):\n`);
-        for (const b of shelf) {
-          const chapters = store.tables.chapters.count({ bookUrl: b.bookUrl });
-          process.stdout.write(`  ${b.name} / ${b.author}: ${chapters} chapters, at ${b.durChapterTitle ?? '-'}, group bits ${b.group}\n`);
+        // What a reader shows first: the visible bookshelf tabs, then the "全部" tab, last read first.
+        const tabs = store.bookGroups.visible().map((g) => g.groupName);
+        process.stdout.write(`bookshelf tabs: ${tabs.join(' | ')}\n`);
+        process.stdout.write(`bookshelf (全部, last read first):\n`);
+        for (const b of store.books.shelf(-1)) {
+          const groups = store.bookGroups.namesOf(b.group).join(', ') || '-';
+          process.stdout.write(`  ${b.name} / ${b.author}: ${store.chapters.count(b.bookUrl)} chapters, at ${b.durChapterTitle ?? '-'}, groups ${groups}\n`);
         }
       } finally {
         store.close();
