@@ -1,6 +1,7 @@
 // What every contender implements: the same work, on the same file, with its own API. Each
 // method does a whole workload step (its own loop), so a synchronous contender pays for no
 // promise per row; Kysely, which is asynchronous, returns one promise per step.
+import type { DriverName } from '../src/index.js';
 import type { BookIn, CacheEntry, ChapterIn, ProgressSave, ReplaceRuleIn, SourceIn } from './data.js';
 
 export type MaybePromise<T> = T | Promise<T>;
@@ -41,6 +42,8 @@ export interface Session {
 
 export interface Contender {
   readonly name: string;
+  /** The engines it runs on (default: every one). */
+  readonly engines?: readonly DriverName[];
   /** A session on an existing store file, with the store's pragmas. */
   open(path: string, clock: Clock): Session;
   /**

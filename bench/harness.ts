@@ -7,7 +7,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import Database from 'better-sqlite3';
+import { defaultDriver } from '../src/engine/drivers/index.js';
 import { openStore } from '../src/index.js';
 import type { Clock, Contender } from './contender.js';
 import type { RunContext, RunOutput, Sizes, Workload } from './workloads.js';
@@ -71,8 +71,10 @@ const CONTENDER_NOTES = [
   '- `peak RSS Δ`: the highest resident-set peak of a timed run above the RSS at its start (Linux `VmHWM`, reset before each run).',
 ];
 
-/** gc() without the command-line flag. */
+/** gc() without the command-line flag (Bun has its own). */
 const gc: () => void = (() => {
+  const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
+  if (bun) return () => bun.gc(true);
   v8.setFlagsFromString('--expose-gc');
   return vm.runInNewContext('gc') as () => void;
 })();
@@ -200,7 +202,8 @@ function makeEmpty(path: string): void {
 
 function environment(loadBefore: number): Record<string, string> {
   const cpus = os.cpus();
-  const db = new Database(':memory:');
+  const driver = defaultDriver();
+  const db = driver.open(':memory:');
   const sqlite = db.prepare('SELECT sqlite_version()').pluck().get() as string;
   db.close();
   const version = (pkg: string): string => {
@@ -216,6 +219,8 @@ function environment(loadBefore: number): Record<string, string> {
     memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     os: `${os.type()} ${os.release()}`,
     node: process.version,
+    ...((globalThis as { Bun?: { version: string } }).Bun && { bun: (globalThis as unknown as { Bun: { version: string } }).Bun.version }),
+    engine: driver.name,
     sqlite,
     'better-sqlite3': version('better-sqlite3'),
     'drizzle-orm': version('drizzle-orm'),

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importFiles } from '../src/backup/import.js';
+import { importFiles } from '../src/backup/import-node.js';
 import { openStore } from '../src/store/open.js';
 import { corpusSources, writeCollection } from '../test/helpers/synth.js';
 

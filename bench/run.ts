@@ -4,12 +4,17 @@
 //   --smoke               tiny sizes, 1 timed run: checks the harness works (CI runs this)
 //   --only 1,3            only these workloads (numbers or keys: toc, sources, shelf, ...)
 //   --contenders a,b      only these contenders (legado-store, raw, drizzle, kysely)
+//   --driver NAME         the engine: better-sqlite3, node:sqlite, bun:sqlite (default: the
+//                         store's automatic choice); Drizzle and Kysely run on better-sqlite3 only
 //   --repeats N           timed runs per workload and contender (default 7; open: at least 25)
 //   --warmup N            untimed runs first (default 1; at least 1, the result check)
 //   --size k=v,...        sizes, e.g. --size cache=20000,books=5000 (keys: see DEFAULT_SIZES)
 //   --scale F             every size times F
-//   --out FILE            where to write the markdown (default bench/results.md; "-" for none)
+//   --out FILE            where to write the markdown (default bench/results.md, with --driver
+//                         bench/results-<driver>.md; "-" for none)
 import { writeFileSync } from 'node:fs';
+import { defaultDriver, DRIVER_ENV } from '../src/engine/drivers/index.js';
+import type { DriverName } from '../src/index.js';
 import { pathToFileURL } from 'node:url';
 import type { Contender } from './contender.js';
 import { drizzleContender } from './contenders/drizzle.js';
@@ -25,6 +30,7 @@ export interface BenchArgs {
   readonly smoke: boolean;
   readonly only?: readonly string[];
   readonly contenders?: readonly string[];
+  readonly driver?: DriverName;
   readonly repeats: number;
   readonly warmup: number;
   readonly sizes: Sizes;
@@ -55,11 +61,13 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     sizes[k] = Number(v);
   }
   const list = (k: string) => flags.get(k)?.split(',').map((s) => s.trim()).filter(Boolean);
-  const out = flags.get('out') ?? (smoke ? '-' : 'bench/results.md');
+  const driver = flags.get('driver');
+  const out = flags.get('out') ?? (smoke ? '-' : driver ? `bench/results-${driver.replace(/\W+/g, '-')}.md` : 'bench/results.md');
   return {
     smoke,
     only: list('only'),
     contenders: list('contenders'),
+    ...(driver !== undefined && { driver: driver as DriverName }),
     repeats: Math.max(1, Number(flags.get('repeats') ?? (smoke ? 1 : 7))),
     warmup: Math.max(1, Number(flags.get('warmup') ?? 1)),
     sizes: sizes as unknown as Sizes,
@@ -72,7 +80,12 @@ export async function bench(args: BenchArgs, log: (line: string) => void = conso
   const all = workloads(args.sizes);
   const selected = args.only ? all.filter((w) => args.only!.some((o) => o === String(w.id) || o === w.key)) : all;
   if (selected.length === 0) throw new Error(`--only ${args.only?.join(',')}: no such workload`);
-  const contenders = args.contenders ? CONTENDERS.filter((c) => args.contenders!.includes(c.name)) : CONTENDERS;
+  // Every store the harness opens, and the raw contender, run on this engine.
+  if (args.driver) process.env[DRIVER_ENV] = args.driver;
+  const engine = defaultDriver().name;
+  const contenders = (args.contenders ? CONTENDERS.filter((c) => args.contenders!.includes(c.name)) : CONTENDERS).filter(
+    (c) => !c.engines || c.engines.includes(engine),
+  );
   const report = await runHarness({
     contenders,
     workloads: selected,

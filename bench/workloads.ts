@@ -1,7 +1,7 @@
 // The eight workloads: what each prepares (untimed, once, in a template file every run copies),
 // what it times, how many rows that is, and what every contender's result must equal.
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { defaultDriver } from '../src/engine/drivers/index.js';
 import { openStore } from '../src/index.js';
 import type { Clock, Contender, MaybePromise, Session } from './contender.js';
 import * as data from './data.js';
@@ -163,7 +163,7 @@ export function digest(value: unknown): string {
 
 /** A digest of what a table holds, read exactly (64-bit integers as bigints), in key order. */
 export function tableDigest(path: string, table: string, orderBy: string, columns = '*'): string {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = defaultDriver().open(path, { readonly: true, fileMustExist: true });
   try {
     return digest(db.prepare(`SELECT ${columns} FROM \`${table}\` ORDER BY ${orderBy}`).safeIntegers(true).all());
   } finally {

@@ -22,7 +22,28 @@ export type ErrorCode =
   | 'IN_TRANSACTION'
   | 'LIMIT_REACHED'
   | 'MIGRATION_FAILED'
-  | 'FILE_EXISTS';
+  | 'FILE_EXISTS'
+  | 'DRIVER_UNAVAILABLE'
+  | 'BAD_ARCHIVE'
+  | 'ARCHIVE_LIMIT'
+  | 'DISK_FULL'
+  | 'WRITE_FAILED'
+  | 'WEBDAV_CONFIG'
+  | 'WEBDAV_AUTH'
+  | 'WEBDAV_NOT_FOUND'
+  | 'WEBDAV_UNAVAILABLE'
+  | 'WEBDAV_CONNECTION'
+  | 'WEBDAV_HTTP'
+  | 'WRITE_REFUSED'
+  | 'INVALID_QUERY'
+  | 'UNKNOWN_GROUP'
+  | 'UNKNOWN_SOURCE'
+  | 'INVALID_ARGUMENT'
+  | 'STORE_CLOSED'
+  | 'BUSY'
+  | 'CANNOT_OPEN'
+  | 'CORRUPT'
+  | 'IO_ERROR';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;
@@ -143,6 +164,9 @@ export interface StructureDifference {
     | 'missing-foreign-key'
     | 'extra-foreign-key'
     | 'identity-hash'
+    /** A view of the version is missing, or its stored SQL text is not the app's (Room compares the text). */
+    | 'missing-view'
+    | 'view-definition'
     /** A table an upgrade would create is already there (migrate refuses rather than reuse it). */
     | 'table-in-the-way';
   /** The column, index or foreign key concerned, when there is one. */
@@ -172,15 +196,31 @@ export class UnsupportedVersionError extends LegadoStoreError {
   readonly path: string;
   readonly found: number;
   readonly supported: readonly number[];
-  constructor(path: string, found: number, supported: readonly number[], detail = '') {
+  /** room_master_table's hash, when the file has one. */
+  readonly identityHash: string | null;
+  /** What the file is, in words: version, line (where the hash is known), releases. */
+  readonly description: string;
+  constructor(path: string, found: number, supported: readonly number[], detail = '', identityHash: string | null = null, description = '') {
     super(
       'UNSUPPORTED_VERSION',
-      `${path}: schema version ${found} is not supported (supported: ${supported.join(', ')})${detail ? `: ${detail}` : ''}`,
+      `${path}: ${description || `schema version ${found}`} is not supported as a store (supported: ${versionRange(supported)})` +
+        `${detail ? `: ${detail}` : ''}` +
+        // A file with a version or a Room hash is a Legado database of another line or age.
+        (found > 0 || identityHash !== null ? `; its data can be imported into a store with \`legado-store import <store> ${path}\`` : ''),
     );
     this.path = path;
     this.found = found;
     this.supported = supported;
+    this.identityHash = identityHash;
+    this.description = description;
   }
+}
+
+/** 49..75 as "49 to 75"; a list with gaps as the list. */
+function versionRange(versions: readonly number[]): string {
+  const s = [...versions].sort((a, b) => a - b);
+  const contiguous = s.every((v, i) => i === 0 || v === s[i - 1]! + 1);
+  return contiguous && s.length > 2 ? `${s[0]} to ${s[s.length - 1]}` : s.join(', ');
 }
 
 export class VersionMismatchError extends LegadoStoreError {
@@ -235,6 +275,7 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'number' && !Number.isInteger(value)) return `non-integer number ${value}`;
   if (typeof value === 'object') return Array.isArray(value) ? 'array' : 'object';
+  if (typeof value === 'function') return `${value.constructor.name === 'AsyncFunction' ? 'an async function' : 'a function'} ${value.name || '(anonymous)'}`;
   return `${typeof value} ${show(value)}`;
 }
 
@@ -272,7 +313,168 @@ export class MigrationFailedError extends LegadoStoreError {
 export class FileExistsError extends LegadoStoreError {
   readonly path: string;
   constructor(path: string, purpose: string) {
-    super('FILE_EXISTS', `${path}: already exists; ${purpose} is never written over an existing file`);
+    super('FILE_EXISTS', `${path}: already exists; ${purpose} is not written over an existing file unless asked to (--force, or overwrite: true)`);
     this.path = path;
   }
+}
+
+/** The SQLite engine asked for (or every engine tried) cannot run here. */
+export class DriverUnavailableError extends LegadoStoreError {
+  readonly driver: string;
+  override readonly cause: unknown;
+  constructor(driver: string, detail: string, cause?: unknown) {
+    super('DRIVER_UNAVAILABLE', `SQLite driver ${driver} is not available here: ${detail}`);
+    this.driver = driver;
+    this.cause = cause;
+  }
+}
+
+/** `query` was given SQL that would write (or attach, or change a setting): it only reads. */
+export class WriteRefusedError extends LegadoStoreError {
+  readonly sql: string;
+  constructor(sql: string, why: string) {
+    super('WRITE_REFUSED', `refused ${show(sql)}: ${why}; query only reads (use the typed commands or the API to change a store)`);
+    this.sql = sql;
+  }
+}
+
+/** SQL that SQLite cannot prepare or run (a syntax error, an unknown table or column). */
+export class InvalidQueryError extends LegadoStoreError {
+  readonly sql: string;
+  constructor(sql: string, detail: string) {
+    super('INVALID_QUERY', `${show(sql)}: ${detail}`);
+    this.sql = sql;
+  }
+}
+
+/** A group named by a user that the store does not have (a book group, or a source group no source is in). */
+export class UnknownGroupError extends LegadoStoreError {
+  readonly group: string;
+  readonly known: readonly string[];
+  constructor(group: string, known: readonly string[], what = 'book group') {
+    super('UNKNOWN_GROUP', `no ${what} named ${show(group)} (${what}s: ${known.join(', ') || 'none'})`);
+    this.group = group;
+    this.known = known;
+  }
+}
+
+/** Source URLs given by a user that are not in the store. */
+export class UnknownSourceError extends LegadoStoreError {
+  readonly table: string;
+  readonly urls: readonly string[];
+  constructor(table: string, urls: readonly string[]) {
+    super('UNKNOWN_SOURCE', `${table}: no source with url ${urls.map(show).join(', ')}; nothing was changed`);
+    this.table = table;
+    this.urls = urls;
+  }
+}
+
+/**
+ * Base of the failures of the file itself, not of what was written to it: closed, locked,
+ * read-only, cannot be opened or written, full, damaged. An import never skips a record for
+ * one of these: it stops, since every other record would fail the same way.
+ */
+export class FileAccessError extends LegadoStoreError {
+  readonly path: string;
+  constructor(code: ErrorCode, path: string, message: string) {
+    super(code, message);
+    this.path = path;
+  }
+}
+
+/** The store was closed; nothing more can be read or written through it. */
+export class StoreClosedError extends FileAccessError {
+  constructor(path: string) {
+    super('STORE_CLOSED', path, `${path}: the store is closed`);
+  }
+}
+
+/** Another connection or process held the lock for longer than the busy timeout. */
+export class BusyError extends FileAccessError {
+  constructor(path: string, detail: string) {
+    super('BUSY', path, `${path}: locked by another connection or process (${detail}); try again when it is done, or raise busyTimeout`);
+  }
+}
+
+/** A write to a store or file that is read-only (opened readonly, or a read-only file or medium). */
+export class ReadOnlyError extends FileAccessError {
+  constructor(path: string, detail: string) {
+    super('READ_ONLY', path, `${path}: ${detail}`);
+  }
+}
+
+/** A path that cannot be opened or created: a directory, a missing parent folder, no permission, a NUL byte. */
+export class CannotOpenError extends FileAccessError {
+  constructor(path: string, detail: string) {
+    super('CANNOT_OPEN', path, `${showPath(path)}: cannot open: ${detail}`);
+  }
+}
+
+/** A file that cannot be written (no permission, a read-only medium, an I/O error). */
+export class CannotWriteError extends FileAccessError {
+  constructor(path: string, detail: string) {
+    super('WRITE_FAILED', path, `${path}: cannot write: ${detail}`);
+  }
+}
+
+/** The disk (or the file size limit) is full; what was being written was not kept. */
+export class DiskFullError extends FileAccessError {
+  constructor(path: string, detail: string) {
+    super('DISK_FULL', path, `${path}: no space left (${detail}); nothing of this write was kept`);
+  }
+}
+
+/** The operating system failed to read or write the file (a failing disk, a vanished network share). */
+export class IoError extends FileAccessError {
+  constructor(path: string, detail: string) {
+    super('IO_ERROR', path, `${path}: input/output error (${detail})`);
+  }
+}
+
+/** One problem an integrity check or an invariant check found. */
+export interface Damage {
+  /** The table concerned, when known. */
+  readonly table?: string;
+  /** The row's key (or rowid) concerned, when known. */
+  readonly key?: string;
+  readonly message: string;
+}
+
+/** A damaged file: pages, indexes or rows SQLite (or the store's checks) found broken. */
+export class CorruptError extends FileAccessError {
+  readonly damage: readonly Damage[];
+  constructor(path: string, damage: readonly Damage[], what = 'the file is damaged') {
+    const shown = damage.slice(0, 5).map((d) => d.message);
+    super(
+      'CORRUPT',
+      path,
+      `${path}: ${what}` +
+        (shown.length ? `: ${shown.join('; ')}${damage.length > shown.length ? `; ... ${damage.length - shown.length} more` : ''}` : ''),
+    );
+    this.damage = damage;
+  }
+}
+
+/**
+ * An argument that means nothing here: a CLI field=value for an unknown field, a negative limit,
+ * an async transaction function. `new InvalidArgumentError(argument, detail)` or
+ * `new InvalidArgumentError(argument, value, expected)`.
+ */
+export class InvalidArgumentError extends LegadoStoreError {
+  readonly argument: string;
+  readonly value: unknown;
+  constructor(argument: string, valueOrDetail: unknown, expected?: string) {
+    super(
+      'INVALID_ARGUMENT',
+      expected === undefined ? `${argument}: ${String(valueOrDetail)}` : `${argument}: expected ${expected}, got ${describe(valueOrDetail)}`,
+    );
+    this.argument = argument;
+    this.value = expected === undefined ? undefined : valueOrDetail;
+  }
+}
+
+/** A path for a message: control characters (a NUL byte, say) shown escaped. */
+export function showPath(path: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f]/.test(path) ? JSON.stringify(path) : path;
 }

@@ -22,7 +22,8 @@ test('import --json prints a per-kind summary with skipped records and their rea
   assert.equal(r.stderr, '');
   const summary = JSON.parse(r.stdout) as ImportResult;
   const k = summary.kinds.bookSource!;
-  assert.deepEqual([k.read, k.stored, k.updated, k.duplicates, k.skipped], [3, 1, 0, 1, 1]);
+  assert.deepEqual([k.read, k.stored, k.updated, k.duplicates, k.conflicts, k.skipped], [3, 1, 0, 0, 1, 1]);
+  assert.equal(summary.conflicts[0]!.kept, `${f} [2]`);
   assert.deepEqual(k.skipReasons, { 'blank key bookSourceUrl': 1 });
   assert.deepEqual(summary.skipped.map((s) => [s.file, s.index]), [[f, 1]]);
 });
@@ -32,8 +33,8 @@ test('plain output: a table per kind, files not imported, skipped records', () =
   const folder = writeBackupFolder(join(dir, 'b'), { ...sampleBackup(), 'config.xml': '<map/>' });
   const r = cli('import', join(dir, 's.db'), folder);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^kind +read +stored +updated +duplicates +skipped$/m);
-  assert.match(r.stdout, /^bookSource +1 +1 +0 +0 +0$/m);
+  assert.match(r.stdout, /^kind +read +stored +updated +duplicates +conflicts +skipped$/m);
+  assert.match(r.stdout, /^bookSource +1 +1 +0 +0 +0 +0$/m);
   assert.match(r.stdout, /not imported: .*config\.xml \(app preferences/);
 });
 

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { encryptBackupText } from '../src/backup/aes.js';
 import { DecryptError, ImportRejectedError, InvalidJsonError, UnsupportedInputError } from '../src/backup/errors.js';
-import { importBackup, importFiles } from '../src/backup/import.js';
-import { writeZip } from '../src/backup/zip.js';
+import { importBackup, importFiles } from '../src/backup/import-node.js';
+import { writeZip } from './helpers/zip.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { sampleBackup, writeBackupFolder, writeBackupZip, writeJson } from './helpers/backup-fixtures.js';
@@ -70,7 +70,7 @@ test("merge like the app's restore: books update in place and keep their chapter
   store.tables.chapters.insert({ url: 'c1', title: 'One', isVolume: false, baseUrl: 'b', bookUrl: 'https://books.example/1', index: 0, isVip: false, isPay: false });
   const changed = sampleBackup();
   changed['bookshelf.json']![0]!.durChapterIndex = 9;
-  changed['bookshelf.json']![0]!.type = 0; // an old code: converted
+  changed['bookshelf.json']![0]!.type = 0; // beside bitmask types: a bitmask with no bit, kept
   changed['readRecord.json'] = [
     { deviceId: '', bookName: 'Book One', readTime: 10, lastRead: 1 },
     { deviceId: 'other', bookName: 'Book One', readTime: 7, lastRead: 1 },
@@ -79,7 +79,7 @@ test("merge like the app's restore: books update in place and keep their chapter
   const r = await importBackup(store, writeBackupFolder(join(dir, 'b2'), changed));
   const book = store.tables.books.get('https://books.example/1')!;
   assert.equal(book.durChapterIndex, 9);
-  assert.equal(book.type, 8);
+  assert.equal(book.type, 0);
   assert.equal(store.tables.chapters.count({ bookUrl: 'https://books.example/1' }), 1, 'chapters survive');
   assert.equal(r.kinds.book!.updated, 2);
   assert.equal(store.tables.readRecord.get({ deviceId: '', bookName: 'Book One' })!.readTime, 5000, 'the larger readTime stays');
@@ -87,6 +87,18 @@ test("merge like the app's restore: books update in place and keep their chapter
   assert.equal(r.kinds.readRecord!.unchanged, 1);
   assert.equal(store.tables.book_sources.get('https://source.example')!.bookSourceName, 'Renamed');
   assert.equal(r.kinds.bookSource!.updated, 1);
+  // A file of old codes (a local book without the local bit, an audio code 1): converted as the
+  // app's Book.upType() does, 0 → 8 (+256 when local), 1 → 32.
+  const old = sampleBackup();
+  old['bookshelf.json']![0]!.type = 0;
+  old['bookshelf.json']![1]!.type = 0;
+  await importBackup(store, writeBackupFolder(join(dir, 'b3'), old));
+  assert.equal(store.tables.books.get('https://books.example/1')!.type, 8);
+  assert.equal(store.tables.books.get('/storage/emulated/0/Books/local.txt')!.type, 264);
+  old['bookshelf.json']![0]!.type = 1;
+  old['bookshelf.json']!.splice(1, 1);
+  await importBackup(store, writeBackupFolder(join(dir, 'b4'), old));
+  assert.equal(store.tables.books.get('https://books.example/1')!.type, 32);
   store.close();
 });
 
@@ -102,18 +114,28 @@ test('a book with the name and author of another bookUrl replaces it, as the app
   assert.equal(r.kinds.book!.replaced, 1);
 });
 
-test('duplicates inside one file: the later entry wins and is counted', async () => {
+test('the same key twice in one import: the same content is a duplicate, other content a conflict that says which was kept', async () => {
   const dir = tempDir();
   const store = freshStore(dir) as Store<62>;
   const f = writeJson(join(dir, 'sources.json'), [
     { bookSourceUrl: 'https://a', bookSourceName: 'first' },
     { bookSourceUrl: 'https://b', bookSourceName: 'b' },
     { bookSourceUrl: 'https://a', bookSourceName: 'second' },
+    { bookSourceUrl: 'https://b', bookSourceName: 'b' },
   ]);
   const r = await importFiles(store, [f]);
   assert.equal(store.tables.book_sources.get('https://a')!.bookSourceName, 'second');
-  assert.deepEqual([r.kinds.bookSource!.read, r.kinds.bookSource!.stored, r.kinds.bookSource!.duplicates], [3, 2, 1]);
+  const k = r.kinds.bookSource!;
+  assert.deepEqual([k.read, k.stored, k.duplicates, k.conflicts], [4, 2, 1, 1]);
   assert.equal(r.files[0]!.duplicates, 1);
+  assert.deepEqual(r.conflicts, [{ kind: 'bookSource', key: '["https://a"]', first: `${f} [0]`, kept: `${f} [2]`, reason: 'same key, different content: the later record was stored' }]);
+  // Replace rules of two files sharing ids: every clash is a conflict, not a duplicate.
+  const rules = (names: string[]) => names.map((n, i) => ({ id: i + 1, name: n, pattern: n }));
+  const a = writeJson(join(dir, 'a.json'), rules(['x', 'y', 'z']));
+  const b = writeJson(join(dir, 'b.json'), rules(['x', 'q', 'w']));
+  const r2 = await importFiles(store, [a, b]);
+  assert.deepEqual([r2.kinds.replaceRule!.duplicates, r2.kinds.replaceRule!.conflicts], [1, 2]);
+  assert.deepEqual(r2.conflicts.map((c) => [c.key, c.first, c.kept]), [['[2]', `${a} [1]`, `${b} [1]`], ['[3]', `${a} [2]`, `${b} [2]`]]);
 });
 
 test('records that cannot be stored are skipped with position and reason; --strict stores nothing; old rows stay', async () => {
@@ -189,8 +211,19 @@ test("servers.json encrypted with the app's default key or a backup password", a
   const store = freshStore(dir) as Store<62>;
   await importBackup(store, writeBackupFolder(join(dir, 'b1'), { 'servers.json': encryptBackupText(servers) }));
   assert.equal(store.tables.servers.get(1)!.name, 'dav');
-  const withPassword = writeBackupFolder(join(dir, 'b2'), { 'servers.json': encryptBackupText(servers.replace('dav', 'dav2'), 'secret') });
-  await assert.rejects(importBackup(store, withPassword), DecryptError);
+  const withPassword = writeBackupFolder(join(dir, 'b2'), {
+    'servers.json': encryptBackupText(servers.replace('dav', 'dav2'), 'secret'),
+    'bookSource.json': [{ bookSourceUrl: 'https://s' }],
+  });
+  // A file that cannot be read is skipped and reported, the rest imported; --strict stores nothing.
+  await assert.rejects(importBackup(store, withPassword, { strict: true }), DecryptError);
+  assert.equal(store.tables.book_sources.count(), 0);
+  const lenient = await importBackup(store, withPassword);
+  assert.equal(store.tables.book_sources.count(), 1);
+  assert.equal(store.tables.servers.get(1)!.name, 'dav');
+  const skipped = lenient.files.find((f) => f.file.endsWith('servers.json'))!;
+  assert.deepEqual([skipped.status, skipped.error, skipped.kind], ['not-imported', 'DECRYPT_FAILED', 'server']);
+  assert.match(skipped.reason!, /cannot be read, skipped: DECRYPT_FAILED: .*servers\.json: cannot decrypt with the app's default key/);
   await importBackup(store, withPassword, { password: 'secret' });
   assert.equal(store.tables.servers.get(1)!.name, 'dav2');
   const loose = writeJson(join(dir, 'my-servers.txt'), encryptBackupText(servers.replace('dav', 'dav3')));

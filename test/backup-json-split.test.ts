@@ -6,9 +6,10 @@ import { test } from 'node:test';
 import { InvalidJsonError } from '../src/backup/errors.js';
 import { JsonArraySplitter } from '../src/backup/json-array-splitter.js';
 import { JsonRecordReader, type JsonSource } from '../src/backup/json-stream.js';
+import { bytesSource } from '../src/backup/source.js';
 
-const mem = (text: string): JsonSource => ({ name: 'mem.json', data: Buffer.from(text) });
-const values = (text: string, chunk: number) => [...new JsonRecordReader(mem(text), chunk).records()].map((r) => r.value);
+const mem = (text: string, chunk?: number): JsonSource => bytesSource('mem.json', Buffer.from(text), chunk);
+const values = (text: string, chunk: number) => [...new JsonRecordReader(mem(text, chunk)).records()].map((r) => r.value);
 
 /** A small deterministic generator, so a failure can be reproduced from its seed. */
 function rng(seed: number): () => number {
@@ -64,7 +65,7 @@ test('the splitter finds element boundaries only outside strings, and refuses wh
 
 test('after an element that does not parse, the records before it come once, then the exact error', () => {
   const text = '[\n  {"a": 1},\n  {"b": 2},\n  {"c": tru}\n]';
-  const reader = new JsonRecordReader(mem(text), 4);
+  const reader = new JsonRecordReader(mem(text, 4));
   const seen: unknown[] = [];
   assert.throws(() => {
     for (const rec of reader.records()) seen.push(rec.value);
@@ -73,5 +74,5 @@ test('after an element that does not parse, the records before it come once, the
   // A trailing comma: every element parses, the array does not close as JSON allows.
   assert.throws(() => values('[{"a": 1},\n{"b": 2},\n]', 3), (e: unknown) => e instanceof InvalidJsonError && e.line === 3 && e.column === 1);
   // Bytes that are not UTF-8 inside a string.
-  assert.throws(() => [...new JsonRecordReader({ name: 'bin.json', data: Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]) }).records()], InvalidJsonError);
+  assert.throws(() => [...new JsonRecordReader(bytesSource('bin.json', Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]))).records()], InvalidJsonError);
 });

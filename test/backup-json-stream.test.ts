@@ -3,15 +3,19 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { InvalidJsonError, UnsupportedInputError } from '../src/backup/errors.js';
-import { JsonRecordReader, type JsonSource } from '../src/backup/json-stream.js';
+import { JsonRecordReader } from '../src/backup/json-stream.js';
+import { fileSource } from '../src/backup/node-io.js';
+import { bytesSource } from '../src/backup/source.js';
 import { tempDir } from './helpers/files.js';
 
-const read = (source: JsonSource, chunk = 7) => {
-  const reader = new JsonRecordReader(source, chunk);
+type Given = { name: string; data?: Uint8Array; path?: string };
+const read = (given: Given, chunk = 7) => {
+  const source = given.path !== undefined ? fileSource(given.path, given.name, chunk) : bytesSource(given.name, given.data!, chunk);
+  const reader = new JsonRecordReader(source);
   const records = [...reader.records()];
   return { reader, records };
 };
-const mem = (text: string | Uint8Array, name = 'mem.json'): JsonSource => ({ name, data: typeof text === 'string' ? Buffer.from(text) : text });
+const mem = (text: string | Uint8Array, name = 'mem.json'): Given => ({ name, data: typeof text === 'string' ? Buffer.from(text) : text });
 
 test('array elements come one by one with their index, across tiny chunks and multi-byte characters', () => {
   const items = [{ a: '书源📚', b: [1, { c: null }] }, 'x', 3, { d: true }];

@@ -3,24 +3,34 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDb, type Connection } from './helpers/engine.js';
 import { schemas } from 'legado-store';
 import { tempDir, snapshot } from './helpers/files.js';
 import { cli } from './helpers/cli.js';
 
 const dir = tempDir();
 
-test('init creates a store at 62 by default or at 49, and refuses to overwrite', () => {
+test('init creates a store at 62 by default or at any version 49 to 75, and refuses to overwrite', () => {
   const p62 = join(dir, 'a.db');
   let r = cli('init', p62);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /created .*a\.db at schema 62/);
-  const db = new Database(p62, { readonly: true });
+  const db = openDb(p62, { readonly: true });
   assert.equal(db.pragma('user_version', { simple: true }), 62);
   db.close();
   r = cli('init', join(dir, 'b.db'), '--schema', '49');
   assert.equal(r.code, 0);
   assert.match(r.stdout, new RegExp(schemas[49].identityHash));
+  // Any main-line version; info names it and the app releases that run it, verify checks it (the view too).
+  const p75 = join(dir, 'c75.db');
+  r = cli('init', p75, '--schema', '75');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /at schema 75 \(identity hash e22b36ff0280a224a30d08dd6e9bd7be\)/);
+  r = cli('info', p75);
+  assert.match(r.stdout, /schema version: 75\n/);
+  assert.match(r.stdout, /what it is: +schema 75 of the app's main line \(the rolling beta builds since 2025-02-24/);
+  assert.match(r.stdout, /matches schema 75/);
+  assert.equal(cli('verify', p75).code, 0);
   const before = snapshot(p62);
   r = cli('init', p62);
   assert.equal(r.code, 1);
@@ -29,7 +39,7 @@ test('init creates a store at 62 by default or at 49, and refuses to overwrite',
 });
 
 test('bad usage exits 2 with a message on stderr', () => {
-  for (const args of [['init', join(dir, 'x.db'), '--schema', '50'], ['info'], ['frobnicate'], ['verify', 'a', 'b']]) {
+  for (const args of [['init', join(dir, 'x.db'), '--schema', '76'], ['init', join(dir, 'x.db'), '--schema', '62.5'], ['info'], ['frobnicate'], ['verify', 'a', 'b']]) {
     const r = cli(...args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.ok(r.stderr.trim().length > 0);
@@ -60,7 +70,7 @@ test('verify exits 0 on a matching file and 1 with every difference on a mismatc
   let r = cli('verify', path);
   assert.equal(r.code, 0);
   assert.match(r.stdout, /matches schema 62/);
-  const db = new Database(path);
+  const db = openDb(path);
   db.exec('DROP INDEX index_chapters_bookUrl; ALTER TABLE books ADD COLUMN syncTime INTEGER NOT NULL DEFAULT 0');
   db.close();
   const before = snapshot(path);
@@ -78,10 +88,10 @@ test('verify exits 0 on a matching file and 1 with every difference on a mismatc
 test('verify and info fail with one clear line for a missing file, a foreign file, a newer version', () => {
   const text = join(dir, 'notes.txt');
   writeFileSync(text, 'x'.repeat(5000));
-  const newer = join(dir, 'v75.db');
+  const newer = join(dir, 'v104.db');
   cli('init', newer);
-  const db = new Database(newer);
-  db.pragma('user_version = 75');
+  const db = openDb(newer);
+  db.exec("PRAGMA user_version = 104; UPDATE room_master_table SET identity_hash = 'f104c9211bea7c0fe485a49d3c7aaa4a'");
   db.close();
   let r = cli('verify', join(dir, 'missing.db'));
   assert.equal(r.code, 1);
@@ -91,7 +101,9 @@ test('verify and info fail with one clear line for a missing file, a foreign fil
   assert.match(r.stderr, /^legado-store: NOT_A_DATABASE: .*notes\.txt: not a SQLite database.*\n$/);
   r = cli('verify', newer);
   assert.equal(r.code, 1);
-  assert.match(r.stdout, /schema version: 75 \(not supported; supported: 62, 49\)/);
+  assert.match(r.stdout, /schema version: 104 \(not supported as a store; supported: 49 to 75\)/);
+  assert.match(r.stdout, /what it is: +schema 104 of the LegadoTeam line/);
+  assert.match(r.stdout, /import: +legado-store import <store> .*v104\.db/);
   r = cli('info', newer);
   assert.equal(r.code, 0, 'info reports what it found');
 });
@@ -101,7 +113,7 @@ test('demo creates a store with a sample in every table and shows it', () => {
   const r = cli('demo', path);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /青山剑客 \/ 林远: 12 chapters/);
-  const db = new Database(path, { readonly: true });
+  const db = openDb(path, { readonly: true });
   for (const t of schemas[62].tables) assert.ok((db.prepare(`SELECT count(*) FROM \`${t.name}\``).pluck().get() as number) > 0, t.name);
   db.close();
   assert.equal(cli('verify', path).code, 0);

@@ -16,7 +16,7 @@ import { tempDir } from './helpers/files.js';
 
 const dir = tempDir();
 let n = 0;
-const fresh = (): Store => openStore(join(dir, `c${n++}.db`), { specialGroups: false });
+const fresh = (): Store => openStore(join(dir, `c${n++}.db`), { specialGroups: false, schema: 62 });
 
 const book = (url: string, name = url, author = 'a') => ({ bookUrl: url, name, author });
 const chapter = (bookUrl: string, index: number, url = `${bookUrl}/${index}`) => ({

@@ -3,22 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NewRow } from 'legado-store';
-import { newStore, newStore49, rawAll } from './helpers/domain.js';
-
-function source(url: string, fields: Partial<NewRow<'book_sources'>> = {}): NewRow<'book_sources'> {
-  return {
-    bookSourceUrl: url,
-    bookSourceName: url,
-    bookSourceType: 0,
-    customOrder: 0,
-    enabled: true,
-    enabledExplore: true,
-    lastUpdateTime: 0,
-    respondTime: 180000,
-    weight: 0,
-    ...fields,
-  };
-}
+import { newStore, newStore49, rawAll, source } from './helpers/domain.js';
 
 function rss(url: string, fields: Partial<NewRow<'rssSources'>> = {}): NewRow<'rssSources'> {
   return { sourceUrl: url, sourceName: url, sourceIcon: '', enabled: true, singleUrl: false, ...fields };

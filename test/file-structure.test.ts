@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDb, type Connection } from './helpers/engine.js';
 import { openStore, schemas } from 'legado-store';
 import { room62Statements } from './fixtures/room-62-ddl.js';
 import { tempDir } from './helpers/files.js';
@@ -13,8 +13,8 @@ const dir = tempDir();
 test('a new schema-62 file has, table by table, the structure Room creates', () => {
   const path = join(dir, 'new62.db');
   openStore(path).close();
-  const ours = new Database(path, { readonly: true });
-  const room = new Database(':memory:');
+  const ours = openDb(path, { readonly: true });
+  const room = openDb(':memory:');
   for (const sql of room62Statements()) room.exec(sql);
   const roomTables = tableNames(room).filter((n) => n !== 'room_master_table' && n !== 'sqlite_sequence');
   assert.equal(roomTables.length, 21);
@@ -31,7 +31,7 @@ test('a new file carries room_master_table row 42, user_version, android_metadat
   for (const v of [62, 49] as const) {
     const path = join(dir, `meta${v}.db`);
     openStore(path, { schema: v }).close();
-    const db = new Database(path, { readonly: true });
+    const db = openDb(path, { readonly: true });
     assert.equal(db.pragma('user_version', { simple: true }), v);
     assert.deepEqual(db.prepare('SELECT id, identity_hash FROM room_master_table').all(), [
       { id: 42, identity_hash: schemas[v].identityHash },
@@ -45,7 +45,7 @@ test('a new file carries room_master_table row 42, user_version, android_metadat
 test('defaults as PRAGMA reports them: the literals the spec gives', () => {
   const path = join(dir, 'defaults.db');
   openStore(path).close();
-  const db = new Database(path, { readonly: true });
+  const db = openDb(path, { readonly: true });
   const dflt = (t: string, c: string) =>
     (db.prepare(`PRAGMA table_xinfo(\`${t}\`)`).all() as { name: string; dflt_value: string | null }[]).find((x) => x.name === c)?.dflt_value;
   assert.equal(dflt('books', 'bookUrl'), "''");
@@ -70,7 +70,7 @@ test('replace_rules is AUTOINCREMENT: SQLite keeps sqlite_sequence for it', () =
 test('a new schema-49 file has 19 tables, no dictRules or servers, and the 49 differences', () => {
   const path = join(dir, 'new49.db');
   openStore(path, { schema: 49 }).close();
-  const db = new Database(path, { readonly: true });
+  const db = openDb(path, { readonly: true });
   const tables = tableNames(db).filter((n) => !['android_metadata', 'room_master_table', 'sqlite_sequence'].includes(n));
   assert.equal(tables.length, 19);
   assert.ok(!tables.includes('dictRules') && !tables.includes('servers'));
@@ -109,7 +109,7 @@ test('close checkpoints the WAL into the file and removes -wal and -shm', async 
   store.close(); // a second close is harmless
   assert.equal(existsSync(path + '-wal'), false);
   assert.equal(existsSync(path + '-shm'), false);
-  const db = new Database(path, { readonly: true });
+  const db = openDb(path, { readonly: true });
   assert.equal(db.prepare('SELECT name FROM books').pluck().get(), 'kept after close');
   assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
   db.close();

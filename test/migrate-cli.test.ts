@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDb, type Connection } from './helpers/engine.js';
 import { inspectFile } from 'legado-store';
 import { cli } from './helpers/cli.js';
 import { snapshot, tempDir } from './helpers/files.js';
@@ -22,7 +22,7 @@ function base49(): string {
 /** A copy of the 49 file changed by raw SQL, as another program would change it. */
 function tampered(sql: string): string {
   const p = base49();
-  const db = new Database(p);
+  const db = openDb(p);
   db.exec(sql);
   db.close();
   return p;
@@ -33,15 +33,26 @@ test('migrate upgrades a 49 file, says what it did, exits 0; verify then passes'
   const r = cli('migrate', path);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, new RegExp(`upgraded .*c\\d+\\.db from schema 49 to 62 in \\d+ ms`));
-  assert.match(r.stdout, /rebuilt tables: books, rssSources, readRecord/);
-  assert.match(r.stdout, /created tables: dictRules, servers/);
-  assert.match(r.stdout, /added columns: .*book_groups\.bookSort/);
-  assert.match(r.stdout, /Migration_54_55: \d+ row change/);
+  assert.match(r.stdout, /from schema 49 to 62 in \d+ ms, 13 step\(s\)/);
+  assert.match(r.stdout, /^  50 -> 51: rebuilt readRecord$/m);
+  assert.match(r.stdout, /^  54 -> 55: rebuilt books, Migration_54_55 \(\d+ row change\(s\)\)$/m);
+  assert.match(r.stdout, /^  55 -> 56: no change$/m);
+  assert.match(r.stdout, /^  57 -> 58: \+book_groups\.bookSort$/m);
+  assert.match(r.stdout, /^  61 -> 62: new servers$/m);
   assert.equal(cli('verify', path).code, 0);
 
   const again = cli('migrate', path);
   assert.equal(again.code, 0);
   assert.match(again.stdout, /is already at schema 62; nothing to do/);
+
+  // On along the chain to the newest version: the deleted column's rebuild and the view.
+  const on = cli('migrate', path, '--to', '75');
+  assert.equal(on.code, 0, on.stderr);
+  assert.match(on.stdout, /from schema 62 to 75 in \d+ ms, 13 step\(s\)/);
+  assert.match(on.stdout, /^  64 -> 65: \+rssSources\.jsLib, rebuilt book_sources$/m);
+  assert.match(on.stdout, /^  74 -> 75: view book_sources_part$/m);
+  assert.equal(cli('verify', path).code, 0);
+  assert.equal(inspectFile(path).version, 75);
 });
 
 test('--json reports the result; --backup writes a copy of the original', () => {
@@ -79,12 +90,12 @@ test('a 49 file that does not match is refused with exit 1, one difference a lin
 });
 
 test('other versions, missing files and an existing backup target exit 1; bad usage exits 2', () => {
-  const v75 = tampered('PRAGMA user_version = 75');
-  const before = snapshot(v75);
-  const r = cli('migrate', v75);
+  const v76 = tampered('PRAGMA user_version = 76');
+  const before = snapshot(v76);
+  const r = cli('migrate', v76);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /UNSUPPORTED_VERSION: .*schema version 75 is not supported.*no downgrade/);
-  assert.deepEqual(snapshot(v75), before);
+  assert.match(r.stderr, /UNSUPPORTED_VERSION: .*schema 76 .*is not supported as a store.*newer than 75/);
+  assert.deepEqual(snapshot(v76), before);
 
   const missing = join(dir, 'missing.db');
   assert.equal(cli('migrate', missing).code, 1);
@@ -98,10 +109,10 @@ test('other versions, missing files and an existing backup target exit 1; bad us
   assert.match(t.stderr, /FILE_EXISTS/);
   assert.deepEqual(snapshot(path), p49);
 
-  for (const to of ['49', '63', 'x']) {
+  for (const to of ['48', '76', 'x', '6e1']) {
     const u = cli('migrate', path, '--to', to);
     assert.equal(u.code, 2, to);
-    assert.match(u.stderr, /--to must be 62/);
+    assert.match(u.stderr, /--to must be a schema version the store knows \(49, 50, .*, 75\)/);
   }
   assert.equal(cli('migrate').code, 2, 'missing file argument');
   assert.deepEqual(snapshot(path), p49);

@@ -1,13 +1,14 @@
-// Atomicity: a child process upgrading a large 49 file is killed with SIGKILL at many points, at
-// every step and at timed moments. Afterwards the file is either the untouched 49 file or the
-// finished 62 file, SQLite's integrity check passes, and the store opens it without complaint.
+// Atomicity: a child process upgrading a large 49 file along the whole chain to 75 is killed with
+// SIGKILL at many points, at every step of every version and at timed moments. Afterwards the
+// file is either the untouched 49 file or the finished 75 file, SQLite's integrity check
+// passes, and the store opens it without complaint.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { openDb, type Connection } from './helpers/engine.js';
 import { inspectFile, migrate, openStore } from 'legado-store';
 import { fingerprint } from './helpers/dump.js';
 import { tempDir } from './helpers/files.js';
@@ -17,12 +18,14 @@ const CHILD = fileURLToPath(new URL('./helpers/migrate-child.js', import.meta.ur
 /** Books (the rebuilt table) big enough that each step, and COMMIT, takes some milliseconds. */
 const SIZE: FixtureSize = { books: 1500, chaptersPerBook: 3, introLength: 2000, bigBookChapters: 2000 };
 
+/** The whole chain: every kind of step (ALTER, rebuild, new table, data step, view) is in it. */
+const TO = 75;
 const dir = tempDir('legado-kill-');
 let n = 0;
 const BASE = join(dir, 'base.db');
 createV49(BASE, SIZE);
 const print = (path: string): string => {
-  const db = new Database(path, { readonly: true });
+  const db = openDb(path, { readonly: true });
   try {
     return fingerprint(db);
   } finally {
@@ -32,7 +35,7 @@ const print = (path: string): string => {
 const ORIGINAL = print(BASE);
 const UPGRADED = (() => {
   const p = copy();
-  migrate(p);
+  migrate(p, { to: TO });
   return print(p);
 })();
 
@@ -52,7 +55,7 @@ interface Run {
 /** Runs the child; with `kill`, kills it that many ms after it announced that step (or "ready"). */
 function runChild(args: string[], kill?: { after: string; ms: number }): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [CHILD, args[0]!, String(TO), ...args.slice(1)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let ready = 0;
     let pending = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -69,29 +72,29 @@ function runChild(args: string[], kill?: { after: string; ms: number }): Promise
   });
 }
 
-/** The file after a kill: intact 49 or complete 62, as the next opener finds it. Returns which. */
-function outcome(path: string): 49 | 62 {
+/** The file after a kill: intact 49 or complete 75, as the next opener finds it. Returns which. */
+function outcome(path: string): 49 | typeof TO {
   // First through the read-only inspection, with the -wal and -shm exactly as the kill left them.
   const r = inspectFile(path);
   assert.deepEqual(r.differences, []);
   assert.deepEqual(r.extraTables, [], 'no half-built _new_ table');
-  assert.ok(r.version === 49 || r.version === 62, `version ${r.version}`);
+  assert.ok(r.version === 49 || r.version === TO, `version ${r.version}`);
   // Then the store opens it (recovering the -wal as SQLite does on the next open).
   openStore(path).close();
-  const db = new Database(path);
+  const db = openDb(path);
   try {
     assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
   } finally {
     db.close();
   }
   assert.equal(print(path), r.version === 49 ? ORIGINAL : UPGRADED, `a ${r.version} file with exactly its rows`);
-  return r.version as 49 | 62;
+  return r.version as 49 | typeof TO;
 }
 
 test('killed as each step starts, the file is the untouched 49 file', async () => {
   const steps: string[] = [];
-  migrate(copy(), { backup: join(dir, `steps-backup.db`), onStep: (s) => steps.push(s) });
-  assert.ok(steps.length >= 15, steps.join(', '));
+  migrate(copy(), { to: TO, backup: join(dir, `steps-backup.db`), onStep: (s) => steps.push(s) });
+  assert.ok(steps.length >= 40 && steps.includes('75: create view book_sources_part'), steps.join(', '));
   for (const step of steps) {
     const path = copy();
     const backup = join(dir, `b${n}.db`);
@@ -105,28 +108,32 @@ test('killed as each step starts, the file is the untouched 49 file', async () =
   }
 });
 
-test('killed after the commit, before the connection closes, the file is the finished 62 file', async () => {
+test('killed after the commit, before the connection closes, the file is the finished 75 file', async () => {
   const path = copy();
   const run = await runChild([path, 'after-commit']);
   assert.equal(run.signal, 'SIGKILL');
   assert.ok(statSync(path + '-wal').size > 0, 'the commit is still only in the -wal');
-  assert.equal(outcome(path), 62);
+  assert.equal(outcome(path), TO);
 });
 
 /**
- * Moments inside the upgrade, each a delay after a step has started: in the copy of books and
- * its 2 KB intros, in the app's UPDATEs of books.type, and in and after COMMIT (while the WAL
- * is written, and while closing checkpoints it into the main file).
+ * Moments inside the upgrade, each a delay after a step has started: in the two copies of books
+ * and their 2 KB intros (54 and 55), in the app's UPDATEs of books.type, in the later rebuilds
+ * and the view, and in and after COMMIT (while the WAL is written, and while closing
+ * checkpoints it into the main file).
  */
 const MOMENTS: readonly { after: string; ms: number }[] = [
   { after: 'ready', ms: 0 },
   { after: 'backup', ms: 5 },
-  ...[0, 5, 10, 20].map((ms) => ({ after: 'rebuild books', ms })),
+  ...[0, 5, 10, 20].map((ms) => ({ after: '54: rebuild books', ms })),
+  ...[0, 10].map((ms) => ({ after: '55: rebuild books', ms })),
   ...[0, 5, 15, 30].map((ms) => ({ after: 'Migration_54_55', ms })),
+  ...[0, 5].map((ms) => ({ after: '65: rebuild book_sources', ms })),
+  { after: '75: create view book_sources_part', ms: 0 },
   ...[0, 2, 5, 10, 20, 40, 80].map((ms) => ({ after: 'commit', ms })),
 ];
 
-test('killed at moments all through the upgrade, every file is intact 49 or complete 62', async (t) => {
+test('killed at moments all through the upgrade, every file is intact 49 or complete 75', async (t) => {
   const seen: string[] = [];
   for (const moment of MOMENTS) {
     const path = copy();

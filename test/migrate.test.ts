@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDb, type Connection } from './helpers/engine.js';
 import {
   FileExistsError,
   FileNotFoundError,
@@ -40,8 +40,8 @@ function base49(): string {
   return p;
 }
 
-function withDb<T>(path: string, fn: (db: Database.Database) => T): T {
-  const db = new Database(path);
+function withDb<T>(path: string, fn: (db: Connection) => T): T {
+  const db = openDb(path);
   try {
     return fn(db);
   } finally {
@@ -79,21 +79,25 @@ function expected62(d49: Dump): Dump {
   return out;
 }
 
-test('the plan is derived from the two schemas and is the app’s net 49 -> 62 (reference 5.3)', () => {
+test('the plan is the app’s chain 49 -> 50 -> ... -> 62, each step derived from two neighbouring schemas (reference 5.2)', () => {
   const plan = planUpgrade(schemas[49], schemas[62]);
-  assert.deepEqual(plan.rebuiltTables.map((r) => r.to.name), ['books', 'rssSources', 'readRecord']);
-  assert.deepEqual(plan.createdTables.map((t) => t.name), ['dictRules', 'servers']);
-  assert.deepEqual(
-    plan.addedColumns.map((a) => `${a.table.name}.${a.column.name}`).sort(),
-    ['book_groups.bookSort', 'book_sources.coverDecodeJs', 'book_sources.enabledReview', 'book_sources.ruleReview', 'book_sources.variableComment', 'txtTocRules.example'],
-  );
-  assert.deepEqual(plan.dataSteps.map((d) => d.name), ['Migration_54_55']);
-  // rssSources copies its 27 columns of 49; books all 30; readRecord 3.
-  assert.deepEqual(plan.rebuiltTables.map((r) => r.copied.length), [30, 27, 3]);
+  assert.deepEqual(plan.steps.map((s) => `${s.from.version}->${s.to.version}`), Array.from({ length: 13 }, (_, i) => `${49 + i}->${50 + i}`));
+  const at = (v: number) => plan.steps.find((s) => s.to.version === v)!;
+  const added = (v: number) => at(v).addedColumns.map((a) => `${a.table.name}.${a.column.name}`);
+  const rebuilt = (v: number) => at(v).rebuiltTables.map((r) => r.to.name);
+  assert.deepEqual(added(50), ['book_sources.variableComment', 'rssSources.variableComment']);
+  assert.deepEqual([rebuilt(51), at(51).rebuiltTables[0]!.copied], [['readRecord'], ['deviceId', 'bookName', 'readTime']]);
+  assert.deepEqual(added(53).sort(), ['book_sources.enabledReview', 'book_sources.ruleReview']);
+  assert.deepEqual([rebuilt(54), rebuilt(55)], [['books'], ['books']], 'books twice, as the app does (53->54 and 54->55)');
+  assert.deepEqual(at(55).dataSteps.map((d) => d.name), ['Migration_54_55']);
+  assert.equal(at(56).addedColumns.length + at(56).rebuiltTables.length + at(56).createdTables.length, 0, '55 and 56 share one hash');
+  assert.deepEqual([rebuilt(59), at(59).rebuiltTables[0]!.copied.length], [['rssSources'], 31]);
+  assert.deepEqual([at(60).createdTables.map((t) => t.name), rebuilt(61), at(62).createdTables.map((t) => t.name)], [['dictRules'], ['dictRules'], ['servers']]);
+  assert.deepEqual(plan.steps.flatMap((s) => s.dataSteps.map((d) => d.name)), ['Migration_54_55']);
   // Room's ALTER text (reference 5.2).
-  const bookSort = plan.addedColumns.find((a) => a.column.name === 'bookSort')!;
+  const bookSort = at(58).addedColumns[0]!;
   assert.equal(addColumnSql(bookSort.table, bookSort.column), 'ALTER TABLE `book_groups` ADD COLUMN `bookSort` INTEGER NOT NULL DEFAULT -1');
-  const example = plan.addedColumns.find((a) => a.column.name === 'example')!;
+  const example = at(52).addedColumns[0]!;
   assert.equal(addColumnSql(example.table, example.column), 'ALTER TABLE `txtTocRules` ADD COLUMN `example` TEXT DEFAULT NULL');
   assert.throws(() => planUpgrade(schemas[62], schemas[49]), /no upgrade from schema 62 to 49/);
 });
@@ -109,8 +113,9 @@ test('every row of every table is kept; only books.type and the new columns chan
   assert.equal(r.status, 'upgraded');
   assert.equal(r.from, 49);
   assert.equal(r.to, 62);
-  assert.deepEqual(r.changes?.rebuiltTables, ['books', 'rssSources', 'readRecord']);
+  assert.deepEqual(r.changes?.rebuiltTables, ['readRecord', 'books', 'rssSources', 'dictRules']);
   assert.deepEqual(r.changes?.createdTables, ['dictRules', 'servers']);
+  assert.equal(r.changes?.steps.length, 13);
 
   assert.deepEqual(dump(path), expected62(before));
   assert.equal(integrity(path), 'ok');
@@ -141,7 +146,7 @@ test('the result is the app’s own upgrade, row for row and table for table', (
       for (const t of schemas[62].tables) {
         // Same columns, types, defaults, keys, indices and foreign keys. Column *order* may differ
         // where the app appended columns step by step (book_sources); Room never checks order.
-        const norm = (db: Database.Database) => {
+        const norm = (db: Connection) => {
           const s = pragmaStructure(db, t.name) as { columns: { name: string; cid?: number }[]; indices: { columns: { cid?: number }[] }[] };
           return {
             ...s,
@@ -301,10 +306,10 @@ test('a 49 file with a table where the upgrade would create one is refused, not 
 });
 
 test('other versions, non-stores and missing files are refused with what was found; no downgrade', () => {
-  for (const [version, hint] of [[75, /newer than 62, and there is no downgrade/], [50, /upgrades schema 49 files/], [0, /not a Legado store/]] as const) {
+  for (const [version, hint] of [[76, /newer than 75, and there is no downgrade/], [48, /schema 48 /], [0, /schema 0 /]] as const) {
     const path = base49();
     tamper(path, `PRAGMA user_version = ${version}`);
-    assertRefused(path, (e) => e instanceof UnsupportedVersionError && e.found === version && hint.test(e.message) && new RegExp(`schema version ${version} is not supported`).test(e.message));
+    assertRefused(path, (e) => e instanceof UnsupportedVersionError && e.found === version && hint.test(e.message) && /is not supported as a store .*legado-store import/.test(e.message));
   }
   const text = fresh('text');
   writeFileSync(text, 'not a database, just text\n'.repeat(100));
@@ -312,10 +317,11 @@ test('other versions, non-stores and missing files are refused with what was fou
   const missing = fresh('missing');
   assert.throws(() => migrate(missing), FileNotFoundError);
   assert.ok(!existsSync(missing));
-  // Asking for another target is refused whatever the file.
+  // A target below the file's version, or one the store does not know, is refused whatever the file.
   const p62 = base49();
   migrate(p62);
-  assertRefused(p62, (e) => e instanceof UnsupportedVersionError && /no downgrade/.test(e.message), { to: 49 as 62 });
+  assertRefused(p62, (e) => e instanceof VersionMismatchError && /no downgrade/.test(e.message), { to: 49 });
+  assertRefused(p62, (e) => e instanceof UnsupportedVersionError && /target asked for/.test(e.message), { to: 76 as 75 });
 });
 
 test('a file already at 62 is left alone and says so; a broken 62 file is refused', () => {
@@ -359,7 +365,7 @@ test('a failure at any step rolls everything back: the file is the 49 file it wa
   migrate(base49(), { backup: fresh('bk'), onStep: (s) => steps.push(s) });
   assert.deepEqual(steps.slice(0, 2), ['backup', 'begin']);
   assert.deepEqual(steps.slice(-3), ['identity hash', 'check', 'commit']);
-  assert.ok(steps.includes('rebuild books') && steps.includes('Migration_54_55') && steps.includes('create servers'));
+  assert.ok(steps.includes('55: rebuild books') && steps.includes('Migration_54_55') && steps.includes('62: create servers'));
   const original = print(BASE);
   for (const step of steps) {
     const path = base49();

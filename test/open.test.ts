@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDb, type Connection } from './helpers/engine.js';
 import {
   FileNotFoundError,
   NotADatabaseError,
@@ -31,7 +31,7 @@ function storeFile(version: 62 | 49 = 62): string {
 
 /** Runs raw SQL on a file with a plain connection, as another program would. */
 function tamper(path: string, sql: string): void {
-  const db = new Database(path);
+  const db = openDb(path);
   db.exec(sql);
   db.close();
 }
@@ -69,18 +69,42 @@ test('asking for another version than the file has is refused, and the file is u
   assert.throws(() => openStore(p62, { schema: 49 }), (e: any) => e instanceof VersionMismatchError && /downgrading is not supported/.test(e.message));
 });
 
-test('a version other than 49 or 62 names the version found and those supported', () => {
-  const path = storeFile();
-  tamper(path, 'PRAGMA user_version = 75');
-  assertRefused(path, UnsupportedVersionError, (e) => {
+test('a version outside 49 to 75 names the version, its hash and line, what is supported, and the import', () => {
+  const supported = Array.from({ length: 27 }, (_, i) => 49 + i);
+  // A LegadoTeam file: version and hash of its line (the structure does not matter for the refusal).
+  const team = storeFile();
+  tamper(team, "PRAGMA user_version = 104; UPDATE room_master_table SET identity_hash = 'f104c9211bea7c0fe485a49d3c7aaa4a'");
+  assertRefused(team, UnsupportedVersionError, (e) => {
     assert.equal(e.code, 'UNSUPPORTED_VERSION');
-    assert.equal(e.found, 75);
-    assert.deepEqual(e.supported, [62, 49]);
-    assert.match(e.message, /schema version 75 is not supported \(supported: 62, 49\)/);
+    assert.equal(e.found, 104);
+    assert.equal(e.identityHash, 'f104c9211bea7c0fe485a49d3c7aaa4a');
+    assert.deepEqual(e.supported, supported);
+    assert.match(e.message, /schema 104 of the LegadoTeam line \(app releases 3\.26\.\*\) is not supported as a store \(supported: 49 to 75\)/);
+    assert.match(e.message, /legado-store import <store> .*f\d+\.db/);
+  });
+  // Another fork reusing the number 80 for another structure: an unknown hash.
+  const fork = storeFile();
+  tamper(fork, "PRAGMA user_version = 80; UPDATE room_master_table SET identity_hash = '0123456789abcdef0123456789abcdef'");
+  assertRefused(fork, UnsupportedVersionError, (e) => {
+    assert.equal(e.found, 80);
+    assert.match(e.message, /schema 80 with identity hash 0123456789abcdef0123456789abcdef, which no known line has: a fork/);
+  });
+  // A LegadoTeam hash under another number is named by its hash.
+  const renumbered = storeFile();
+  tamper(renumbered, "PRAGMA user_version = 90; UPDATE room_master_table SET identity_hash = '435e0f4a58ab117bc7d64b85c315aab4'");
+  assertRefused(renumbered, UnsupportedVersionError, (e) => assert.match(e.message, /schema 90 with the identity hash of the LegadoTeam line 76\/77/));
+  const old = storeFile(49);
+  tamper(old, "PRAGMA user_version = 48; UPDATE room_master_table SET identity_hash = 'ffffffffffffffffffffffffffffffff'");
+  assertRefused(old, UnsupportedVersionError, (e) => {
+    assert.equal(e.found, 48);
+    assert.match(e.message, /schema 48, older than 49, with identity hash f{32}, which no known line has/);
   });
   const zero = join(dir, 'other-app.db');
   tamper(zero, 'CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)');
-  assertRefused(zero, UnsupportedVersionError, (e) => assert.match(e.message, /not a Legado store/));
+  assertRefused(zero, UnsupportedVersionError, (e) => {
+    assert.match(e.message, /not a Legado store/);
+    assert.doesNotMatch(e.message, /legado-store import/);
+  });
 });
 
 test('a file that is not a SQLite database gets a clear error and is untouched', () => {

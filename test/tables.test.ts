@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDb, type Connection } from './helpers/engine.js';
 import { DuplicateKeyError, MissingFieldError, UnknownFieldError, ValueTypeError, createSchemaSql, openStore, schemas } from 'legado-store';
 import { tempDir } from './helpers/files.js';
 import { fullRow, keyOf, minimalRow, parentsFor, requiredFields } from './helpers/rows.js';
@@ -15,13 +15,13 @@ for (const version of [62, 49] as const) {
   describe(`schema ${version}`, () => {
     const store = openStore(join(dir, `tables${version}.db`), { schema: version, specialGroups: false });
     // A plain SQLite database with the same DDL: SQLite itself applies the defaults there.
-    const oracle = new Database(':memory:');
+    const oracle = openDb(':memory:');
     oracle.pragma('foreign_keys = OFF');
     for (const sql of createSchemaSql(schema, schema.identityHash)) oracle.exec(sql);
 
     for (const t of schema.tables) {
       const api = store.table(t.name);
-      const rawAll = (db: Database.Database) => db.prepare(`SELECT * FROM \`${t.name}\``).all();
+      const rawAll = (db: Connection) => db.prepare(`SELECT * FROM \`${t.name}\``).all();
       const withParents = (row: Record<string, unknown>) => {
         for (const p of parentsFor(schema, t, row)) if (!store.table(p.table).has(keyOf(schema.table(p.table)!, p.row))) store.table(p.table).insert(p.row);
       };

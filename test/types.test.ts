@@ -21,6 +21,17 @@ check<Equal<Key<'books'>, string>>();
 check<Equal<'bookSort' extends keyof Row<'book_groups', 49> ? true : false, false>>();
 check<Equal<'lastRead' extends keyof Row<'readRecord', 49> ? true : false, false>>();
 check<Equal<'dictRules' extends keyof import('legado-store').Tables<49> ? true : false, false>>();
+// Every version has its own rows, from the chain of changes: 63 adds enableRefresh, 65 drops
+// enabledReview and adds jsLib, 72 adds the RSS groups, 75 is the newest.
+check<Equal<Row<'book_groups', 63>['enableRefresh'], boolean>>();
+check<Equal<'enableRefresh' extends keyof Row<'book_groups', 62> ? true : false, false>>();
+check<Equal<'enabledReview' extends keyof Row<'book_sources', 65> ? true : false, false>>();
+check<Equal<Row<'book_sources', 64>['exploreScreen'], string | null>>();
+check<Equal<Row<'rssArticles', 72>['group'], string>>();
+check<Equal<Row<'chapters', 73>['wordCount'], string | null>>();
+check<Equal<Row<'rssReadRecords', 74>['readTime'], number | null>>();
+check<Equal<'servers' extends keyof import('legado-store').Tables<61> ? true : false, false>>();
+check<Equal<NewRow<'searchBooks', 67>['respondTime'], number | undefined>>();
 
 test('typed tables accept what the types allow and reject the rest at compile time', () => {
   const s = openStore(':memory:');
@@ -36,5 +47,19 @@ test('typed tables accept what the types allow and reject the rest at compile ti
   // @ts-expect-error readRecord.readTime has no default at 49
   assert.throws(() => s49.tables.readRecord.insert({ deviceId: '', bookName: 'b' }), /readTime: required field is missing/);
   s49.close();
+  s.close();
+});
+
+test('a bare open is typed as any version and narrows on store.version', () => {
+  const s = openStore(':memory:');
+  // @ts-expect-error syncTime is not a column at every version
+  assert.equal(s.tables.books.get('x')?.syncTime, undefined);
+  const s75 = openStore(':memory:', { schema: 75 });
+  s75.tables.books.insert({ bookUrl: 'b', syncTime: 5 });
+  s75.close();
+  if (s.version === 62) {
+    check<Equal<typeof s, import('legado-store').Store<62>>>();
+    assert.equal(s.tables.dictRules.count(), 0);
+  } else assert.fail('a new file is created at 62');
   s.close();
 });

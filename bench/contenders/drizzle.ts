@@ -40,6 +40,7 @@ function filled<T extends object>(table: SQLiteTable, row: T): Record<string, un
 
 export const drizzleContender: Contender = {
   name: 'drizzle',
+  engines: ['better-sqlite3'],
 
   open(path, clock): Session {
     const client = connect(path);

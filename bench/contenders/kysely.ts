@@ -164,6 +164,7 @@ function database(path: string): Kysely<LegadoDatabase> {
 
 export const kyselyContender: Contender = {
   name: 'kysely',
+  engines: ['better-sqlite3'],
 
   open(path, clock): Session {
     const db = database(path);

@@ -1,18 +1,20 @@
-// The floor: better-sqlite3 prepared statements written by hand for exactly this work, with
-// no checking beyond what SQLite does. Results have the same shape as the store's (booleans
+// The floor: prepared statements written by hand for exactly this work, on the engine the
+// benchmark runs on (better-sqlite3, node:sqlite or bun:sqlite, each through its own API:
+// raw-engines.ts), with no checking beyond what SQLite does. Results have the same shape as the store's (booleans
 // as booleans, books.group as an exact bigint), since that is the work a caller needs done.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { defaultDriver } from '../../src/engine/drivers/index.js';
 import type { Contender, Session } from '../contender.js';
 import type { BookIn, ChapterIn, ReplaceRuleIn, SourceIn } from '../data.js';
 import { BOOK_JSON, fromJson, readJson, RULE_JSON, SOURCE_JSON, writeJson } from './backup-json.js';
+import { RAW_ENGINES, type RawDb, type RawStatement } from './raw-engines.js';
 
-type Db = Database.Database;
 type Obj = Record<string, unknown>;
 
-/** The store's pragmas: WAL, synchronous NORMAL, temp_store MEMORY, foreign keys on, 5 s busy timeout. */
-export function connect(path: string): Db {
+/** A better-sqlite3 connection with the store's pragmas, for the contenders built on it (Drizzle, Kysely). */
+export function connect(path: string): Database.Database {
   const db = new Database(path, { fileMustExist: true, timeout: 5000 });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -79,10 +81,18 @@ const sourceParams = (s: SourceIn): unknown[] => [
   s.ruleContent ?? null, s.ruleReview ?? null,
 ];
 
+/** The benchmark's engine, through its own API. */
+function rawConnect(path: string): RawDb {
+  const name = defaultDriver().name;
+  const open = RAW_ENGINES[name];
+  if (!open) throw new Error(`the raw contender has no code for ${name}`);
+  return open(path);
+}
+
 /** Statements prepared on first use, once per connection. */
-function statements(db: Db) {
-  const cache = new Map<string, Database.Statement>();
-  return (sql: string): Database.Statement => {
+function statements(db: RawDb) {
+  const cache = new Map<string, RawStatement>();
+  return (sql: string): RawStatement => {
     let s = cache.get(sql);
     if (!s) cache.set(sql, (s = db.prepare(sql)));
     return s;
@@ -93,7 +103,7 @@ export const raw: Contender = {
   name: 'raw',
 
   open(path, clock): Session {
-    const db = connect(path);
+    const db = rawConnect(path);
     const st = statements(db);
     return {
       replaceToc(bookUrl, chapters) {
@@ -103,14 +113,14 @@ export const raw: Contender = {
           del.run(bookUrl);
           for (const c of chapters) ins.run(...chapterParams(c, bookUrl));
           return chapters.length;
-        })();
+        });
       },
       upsertSources(rows) {
         const up = st(SOURCE_UPSERT);
         return db.transaction(() => {
           for (const s of rows) up.run(...sourceParams(s));
           return rows.length;
-        })();
+        });
       },
       shelf: () => (st(`SELECT ${BOOK_SELECT} FROM books ORDER BY durChapterTime DESC`).all() as Obj[]).map(bookRow),
       shelfGroup: (groupId) =>
@@ -118,7 +128,7 @@ export const raw: Contender = {
       saveProgress(saves) {
         const up = st('UPDATE books SET durChapterIndex = ?, durChapterPos = ?, durChapterTime = ? WHERE bookUrl = ?');
         let n = 0;
-        for (const s of saves) n += up.run(s.durChapterIndex, s.durChapterPos, s.durChapterTime, s.bookUrl).changes;
+        for (const s of saves) n += Number(up.run(s.durChapterIndex, s.durChapterPos, s.durChapterTime, s.bookUrl).changes);
         return n;
       },
       cachePut(entries) {
@@ -127,9 +137,9 @@ export const raw: Contender = {
         return entries.length;
       },
       cacheGet(keys) {
-        const get = st('SELECT value FROM caches WHERE key = ? AND (deadline = 0 OR deadline > ?)').pluck();
+        const get = db.pluck(st('SELECT value FROM caches WHERE key = ? AND (deadline = 0 OR deadline > ?)'));
         const now = clock.now;
-        return keys.map((k) => get.get(k, now) as string | null | undefined);
+        return keys.map((k) => get(k, now) as string | null | undefined);
       },
       chapterAt(bookUrl, indexes) {
         const get = st(`SELECT ${CHAPTER_COLUMNS} FROM chapters WHERE bookUrl = ? AND \`index\` = ?`);
@@ -148,10 +158,10 @@ export const raw: Contender = {
 
   /** What a hand-written app checks before using a file: the version and Room's identity hash. */
   openAndCheck(path) {
-    const db = connect(path);
+    const db = rawConnect(path);
     try {
-      const version = db.pragma('user_version', { simple: true });
-      const hash = db.prepare('SELECT identity_hash FROM room_master_table WHERE id = 42').pluck().get();
+      const version = db.userVersion();
+      const hash = db.pluck(db.prepare('SELECT identity_hash FROM room_master_table WHERE id = 42'))();
       if (version !== 62 || hash !== '965c5f1d4c60d25b4b46efb17c575c85') throw new Error(`not a schema-62 store: ${String(version)} ${String(hash)}`);
     } finally {
       db.close();
@@ -159,11 +169,11 @@ export const raw: Contender = {
   },
 
   exportBackup(path, dir) {
-    const db = connect(path);
+    const db = rawConnect(path);
     try {
       mkdirSync(dir, { recursive: true });
       let n = 0;
-      n += writeJson(join(dir, 'bookshelf.json'), db.prepare('SELECT * FROM books').safeIntegers(true).all() as Obj[], BOOK_JSON);
+      n += writeJson(join(dir, 'bookshelf.json'), db.allExact('SELECT * FROM books'), BOOK_JSON);
       n += writeJson(join(dir, 'bookSource.json'), db.prepare('SELECT * FROM book_sources').all() as Obj[], SOURCE_JSON);
       n += writeJson(join(dir, 'replaceRule.json'), db.prepare('SELECT * FROM replace_rules').all() as Obj[], RULE_JSON);
       return n;
@@ -173,7 +183,7 @@ export const raw: Contender = {
   },
 
   importBackup(path, dir) {
-    const db = connect(path);
+    const db = rawConnect(path);
     try {
       const books = readJson(join(dir, 'bookshelf.json'), true);
       const sources = readJson(join(dir, 'bookSource.json'));
@@ -199,7 +209,7 @@ export const raw: Contender = {
             b(r.scopeContent ?? true), b(r.isEnabled ?? true), b(r.isRegex ?? true), r.timeoutMillisecond ?? 3000, r.order ?? 0);
         }
         return books.length + sources.length + rules.length;
-      })();
+      });
     } finally {
       db.close();
     }

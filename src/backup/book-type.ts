@@ -14,7 +14,7 @@ export const LOCAL_BIT = 256;
 /** Below this a type is an old code. */
 export const FIRST_BIT = 8;
 
-const isLocalOrigin = (origin: unknown): boolean =>
+export const isLocalOrigin = (origin: unknown): boolean =>
   typeof origin === 'string' && (origin === 'loc_book' || origin.startsWith('webDav::'));
 
 /** The schema-62 type of a book whose type may still be an old code (Book.upType()). */

@@ -12,9 +12,15 @@ export type Coerced =
   /** The value as given, or a faithful conversion of it (`changed`: it had another JSON type). */
   | { readonly value: FieldValue; readonly changed?: boolean; readonly lossy?: string }
   /** Nothing usable: the caller falls back to the default, or skips the record for a key. */
-  | { readonly invalid: string };
+  | { readonly invalid: string }
+  /**
+   * A value the store cannot hold exactly (an integer beyond 2^53 for a number field, a string
+   * with a lone surrogate): the record is refused rather than stored changed.
+   */
+  | { readonly refuse: string };
 
 const INT_TEXT = /^[+-]?\d+$/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
@@ -35,7 +41,10 @@ export function coerce(table: string, c: Column, v: unknown): Coerced {
 }
 
 function toText(v: unknown): Coerced {
-  if (typeof v === 'string') return { value: v };
+  if (typeof v === 'string') {
+    // SQLite keeps UTF-8: a lone UTF-16 surrogate would come back as replacement characters.
+    return !LONE_SURROGATE.test(v) ? { value: v } : { refuse: 'holds a lone UTF-16 surrogate, which UTF-8 text cannot store' };
+  }
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return { value: String(v), changed: true };
   return { value: gsonCompact(v), changed: true };
 }
@@ -76,26 +85,33 @@ function toBoolean(v: unknown): Coerced {
 
 function toInteger(v: unknown, wide: boolean): Coerced {
   if (typeof v === 'number') {
-    if (Number.isInteger(v)) return fits(v, wide) ? { value: wide ? BigInt(v) : v } : { invalid: `out of range: ${v}` };
+    if (Number.isInteger(v)) return fits(v, wide) ? { value: wide ? BigInt(v) : v } : inexact(v);
     // The app's Int fields truncate a fraction (IntJsonDeserializer); a key must not be rounded.
     if (Number.isFinite(v) && Number.isSafeInteger(Math.trunc(v))) {
       return { value: wide ? BigInt(Math.trunc(v)) : Math.trunc(v), changed: true, lossy: `not an integer: ${v}` };
     }
     return { invalid: `not an integer: ${v}` };
   }
-  if (typeof v === 'bigint') return inInt64(v) ? { value: v } : { invalid: `out of the 64-bit range: ${v}` };
+  if (typeof v === 'bigint') {
+    if (!inInt64(v)) return { invalid: `out of the 64-bit range: ${v}` };
+    return wide || Number.isSafeInteger(Number(v)) ? { value: wide ? v : Number(v) } : inexact(v);
+  }
   if (typeof v === 'string') {
     const t = v.trim();
     if (INT_TEXT.test(t)) {
       const big = BigInt(t);
       if (!inInt64(big)) return { invalid: `out of the 64-bit range: ${t}` };
       const n = Number(big);
-      return { value: wide ? big : Number.isSafeInteger(n) ? n : big, changed: true };
+      if (!wide && !Number.isSafeInteger(n)) return inexact(big);
+      return { value: wide ? big : n, changed: true };
     }
     if (DECIMAL_TEXT.test(t)) return { invalid: `not an integer: ${JSON.stringify(v)}` };
   }
   return { invalid: `not a number: ${describe(v)}` };
 }
+
+/** A number field holds integers up to 2^53 exactly (it is read back as a JavaScript number). */
+const inexact = (v: number | bigint): Coerced => ({ refuse: `the integer ${typeof v === 'bigint' ? v : BigInt(v)} is beyond ±2^53, which this field cannot hold exactly` });
 
 const inInt64 = (v: bigint): boolean => v >= INT64_MIN && v <= UINT64_MAX;
 const fits = (v: number, wide: boolean): boolean => Number.isSafeInteger(v) || (wide && inInt64(BigInt(v)));

@@ -58,3 +58,63 @@ export class DecryptError extends LegadoStoreError {
     this.file = file;
   }
 }
+
+/** A zip archive that cannot be read: truncated, damaged, encrypted, or not a zip at all. */
+export class BadArchiveError extends LegadoStoreError {
+  readonly file: string;
+  /** The entry concerned, when the fault is in one. */
+  readonly entry: string | undefined;
+  constructor(file: string, entry: string | undefined, problem: string) {
+    super('BAD_ARCHIVE', `${file}${entry === undefined ? '' : `:${entry}`}: ${problem}`);
+    this.file = file;
+    this.entry = entry;
+  }
+}
+
+/** A zip entry or archive that expands past a limit (a zip bomb, or a limit set too low): nothing was stored. */
+export class ArchiveLimitError extends LegadoStoreError {
+  readonly file: string;
+  readonly entry: string;
+  readonly limit: 'entryBytes' | 'archiveBytes' | 'ratio';
+  readonly value: number;
+  constructor(file: string, entry: string, limit: ArchiveLimitError['limit'], value: number, detail: string) {
+    super('ARCHIVE_LIMIT', `${file}:${entry}: ${detail}; nothing was stored (raise the limit with the zipLimits option, or --max-entry-size / --max-archive-size / --max-ratio)`);
+    this.file = file;
+    this.entry = entry;
+    this.limit = limit;
+    this.value = value;
+  }
+}
+
+const WRITE_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large for this file system or process limit',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  EISDIR: 'is a folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENOENT: 'the folder does not exist',
+  EEXIST: 'exists',
+  EIO: 'input/output error',
+};
+
+/** Writing an export failed; nothing was left behind (no temporary file, `out` as it was). */
+export class WriteError extends LegadoStoreError {
+  readonly path: string;
+  /** The system's error code: ENOSPC, EACCES, EFBIG, EISDIR, ... */
+  readonly errno: string;
+  constructor(path: string, errno: string, problem = WRITE_PROBLEMS[errno] ?? errno) {
+    super(errno === 'ENOSPC' || errno === 'EDQUOT' ? 'DISK_FULL' : 'WRITE_FAILED', `${path}: cannot write: ${problem} (${errno})`);
+    this.path = path;
+    this.errno = errno;
+  }
+
+  /** A system error as a WriteError; anything else as it is. */
+  static from(e: unknown, path: string): unknown {
+    if (e instanceof LegadoStoreError) return e;
+    const errno = (e as { code?: unknown } | null)?.code;
+    return typeof errno === 'string' && /^E[A-Z]+$/.test(errno) ? new WriteError(path, errno) : e;
+  }
+}

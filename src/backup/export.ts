@@ -2,18 +2,17 @@
 // the app's name, a JSON array pretty-printed with two spaces, null fields left out, booleans as
 // true/false, rule and readConfig columns as nested objects, no file for an empty table, and
 // servers.json in plain text. Rows are read in one read transaction (a consistent snapshot) and
-// written as they are read; a zip is assembled from the written files.
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+// written as they are read, into a zip streamed to a sink (a file in Node: export-node.ts; memory
+// anywhere: exportBackupBytes). No Node module is imported here: the browser bundle takes it.
 import type { SchemaVersion, Table } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 import { UnsupportedInputError } from './errors.js';
-import { backupFileByKind, BACKUP_FILES, type BackupFile } from './file-map.js';
+import { backupFileByKind, backupFileByName, BACKUP_FILES, type BackupFile } from './file-map.js';
 import { gsonPretty } from './gson.js';
-import { isJsonObjectColumn, NO_OBJECT_TEXT } from './json-columns.js';
+import { isJsonObjectColumn, NO_OBJECT_TEXT, withoutNullElements } from './json-columns.js';
 import { parseObjectText } from './coerce.js';
-import { writeZip } from './zip.js';
+import { bytesAccess, MemorySink, type ByteSink, type ByteSource } from './source.js';
+import { ZipReader, ZipWriter, type ZipLimits } from './zip.js';
 
 export interface ExportOptions {
   /** Tables to write (table names, kinds or backup file names); all backup tables when left out. */
@@ -40,39 +39,85 @@ export interface ExportResult {
   readonly files: ExportedFile[];
   /** Tables asked for that wrote no file: empty, or absent at the store's version. */
   readonly skippedTables: { table: string; reason: string }[];
+  /** Files carried unchanged from the original backup (`carry`): config.xml, readConfig.json, ... */
+  readonly carried: string[];
+}
+
+/** A file of the original backup to carry into the export as it is. */
+export interface CarriedFile {
+  readonly name: string;
+  readonly source: ByteSource;
+}
+
+/** Where the backup's files go: entries of a zip, or files of a folder. */
+export interface BackupWriter {
+  file(name: string): { write(chunk: Uint8Array): void; end(): void };
 }
 
 /** Rows turned into text and written at a time. */
 const BATCH_ROWS = 256;
+const encoder = new TextEncoder();
 
-/** Writes the backup to `out`: a zip when the name ends in .zip, otherwise a new (or empty) folder. */
-export async function exportBackup(store: Store<SchemaVersion>, out: string, options: ExportOptions = {}): Promise<ExportResult> {
-  const files = selectFiles(options.tables);
-  const zip = out.toLowerCase().endsWith('.zip');
-  if (!zip && existsSync(out) && (!statSync(out).isDirectory() || readdirSync(out).length > 0)) {
-    throw new UnsupportedInputError(out, 'exists and is not an empty folder; export into a new folder or a .zip');
-  }
-  const parent = dirname(resolve(out));
-  mkdirSync(parent, { recursive: true });
-  // Written next to the target (or in tmp for a zip) and moved into place when complete.
-  const staging = mkdtempSync(zip ? join(tmpdir(), 'legado-export-') : join(parent, '.legado-export-'));
-  try {
-    const { written, skippedTables } = writeTables(store, files, staging, options.onProgress);
-    if (zip) {
-      const tmpZip = `${out}.${process.pid}.tmp`;
-      await writeZip(tmpZip, written.map((w) => ({ name: w.file, path: join(staging, w.file) })));
-      renameSync(tmpZip, out);
-    } else {
-      if (existsSync(out)) rmSync(out, { recursive: true });
-      renameSync(staging, out);
-    }
-    return { out, format: zip ? 'zip' : 'folder', files: written, skippedTables };
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
+/**
+ * The backup as a zip in memory (the browser's entry point; the same writer as the file export).
+ * `carry`: the original backup zip, whose files that hold no table are carried through unchanged.
+ */
+export async function exportBackupBytes(
+  store: Store<SchemaVersion>,
+  options: ExportOptions & { readonly carry?: Uint8Array; readonly zipLimits?: Partial<ZipLimits> } = {},
+): Promise<Uint8Array> {
+  return exportBackupZip(store, options).bytes;
 }
 
-function selectFiles(names: readonly string[] | undefined): BackupFile[] {
+/** `exportBackupBytes` with what was written, synchronously. */
+export function exportBackupZip(
+  store: Store<SchemaVersion>,
+  options: ExportOptions & { readonly carry?: Uint8Array; readonly zipLimits?: Partial<ZipLimits>; readonly name?: string } = {},
+): { bytes: Uint8Array; result: ExportResult } {
+  const sink = new MemorySink();
+  const carry = options.carry && carriedFromZip(new ZipReader(bytesAccess('carry.zip', options.carry), options.zipLimits));
+  const result = writeZipBackup(store, sink, options.name ?? 'backup.zip', { ...options, carry });
+  return { bytes: sink.bytes(), result };
+}
+
+/** The files of an original backup zip that hold no table: what `carry` brings along. */
+export function carriedFromZip(zip: ZipReader): CarriedFile[] {
+  const taken = new Set<string>();
+  const out: CarriedFile[] = [];
+  for (const e of zip.entries) {
+    if (e.isDirectory || backupFileByName(e.name) || taken.has(e.name.toLowerCase())) continue;
+    taken.add(e.name.toLowerCase());
+    out.push({ name: e.name, source: zip.source(e) });
+  }
+  return out;
+}
+
+/** Writes the backup as a zip into a sink: the table files, then the carried ones. */
+export function writeZipBackup(
+  store: Store<SchemaVersion>,
+  sink: ByteSink,
+  out: string,
+  options: ExportOptions & { readonly carry?: readonly CarriedFile[] | undefined },
+): ExportResult {
+  const zip = new ZipWriter(sink);
+  const { written, skippedTables } = writeTables(store, selectFiles(options.tables), zip, options.onProgress);
+  const carried = carryFiles(options.carry, zip);
+  zip.end();
+  return { out, format: 'zip', files: written, skippedTables, carried };
+}
+
+export function carryFiles(carry: readonly CarriedFile[] | undefined, writer: BackupWriter): string[] {
+  const carried: string[] = [];
+  for (const c of carry ?? []) {
+    const f = writer.file(c.name);
+    for (const chunk of c.source.chunks()) f.write(chunk);
+    f.end();
+    carried.push(c.name);
+  }
+  return carried;
+}
+
+export function selectFiles(names: readonly string[] | undefined): BackupFile[] {
   if (!names || names.length === 0) return [...BACKUP_FILES];
   return names.map((n) => backupFileByKind(n) ?? fail(n));
 }
@@ -81,15 +126,17 @@ function fail(name: string): never {
   throw new UnsupportedInputError(name, `not a table of a backup; one of ${BACKUP_FILES.map((f) => f.table).join(', ')}`);
 }
 
-function writeTables(
+/** Every selected table with rows as one file, read in one transaction (a consistent snapshot). */
+export function writeTables(
   store: Store<SchemaVersion>,
   files: readonly BackupFile[],
-  dir: string,
+  writer: BackupWriter,
   onProgress: ExportOptions['onProgress'],
 ): { written: ExportedFile[]; skippedTables: { table: string; reason: string }[] } {
   const written: ExportedFile[] = [];
   const skippedTables: { table: string; reason: string }[] = [];
-  store.transaction(() => {
+  // One snapshot for every file, without the write lock: writers go on meanwhile.
+  store.read(() => {
     const present = files.filter((f) => {
       if (store.schema.table(f.table)) return true;
       skippedTables.push({ table: f.table, reason: `no such table at schema ${store.version}` });
@@ -104,29 +151,31 @@ function writeTables(
         continue;
       }
       const table = store.schema.table(f.table)!;
-      const fd = openSync(join(dir, f.file), 'w');
+      const out = writer.file(f.file);
       let rows = 0;
       let bytes = 0;
+      const write = (text: string) => {
+        const chunk = encoder.encode(text);
+        bytes += chunk.length;
+        out.write(chunk);
+      };
       // Rows are turned into text a batch at a time: JSON.stringify of an array with a 2-space
       // indent is exactly Gson's layout of the array, so the batches' bodies are joined as they are.
       let batch: Record<string, unknown>[] = [];
       const flush = () => {
         const body = gsonPretty(batch).slice(2, -2); // without "[\n" and "\n]"
-        bytes += writeSync(fd, `${rows === batch.length ? '[\n' : ',\n'}${body}`);
+        write(`${rows === batch.length ? '[\n' : ',\n'}${body}`);
         batch = [];
         onProgress?.({ file: f.file, rows: done + rows, totalRows });
       };
-      try {
-        for (const row of store.table(f.table).iterate()) {
-          batch.push(toJsonValue(table, row));
-          rows++;
-          if (batch.length === BATCH_ROWS) flush();
-        }
-        if (batch.length) flush();
-        bytes += writeSync(fd, '\n]');
-      } finally {
-        closeSync(fd);
+      for (const row of store.table(f.table).iterate()) {
+        batch.push(toJsonValue(table, row));
+        rows++;
+        if (batch.length === BATCH_ROWS) flush();
       }
+      if (batch.length) flush();
+      write('\n]');
+      out.end();
       done += rows;
       onProgress?.({ file: f.file, rows: done, totalRows });
       written.push({ file: f.file, table: f.table, rows, bytes });
@@ -143,7 +192,9 @@ export function toJsonValue(table: Table, row: Record<string, unknown>): Record<
     if (v === null || v === undefined) continue;
     if (isJsonObjectColumn(table.name, c.field) && typeof v === 'string') {
       if (v.trim() === NO_OBJECT_TEXT) continue;
-      out[c.field] = parseObjectText(v) ?? v;
+      const parsed = parseObjectText(v);
+      // Only text that mentions null can hold an array with a null element.
+      out[c.field] = parsed === undefined ? v : v.includes('null') ? withoutNullElements(parsed) : parsed;
       continue;
     }
     // Bitmasks that fit a number are written as one; the others stay exact (gson.ts).

@@ -41,6 +41,13 @@ export const NON_TABLE_FILES: Readonly<Record<string, string>> = {
   'directLinkUploadRule.json': 'direct-link upload rule (file cache)',
   'directLinkUpload.json': 'direct-link upload rules (default data)',
   'myBookShelf.json': 'a 阅读 2.0 bookshelf (not converted)',
+  // The LegadoTeam line's backups (schema-history.md): tables the main line does not have, its
+  // cookies (a store keeps no cookies from backups) and a settings file.
+  'highlight.json': 'LegadoTeam highlights (no such table in the main line)',
+  'highlightRule.json': 'LegadoTeam highlight rules (no such table in the main line)',
+  'cookies.json': 'LegadoTeam cookies (not restored from backups)',
+  'autoTask.json': 'LegadoTeam auto tasks (no such table in the main line)',
+  'videoConfig.xml': 'LegadoTeam video settings',
 };
 
 /** Record kinds whose rows have no table: the app imports them elsewhere. */

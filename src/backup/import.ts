@@ -1,18 +1,16 @@
-// Importing backups (a zip, or a folder of the same files) and rule collections into a store.
-// Inputs are planned first (a zip's table files are streamed out to a temporary folder), then
-// every record of every file is read as a stream and written inside ONE store transaction:
-// an import is stored whole or not at all, and a strict import fails on the first skipped record.
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { LegadoStoreError, UniqueViolationError } from '../errors.js';
+// Importing backups (a zip, or a folder of the same files) and rule collections into a store,
+// from byte sources (source.ts): files in Node (import-node.ts), bytes in memory anywhere
+// (`importBackupBytes`). Inputs are planned first (a zip's directory is read; nothing is
+// extracted), then every record of every file is read as a stream and written inside ONE store
+// transaction: an import is stored whole or not at all, and a strict import fails on the first
+// skipped record. No Node module is imported here: the browser bundle takes this file.
+import { LegadoStoreError, FileAccessError } from '../errors.js';
 import type { Table } from '../schema/index.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
-import type { TableApi } from '../table/table.js';
 import { decryptBackupText, looksEncrypted } from './aes.js';
 import { detectKind } from './detect-kind.js';
-import { DecryptError, ImportRejectedError, UnsupportedInputError } from './errors.js';
+import { ArchiveLimitError, DecryptError, ImportRejectedError, UnsupportedInputError } from './errors.js';
 import {
   BACKUP_FILES,
   backupFileByKind,
@@ -22,18 +20,13 @@ import {
   nonTableFile,
   type BackupFile,
 } from './file-map.js';
-import { JsonRecordReader, type JsonSource } from './json-stream.js';
-import { Clock, RowBuilder, type Built, type Skip } from './record.js';
-import {
-  bump,
-  newKindReport,
-  totalsOf,
-  type FileOutcome,
-  type ImportResult,
-  type KindReport,
-  type SkippedRecord,
-} from './report.js';
-import { extractZip, isZipSignature } from './zip.js';
+import { JsonRecordReader } from './json-stream.js';
+import { DEFAULT_CHOICES, type ImportChoices } from './keep.js';
+import { Merger, type MergeTable } from './merge.js';
+import { Clock, holdsOldBookTypes, RowBuilder } from './record.js';
+import { newKindReport, totalsOf, type FileOutcome, type ImportResult, type KindReport } from './report.js';
+import { bytesAccess, bytesSource, readText, type ByteSource, type RandomAccess } from './source.js';
+import { isZipSignature, ZipReader, type ZipLimits } from './zip.js';
 
 export interface ImportProgress {
   /** The file being read. */
@@ -46,138 +39,141 @@ export interface ImportProgress {
   readonly totalBytes: number;
 }
 
-export interface ImportOptions {
+export interface ImportOptions extends Partial<ImportChoices> {
   /** The kind of records in rule files (bookSource, rssSource, replaceRule, ...); detected when left out. */
   readonly kind?: string;
-  /** All or nothing: any record that cannot be stored fails the whole import. */
+  /**
+   * All or nothing: any record that cannot be stored, or any file of a backup that cannot be
+   * read, fails the whole import. Without it such records and files are skipped and reported.
+   */
   readonly strict?: boolean;
   /** The backup password, for an encrypted servers.json (the app's default key otherwise). */
   readonly password?: string;
   readonly onProgress?: (progress: ImportProgress) => void;
   /** The time used for the app's time defaults (epoch ms); now when left out. */
   readonly now?: number;
+  /** Limits on what a zip may expand to (zip.ts has the defaults). */
+  readonly zipLimits?: Partial<ZipLimits>;
 }
 
-type AnyTable = TableApi<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, unknown>;
-
-/** A file to read: where it is, what to call it, and how its kind is known. */
-interface PlannedFile {
+/** A file to read: its bytes, what to call it, and how its kind is known. */
+export interface PlannedFile {
   readonly display: string;
-  readonly path: string;
+  readonly source: ByteSource;
   /** In a backup the kind comes from the file name; a rule file's from --kind or its keys. */
   readonly mode: 'backup' | 'collection';
   readonly byName?: BackupFile;
 }
 
-interface Plan {
+export interface Plan {
   readonly files: PlannedFile[];
   readonly notImported: FileOutcome[];
   readonly cleanup: (() => void)[];
 }
 
-/** Imports a backup: a zip archive, or a folder of the files a backup holds. */
-export async function importBackup(store: Store<SchemaVersion>, path: string, options: ImportOptions = {}): Promise<ImportResult> {
-  return importInputs(store, [path], options, 'backup');
-}
+export const newPlan = (): Plan => ({ files: [], notImported: [], cleanup: [] });
 
-/** Imports rule files (book sources, RSS sources, replace rules, TXT TOC rules, TTS engines, dictionary rules, ...). */
-export async function importFiles(store: Store<SchemaVersion>, paths: readonly string[], options: ImportOptions = {}): Promise<ImportResult> {
-  return importInputs(store, paths, options, 'collection');
-}
-
-/** Imports each input as what it is: a zip or a folder is a backup, any other file a rule file. */
-export async function importInputs(
+/**
+ * Imports a backup zip or a rule file (a JSON array or object) held in memory: the browser's
+ * entry point, and the same pipeline as the file-based imports. `name` is what reports call it.
+ */
+export async function importBackupBytes(
   store: Store<SchemaVersion>,
-  inputs: readonly string[],
-  options: ImportOptions = {},
-  as?: 'backup' | 'collection',
+  bytes: Uint8Array,
+  options: ImportOptions & { readonly name?: string } = {},
 ): Promise<ImportResult> {
-  if (options.kind !== undefined && !backupFileByKind(options.kind)) {
-    throw new UnsupportedInputError(`--kind ${options.kind}`, `unknown kind; one of ${KIND_NAMES.join(', ')}`);
-  }
-  const plan: Plan = { files: [], notImported: [], cleanup: [] };
+  return importBytesSync(store, bytes, options);
+}
+
+/** `importBackupBytes`, synchronously. */
+export function importBytesSync(store: Store<SchemaVersion>, bytes: Uint8Array, options: ImportOptions & { readonly name?: string } = {}): ImportResult {
+  checkKindOption(options);
+  const plan = newPlan();
   try {
-    for (const input of inputs) await planInput(plan, input, as);
+    const name = options.name ?? (isZipSignature(bytes) ? 'backup.zip' : 'input.json');
+    if (isZipSignature(bytes)) planZip(plan, bytesAccess(name, bytes), options);
+    else planRuleFile(plan, bytesSource(name, bytes), name);
     return runImport(store, plan, options);
   } finally {
     for (const clean of plan.cleanup) clean();
   }
 }
 
-async function planInput(plan: Plan, input: string, as: 'backup' | 'collection' | undefined): Promise<void> {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
-    throw new UnsupportedInputError(input, 'a remote URL: download it first and import the downloaded file');
-  }
-  if (!existsSync(input)) throw new UnsupportedInputError(input, 'no such file or folder');
-  if (statSync(input).isDirectory()) {
-    if (as === 'collection') throw new UnsupportedInputError(input, 'a folder: import it as a backup');
-    planFolder(plan, input);
-    return;
-  }
-  if (as === 'backup' || isZipFile(input)) {
-    if (!isZipFile(input)) throw new UnsupportedInputError(input, 'not a zip archive or a folder');
-    await planZip(plan, input);
-    return;
-  }
-  const nonTable = nonTableFile(basename(input));
-  if (nonTable !== undefined) plan.notImported.push(notImported(input, nonTable));
-  else plan.files.push({ display: input, path: input, mode: 'collection', byName: backupFileByName(basename(input)) });
-}
-
-function isZipFile(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const head = Buffer.alloc(4);
-    return isZipSignature(head.subarray(0, readSync(fd, head, 0, 4, 0)));
-  } finally {
-    closeSync(fd);
+export function checkKindOption(options: ImportOptions): void {
+  if (options.kind !== undefined && !backupFileByKind(options.kind)) {
+    throw new UnsupportedInputError(`--kind ${options.kind}`, `unknown kind; one of ${KIND_NAMES.join(', ')}`);
   }
 }
 
-/** Backup files first, in the app's restore order; what holds no table is reported, not read. An empty path: an entry not extracted. */
-function planBackupEntries(plan: Plan, names: readonly { name: string; path: string; display: string }[]): void {
+/** A rule file; a file that is known to hold no table (config.xml, ...) is reported instead. */
+export function planRuleFile(plan: Plan, source: ByteSource, baseName: string): void {
+  const nonTable = nonTableFile(baseName);
+  if (nonTable !== undefined) plan.notImported.push(notImported(source.name, nonTable));
+  else plan.files.push({ display: source.name, source, mode: 'collection', byName: backupFileByName(baseName) });
+}
+
+export interface BackupEntry {
+  /** Base name, as files of a backup are matched. */
+  readonly name: string;
+  readonly display: string;
+  /** Its bytes; left out for an entry that is not read (the reason says why). */
+  readonly source?: ByteSource;
+  readonly reason?: string;
+}
+
+/** Backup files first, in the app's restore order; what holds no table is reported, not read. */
+export function planBackupEntries(plan: Plan, entries: readonly BackupEntry[]): void {
   const order = (name: string) => {
     const f = backupFileByName(name);
     return f ? BACKUP_FILES.indexOf(f) : BACKUP_FILES.length;
   };
-  for (const e of [...names].sort((a, b) => order(a.name) - order(b.name) || a.name.localeCompare(b.name))) {
+  for (const e of [...entries].sort((a, b) => order(a.name) - order(b.name) || a.name.localeCompare(b.name))) {
     const byName = backupFileByName(e.name);
-    if (byName && e.path === '') plan.notImported.push(notImported(e.display, 'a second entry with this name in the archive'));
-    else if (byName) plan.files.push({ display: e.display, path: e.path, mode: 'backup', byName });
-    else plan.notImported.push(notImported(e.display, nonTableFile(e.name) ?? 'not a file of a Legado backup'));
+    if (byName && e.source) plan.files.push({ display: e.display, source: e.source, mode: 'backup', byName });
+    else plan.notImported.push(notImported(e.display, e.reason ?? nonTableFile(e.name) ?? 'not a file of a Legado backup'));
   }
 }
 
-function planFolder(plan: Plan, dir: string): void {
-  const entries = readdirSync(dir, { withFileTypes: true });
-  for (const e of entries) if (e.isDirectory()) plan.notImported.push(notImported(join(dir, e.name), 'a folder inside the backup folder'));
-  planBackupEntries(
-    plan,
-    entries.filter((e) => e.isFile()).map((e) => ({ name: e.name, path: join(dir, e.name), display: join(dir, e.name) })),
-  );
+/** A zip's table files, read from the archive as streams when their turn comes. */
+export function planZip(plan: Plan, access: RandomAccess, options: Pick<ImportOptions, 'zipLimits'>): ZipReader {
+  let zip: ZipReader;
+  try {
+    zip = new ZipReader(access, options.zipLimits);
+  } catch (e) {
+    access.close?.();
+    throw e;
+  }
+  plan.cleanup.push(() => zip.close());
+  const taken = new Set<string>();
+  const entries: BackupEntry[] = [];
+  for (const entry of zip.entries) {
+    if (entry.isDirectory) continue;
+    const display = `${zip.file}:${entry.name}`;
+    const wanted = backupFileByName(entry.name) !== undefined;
+    if (wanted && taken.has(entry.name.toLowerCase())) {
+      entries.push({ name: entry.name, display, reason: 'a second entry with this name in the archive' });
+    } else if (wanted) {
+      taken.add(entry.name.toLowerCase());
+      entries.push({ name: entry.name, display, source: zip.source(entry, display) });
+    } else {
+      entries.push({ name: entry.name, display });
+    }
+  }
+  planBackupEntries(plan, entries);
+  return zip;
 }
 
-async function planZip(plan: Plan, zipPath: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'legado-import-'));
-  plan.cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  const listing = await extractZip(zipPath, dir, (name) => backupFileByName(name) !== undefined);
-  planBackupEntries(plan, [
-    ...listing.extracted.map((e) => ({ name: e.name, path: e.path, display: `${zipPath}:${e.name}` })),
-    ...listing.others.map((name) => ({ name, path: '', display: `${zipPath}:${name}` })),
-  ]);
-}
-
-function notImported(file: string, reason: string, read = 0): FileOutcome {
+export function notImported(file: string, reason: string, read = 0): FileOutcome {
   return { file, status: 'not-imported', reason, read, stored: 0, duplicates: 0, skipped: 0 };
 }
 
-/** Per-table state of one import: the row builder and the keys written so far. */
-interface TableState {
-  readonly api: AnyTable;
+/** Per-table state of one import: the row builder beside what the merge keeps. */
+interface TableState extends MergeTable {
   readonly builder: RowBuilder;
-  readonly report: KindReport;
-  readonly seen: Set<string>;
 }
+
+/** Tables whose content is a secret: errors never quote it. */
+const SECRET_TABLES: ReadonlySet<string> = new Set(['servers', 'cookies']);
 
 class ImportRun {
   readonly store: Store<SchemaVersion>;
@@ -185,7 +181,7 @@ class ImportRun {
   readonly clock: Clock;
   readonly kinds: Record<string, KindReport> = {};
   readonly files: FileOutcome[] = [];
-  readonly skipped: SkippedRecord[] = [];
+  readonly merger: Merger;
   private readonly tables = new Map<string, TableState>();
   private records = 0;
   private bytesBefore = 0;
@@ -194,15 +190,40 @@ class ImportRun {
   constructor(store: Store<SchemaVersion>, options: ImportOptions, totalBytes: number) {
     this.store = store;
     this.options = options;
+    this.merger = new Merger(store, definedOnly(options));
     this.clock = new Clock(options.now);
     this.totalBytes = totalBytes;
   }
 
+  /**
+   * A backup's file that cannot be read (undecryptable, invalid JSON, a damaged entry) is skipped
+   * and reported, its records undone, as the app's restore skips it; strict imports fail instead.
+   * Archive limits always fail the import (a zip bomb is not a file to skip).
+   */
   importFile(file: PlannedFile): void {
+    if (file.mode !== 'backup' || this.options.strict) return this.readFile(file);
+    const files = this.files.length;
+    const skipped = this.merger.skipped.length;
+    const conflicts = this.merger.conflicts.length;
+    const saved = this.snapshot();
+    try {
+      this.store.transaction(() => this.readFile(file));
+    } catch (e) {
+      if (!(e instanceof LegadoStoreError) || e instanceof FileAccessError || e instanceof ArchiveLimitError || e instanceof ImportRejectedError) throw e;
+      this.files.length = files;
+      this.merger.skipped.length = skipped;
+      this.merger.conflicts.length = conflicts;
+      this.restore(saved);
+      this.files.push({ ...notImported(file.display, `cannot be read, skipped: ${e.code}: ${e.message}`), kind: file.byName?.kind, table: file.byName?.table, error: e.code });
+    }
+  }
+
+  private readFile(file: PlannedFile): void {
     const report: FileOutcome = { file: file.display, status: 'empty', read: 0, stored: 0, duplicates: 0, skipped: 0 };
     this.files.push(report);
-    const source = this.sourceOf(file);
-    const reader = new JsonRecordReader(source);
+    const secret = SECRET_TABLES.has(((this.options.kind === undefined ? undefined : backupFileByKind(this.options.kind)) ?? file.byName)?.table ?? '');
+    const source = this.sourceOf(file, secret);
+    const reader = new JsonRecordReader(source, { secret });
     let state: TableState | undefined;
     let absent: string | undefined;
     const progress = (bytes: number) =>
@@ -223,11 +244,14 @@ class ImportRun {
         } else {
           report.table = resolved.file.table;
           state = this.tableState(resolved.file);
+          if (state.api.name === 'books') state.builder.oldBookTypes = holdsOldBookTypes(new JsonRecordReader(source, { secret }).records());
+          const detected = detectKind(rec.value);
+          if (this.options.kind !== undefined && detected !== undefined && detected !== resolved.kind) report.detectedKind = detected;
         }
       }
       report.read++;
       this.records++;
-      if (state) this.importRecord(state, report, rec.index, rec.value);
+      if (state) this.importRecord(state, file, report, rec.index, rec.value);
     }
     this.bytesBefore += reader.size;
     if (absent !== undefined) {
@@ -243,14 +267,13 @@ class ImportRun {
   }
 
   /** The file as JSON: servers.json may be AES text, which is decrypted first. */
-  private sourceOf(file: PlannedFile): JsonSource {
-    const given = this.options.kind === undefined ? undefined : backupFileByKind(this.options.kind);
-    if ((given ?? file.byName)?.table !== 'servers') return { name: file.display, path: file.path };
-    const text = readFileSync(file.path, 'utf8');
-    if (!looksEncrypted(text)) return { name: file.display, path: file.path };
+  private sourceOf(file: PlannedFile, secret: boolean): ByteSource {
+    if (!secret) return file.source;
+    const text = readText(file.source);
+    if (!looksEncrypted(text)) return file.source;
     const plain = decryptBackupText(text, this.options.password ?? '');
     if (plain === undefined) throw new DecryptError(file.display, this.options.password !== undefined);
-    return { name: file.display, data: Buffer.from(plain, 'utf8') };
+    return bytesSource(file.display, new TextEncoder().encode(plain));
   }
 
   private resolveKind(file: PlannedFile, reader: JsonRecordReader, first: unknown): { kind: string; file: BackupFile } | { kind: string; absent: string } {
@@ -281,81 +304,58 @@ class ImportRun {
     if (!s) {
       const table: Table = this.store.schema.table(file.table)!;
       const report = (this.kinds[file.kind] ??= newKindReport(file.kind, file.table));
-      s = { api: this.store.table(file.table), builder: new RowBuilder(table, this.store.version, this.clock), report, seen: new Set() };
+      s = { api: this.store.table(file.table), builder: new RowBuilder(table, this.store.version, this.clock), report, seen: new Map() };
       this.tables.set(file.table, s);
     }
     return s;
   }
 
-  private importRecord(s: TableState, file: FileOutcome, index: number, value: unknown): void {
-    const k = s.report;
-    k.read++;
-    const built = s.builder.build(value, k);
-    if ('category' in built) return this.skip(s, file, index, built);
-    const duplicate = s.seen.has(built.keyText);
-    const existed = duplicate || s.api.has(built.key);
-    if (existed && this.keepsStored(s, built)) {
-      if (duplicate) k.duplicates++, file.duplicates++;
-      else k.unchanged++;
-      return;
-    }
-    try {
-      this.write(s, built);
-    } catch (e) {
-      if (!(e instanceof LegadoStoreError)) throw e;
-      return this.skip(s, file, index, { category: `rejected: ${e.code}`, reason: e.message, key: built.keyText });
-    }
-    s.seen.add(built.keyText);
-    if (duplicate) {
-      k.duplicates++;
-      file.duplicates++;
-      return;
-    }
-    if (existed) k.updated++;
-    else k.inserted++;
-    k.stored++;
-    file.stored++;
+  private importRecord(s: TableState, file: PlannedFile, out: FileOutcome, index: number, value: unknown): void {
+    s.report.read++;
+    const built = s.builder.build(value, s.report);
+    if ('category' in built) this.merger.skip(s, out, index, built);
+    else this.merger.merge(s, out, index, built, file.mode === 'collection');
   }
 
-  /** readRecord: the larger reading time wins, as the app's restore keeps it (reference 3.4). */
-  private keepsStored(s: TableState, built: Built): boolean {
-    if (s.api.name !== 'readRecord') return false;
-    const current = s.api.get(built.key) as { readTime?: number } | undefined;
-    return current !== undefined && (current.readTime ?? 0) >= (built.row.readTime as number);
+  /** The counters, to put back when a file's records are undone. */
+  private snapshot(): { kinds: string; seen: Map<string, Map<string, string>>; records: number; bytes: number } {
+    return {
+      kinds: JSON.stringify(this.kinds),
+      seen: new Map([...this.tables].map(([t, s]) => [t, new Map(s.seen)])),
+      records: this.records,
+      bytes: this.bytesBefore,
+    };
   }
 
-  /**
-   * An upsert updates an existing row in place (a book keeps its chapters). A book whose
-   * (name, author) belongs to another bookUrl replaces that book, as the app's restore does.
-   */
-  private write(s: TableState, built: Built): void {
-    try {
-      s.api.upsert(built.row);
-    } catch (e) {
-      if (!(s.api.name === 'books' && e instanceof UniqueViolationError && e.index === 'index_books_name_author')) throw e;
-      const other = this.store.db
-        .prepare('SELECT bookUrl FROM books WHERE name = ? AND author = ?')
-        .pluck()
-        .get(built.row.name, built.row.author) as string | undefined;
-      if (other === undefined) throw e;
-      s.api.delete(other);
-      s.seen.delete(JSON.stringify([other]));
-      s.report.replaced++;
-      s.api.upsert(built.row);
+  private restore(saved: ReturnType<ImportRun['snapshot']>): void {
+    const kinds = JSON.parse(saved.kinds) as Record<string, KindReport>;
+    for (const key of Object.keys(this.kinds)) {
+      if (kinds[key]) Object.assign(this.kinds[key]!, kinds[key]);
+      else delete this.kinds[key];
     }
-  }
-
-  private skip(s: TableState, file: FileOutcome, index: number, why: Skip): void {
-    s.report.skipped++;
-    file.skipped++;
-    bump(s.report.skipReasons, why.category);
-    this.skipped.push({ file: file.file, index, kind: s.report.kind, ...(why.key ? { key: why.key } : {}), category: why.category, reason: why.reason });
+    for (const [t, s] of this.tables) {
+      const seen = saved.seen.get(t);
+      if (!seen) {
+        this.tables.delete(t);
+        continue;
+      }
+      s.seen.clear();
+      for (const [k, v] of seen) s.seen.set(k, v);
+    }
+    this.records = saved.records;
+    this.bytesBefore = saved.bytes;
   }
 }
 
-function runImport(store: Store<SchemaVersion>, plan: Plan, options: ImportOptions): ImportResult {
+function definedOnly(options: ImportOptions): Partial<ImportChoices> {
+  const out: Partial<Record<keyof ImportChoices, boolean>> = {};
+  for (const k of Object.keys(DEFAULT_CHOICES) as (keyof ImportChoices)[]) if (options[k] !== undefined) out[k] = options[k];
+  return out;
+}
+
+export function runImport(store: Store<SchemaVersion>, plan: Plan, options: ImportOptions): ImportResult {
   const started = performance.now();
-  const totalBytes = plan.files.reduce((n, f) => n + statSync(f.path).size, 0);
+  const totalBytes = plan.files.reduce((n, f) => n + f.source.size, 0);
   const run = new ImportRun(store, options, totalBytes);
   const result = (): ImportResult => ({
     store: store.path,
@@ -363,13 +363,14 @@ function runImport(store: Store<SchemaVersion>, plan: Plan, options: ImportOptio
     strict: options.strict ?? false,
     kinds: run.kinds,
     files: [...run.files, ...plan.notImported],
-    skipped: run.skipped,
+    skipped: run.merger.skipped,
+    conflicts: run.merger.conflicts,
     totals: totalsOf(run.kinds),
     durationMs: Math.round(performance.now() - started),
   });
   store.transaction(() => {
     for (const file of plan.files) run.importFile(file);
-    if (options.strict && run.skipped.length > 0) throw new ImportRejectedError(result());
+    if (options.strict && run.merger.skipped.length > 0) throw new ImportRejectedError(result());
   });
   return result();
 }

@@ -5,6 +5,8 @@
 // for the parser of that element to say. Anything it cannot split cleanly is reported as
 // `undefined` from `push`, and the caller falls back to the exact token-by-token reader.
 
+import { concatBytes } from './source.js';
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -157,7 +159,7 @@ export class JsonArraySplitter {
     if (this.pieces.length === 0) {
       bytes = tail;
     } else {
-      bytes = Buffer.concat([...this.pieces, tail]);
+      bytes = concatBytes([...this.pieces, tail]);
       this.pieces = [];
     }
     return { bytes, longNumber: this.longNumber };

@@ -13,3 +13,24 @@ export const NO_OBJECT_TEXT = 'null';
 export function isJsonObjectColumn(table: string, field: string): boolean {
   return JSON_OBJECT_COLUMNS[table]?.includes(field) ?? false;
 }
+
+/**
+ * The value with every `null` element taken out of its arrays, at any depth: the current app's
+ * Gson rejects an array holding null (what a trailing comma leaves), so export never writes one.
+ * Values without such an array are returned as they are.
+ */
+export function withoutNullElements<T>(value: T): T {
+  if (Array.isArray(value)) {
+    const kept = value.filter((v) => v !== null).map(withoutNullElements);
+    return (kept.length === value.length && kept.every((v, i) => v === value[i]) ? value : kept) as T;
+  }
+  if (value !== null && typeof value === 'object') {
+    let out: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(value)) {
+      const w = withoutNullElements(v);
+      if (w !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = w;
+    }
+    return (out ?? value) as T;
+  }
+  return value;
+}

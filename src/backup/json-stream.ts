@@ -8,17 +8,12 @@
 // element does not parse), the exact one reads the file again from the start, skipping the
 // records already given, so the caller sees the same records and the same error either way.
 import { TokenParser, Tokenizer } from '@streamparser/json';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { TextDecoder } from 'node:util';
 import { InvalidJsonError, UnsupportedInputError } from './errors.js';
 import { JsonArraySplitter } from './json-array-splitter.js';
+import { concatBytes, type ByteSource } from './source.js';
 
-/** A file on disk, or bytes already in memory (a decrypted file), with the name to report. */
-export interface JsonSource {
-  readonly name: string;
-  readonly path?: string;
-  readonly data?: Uint8Array;
-}
+/** Where the JSON comes from: a file, a zip entry, bytes in memory (source.ts). */
+export type JsonSource = ByteSource;
 
 export interface JsonRecord {
   /** Position in the top-level array; 0 for a top-level object. */
@@ -28,7 +23,6 @@ export interface JsonRecord {
 
 export type JsonRoot = 'unread' | 'empty' | 'array' | 'object';
 
-const CHUNK = 1 << 16;
 const BOM = [0xef, 0xbb, 0xbf];
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
@@ -48,7 +42,7 @@ class ExactTokenizer extends Tokenizer {
  * that keeps them; the test of this module catches a library change that breaks this.
  */
 function keepByteOrderMarks(tokenizer: Tokenizer): void {
-  const strings = (tokenizer as unknown as { bufferedString?: { decoder?: TextDecoder } }).bufferedString;
+  const strings = (tokenizer as unknown as { bufferedString?: { decoder?: InstanceType<typeof TextDecoder> } }).bufferedString;
   if (strings && strings.decoder instanceof TextDecoder) strings.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 }
 
@@ -57,13 +51,17 @@ export class JsonRecordReader {
   /** What the file holds at the top level, known once reading has begun. */
   root: JsonRoot = 'unread';
   bytesRead = 0;
-  readonly size: number;
-  private readonly chunkSize: number;
+  /** A file of secrets (servers.json): errors say where, never what the text around it is. */
+  private readonly secret: boolean;
 
-  constructor(source: JsonSource, chunkSize = CHUNK) {
+  constructor(source: JsonSource, options: { readonly secret?: boolean } = {}) {
     this.source = source;
-    this.chunkSize = chunkSize;
-    this.size = source.data ? source.data.length : fstatSize(source.path!);
+    this.secret = options.secret ?? false;
+  }
+
+  /** Bytes in the source (as declared; the bytes actually read once reading is done). */
+  get size(): number {
+    return Math.max(this.source.size, this.bytesRead);
   }
 
   *records(onBytes?: (bytesRead: number) => void): Generator<JsonRecord> {
@@ -167,25 +165,9 @@ export class JsonRecordReader {
   }
 
   private *chunks(): Generator<Uint8Array> {
-    if (this.source.data) {
-      for (let at = 0; at < this.source.data.length; at += this.chunkSize) {
-        const chunk = this.source.data.subarray(at, at + this.chunkSize);
-        this.bytesRead += chunk.length;
-        yield chunk;
-      }
-      return;
-    }
-    const fd = openSync(this.source.path!, 'r');
-    try {
-      const buf = Buffer.allocUnsafe(this.chunkSize);
-      for (;;) {
-        const n = readSync(fd, buf, 0, buf.length, null);
-        if (n === 0) return;
-        this.bytesRead += n;
-        yield buf.subarray(0, n);
-      }
-    } finally {
-      closeSync(fd);
+    for (const chunk of this.source.chunks()) {
+      this.bytesRead += chunk.length;
+      yield chunk;
     }
   }
 
@@ -195,7 +177,7 @@ export class JsonRecordReader {
     const absolute = /absolute position "(\d+)"/.exec(e.message);
     const offset = Math.min(this.size, (absolute ? Number(absolute[1]) : lastToken) + skip);
     const { line, column } = lineAndColumn(this.source, offset);
-    return new InvalidJsonError(this.source.name, line, column, offset, explain(e.message));
+    return new InvalidJsonError(this.source.name, line, column, offset, this.secret ? 'syntax error (the text is not shown: the file holds secrets)' : explain(e.message));
   }
 }
 
@@ -224,46 +206,24 @@ function parseExact(bytes: Uint8Array): unknown {
   return result;
 }
 
-function fstatSize(path: string): number {
-  const fd = openSync(path, 'r');
-  try {
-    return fstatSync(fd).size;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** 1-based line and column (in characters) of a byte offset. */
 export function lineAndColumn(source: JsonSource, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
-  const scan = (chunk: Uint8Array, base: number): void => {
+  let base = 0;
+  const tail: Uint8Array[] = []; // the bytes of the current line up to the offset
+  for (const chunk of source.chunks()) {
+    if (base >= offset) break;
     const end = Math.min(chunk.length, offset - base);
     for (let i = chunk.indexOf(0x0a); i !== -1 && i < end; i = chunk.indexOf(0x0a, i + 1)) {
       line++;
       lineStart = base + i + 1;
+      tail.length = 0;
     }
-  };
-  let prefix: Uint8Array;
-  if (source.data) {
-    scan(source.data, 0);
-    prefix = source.data.subarray(lineStart, offset);
-  } else {
-    const fd = openSync(source.path!, 'r');
-    try {
-      const buf = Buffer.allocUnsafe(CHUNK);
-      for (let base = 0; base < offset; base += CHUNK) {
-        const n = readSync(fd, buf, 0, CHUNK, base);
-        if (n === 0) break;
-        scan(buf.subarray(0, n), base);
-      }
-      prefix = Buffer.allocUnsafe(Math.max(0, offset - lineStart));
-      readSync(fd, prefix, 0, prefix.length, lineStart);
-    } finally {
-      closeSync(fd);
-    }
+    tail.push(chunk.slice(Math.max(0, lineStart - base), end));
+    base += chunk.length;
   }
-  const text = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.length).toString('utf8').replace(/^\uFEFF/, '');
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(concatBytes(tail)).replace(/^\uFEFF/, '');
   return { line, column: [...text].length + 1 };
 }
 

@@ -1,10 +1,10 @@
 // One JSON record → one row for a table of the store's version: format conversions first
 // (2.0 formats, moved fields), then every column coerced leniently, defaults for what is
 // missing, and the key checked. What could not be kept is counted on the kind's report.
-import { schemas, type Column, type Table } from '../schema/index.js';
+import { isColumnAtAnyVersion, type Column, type Table } from '../schema/index.js';
 import { defaultValue } from '../table/codec.js';
 import { APP_DEFAULTS, NOW, NOW_UNIQUE, type AppDefault } from './app-defaults.js';
-import { toBitmaskType, toOldType } from './book-type.js';
+import { isLocalOrigin, toBitmaskType, toOldType } from './book-type.js';
 import { coerce, describe, isPlainObject, parseObjectText, type FieldValue } from './coerce.js';
 import { convertLegacyBookSource, isLegacyBookSource, LEGACY_SOURCE_KEYS } from './legacy-book-source.js';
 import { convertLegacyReplaceRule, isLegacyReplaceRule, LEGACY_REPLACE_KEYS } from './legacy-replace-rule.js';
@@ -71,23 +71,48 @@ const ADAPTERS: Readonly<Record<string, Adapter>> = {
   },
 };
 
+/** A row with its primary key as the table API takes it and as text. */
+export function builtRow(table: Table, row: Record<string, FieldValue>): Built {
+  const keyValues = table.primaryKey.map((c) => row[c.field]);
+  const key = table.primaryKey.length === 1 ? keyValues[0] : Object.fromEntries(table.primaryKey.map((c, i) => [c.field, keyValues[i]]));
+  return { row, key, keyText: JSON.stringify(keyValues, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)) };
+}
+
+/** Deeper records are refused: turning them into text would exhaust the stack, here and in the app. */
+export const MAX_DEPTH = 256;
+
+/** True when objects and arrays nest deeper than `max`; walked without recursion. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export class RowBuilder {
   readonly table: Table;
   private readonly version: number;
   private readonly clock: Clock;
-  private readonly at62: Table | undefined;
   private readonly defaults: Readonly<Record<string, AppDefault>>;
+  /** The books being read carry the old type codes (bookTypesOfFile): a type 0 means text. */
+  oldBookTypes = false;
 
   constructor(table: Table, version: number, clock: Clock) {
     this.table = table;
     this.version = version;
     this.clock = clock;
-    this.at62 = schemas[62].table(table.name);
     this.defaults = APP_DEFAULTS[table.name] ?? {};
   }
 
   build(value: unknown, report: KindReport): Built | Skip {
     if (!isPlainObject(value)) return { category: 'not an object', reason: `not a JSON object: ${describe(value)}` };
+    if (nestedDeeperThan(value, MAX_DEPTH)) {
+      return { category: 'too deeply nested', reason: `nested deeper than ${MAX_DEPTH} levels (no rule of the app comes near that)` };
+    }
     const adapt = ADAPTERS[this.table.name];
     const adapted = adapt ? adapt(value, (f) => this.table.column(f) !== undefined) : { record: value };
     if ('category' in adapted) return adapted;
@@ -100,6 +125,7 @@ export class RowBuilder {
       const given = o[c.field];
       if (given !== undefined && given !== null) {
         const r = coerce(this.table.name, c, given);
+        if ('refuse' in r) return { category: `unstorable ${c.field}`, reason: `${c.field}: ${r.refuse}` };
         if ('value' in r && !(c.pk > 0 && r.lossy)) {
           if (r.changed) bump(report.coercedFields, c.field);
           if (r.value !== null) {
@@ -123,16 +149,14 @@ export class RowBuilder {
       }
     }
     if (this.table.name === 'books' && typeof row.type === 'number') {
-      const type = this.version >= 55 ? toBitmaskType(row.type, row.origin) : toOldType(row.type);
+      // Codes 1-3 exist only in the old format; 0 is the old "text" or a bitmask with no bit set,
+      // converted only when the file is known to hold old codes (oldBookTypes).
+      const old = (row.type >= 1 && row.type <= 3) || (row.type === 0 && this.oldBookTypes);
+      const type = this.version >= 55 ? (old ? toBitmaskType(row.type, row.origin) : row.type) : toOldType(row.type);
       if (type !== row.type) bump(report.coercedFields, 'type');
       row.type = type;
     }
-    const keyValues = this.table.primaryKey.map((c) => row[c.field]);
-    const key =
-      this.table.primaryKey.length === 1
-        ? keyValues[0]
-        : Object.fromEntries(this.table.primaryKey.map((c, i) => [c.field, keyValues[i]]));
-    return { row, key, keyText: JSON.stringify(keyValues, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)) };
+    return builtRow(this.table, row);
   }
 
   /** A missing field's value: the app's default, null, the column default, or ''/0/false. Undefined for a key without a default. */
@@ -151,18 +175,35 @@ export class RowBuilder {
     return c.js === 'string' ? '' : c.js === 'boolean' ? false : c.js === 'bigint' ? 0n : 0;
   }
 
-  /** Counts the record's fields that have no column here: dropped (a column at 62) or unknown. */
+  /** Counts the record's fields that have no column here: dropped (a column at another version) or unknown. */
   private countUnstored(original: Rec, adapted: Adapted, report: KindReport): void {
     const consumed = adapted.consumed;
     for (const k of Object.keys(adapted.record)) {
       if (this.table.column(k)) continue;
-      if (this.at62?.column(k)) bump(report.droppedFields, k);
+      if (isColumnAtAnyVersion(this.table.name, k)) bump(report.droppedFields, k);
       else if (!consumed?.has(k)) bump(report.unknownFields, k);
     }
     if (adapted.record !== original) {
       for (const k of Object.keys(original)) {
-        if (!(k in adapted.record) && !consumed?.has(k) && !this.table.column(k) && !this.at62?.column(k)) bump(report.unknownFields, k);
+        if (!(k in adapted.record) && !consumed?.has(k) && !this.table.column(k) && !isColumnAtAnyVersion(this.table.name, k)) bump(report.unknownFields, k);
       }
     }
   }
+}
+
+/**
+ * Whether a file's books carry the old type codes (before schema 55): no book has a bitmask type
+ * (8 and up), and some book shows the old format: a code only it has (1-3), or a local book
+ * without the local bit (a bitmask local book always has it). A file of type-0 books from the web
+ * alone cannot tell, and its types are kept as they are, so that a round trip never changes them.
+ */
+export function holdsOldBookTypes(records: Iterable<{ value: unknown }>): boolean {
+  let old = false;
+  for (const { value } of records) {
+    if (!isPlainObject(value)) continue;
+    const t = Number(value.type ?? 0);
+    if (t >= 8) return false;
+    if ((t >= 1 && t <= 3) || isLocalOrigin(value.origin)) old = true;
+  }
+  return old;
 }

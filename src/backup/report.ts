@@ -13,15 +13,19 @@ export interface KindReport {
   updated: number;
   /** Rows kept as they were because the store's row wins (readRecord with a larger readTime). */
   unchanged: number;
-  /** Records whose key came again later in the same import: the later one was stored. */
+  /** Records whose key came again later in the same import with the same content. */
   duplicates: number;
+  /** Records whose key came again later in the same import with other content: the later one was stored (listed in `conflicts`). */
+  conflicts: number;
+  /** Sources already stored and not older than the record (only-newer): the stored one was kept. */
+  notNewer: number;
   /** Books removed because a later record has the same (name, author) under another bookUrl, as the app does. */
   replaced: number;
   skipped: number;
   /** Records in the 阅读 2.0 format that were converted. */
   legacyConverted: number;
   skipReasons: Record<string, number>;
-  /** Fields that are columns at schema 62 but not at this store's version: not stored. */
+  /** Fields that are columns at another version (49 to 75) but not at this store's: not stored. */
   droppedFields: Record<string, number>;
   /** Fields that are not columns of the table: not stored. */
   unknownFields: Record<string, number>;
@@ -44,6 +48,21 @@ export interface FileOutcome {
   stored: number;
   duplicates: number;
   skipped: number;
+  /** Set when --kind was given and the first record's keys say another kind. */
+  detectedKind?: string;
+  /** The error code of a backup file that could not be read and was skipped. */
+  error?: string;
+}
+
+/** Two records of one import with the same key and different content. */
+export interface Conflict {
+  readonly kind: string;
+  readonly key: string;
+  /** Where the first one was read: `file [index]`. */
+  readonly first: string;
+  /** Where the one that was kept (stored) was read. */
+  readonly kept: string;
+  readonly reason: string;
 }
 
 export interface SkippedRecord {
@@ -65,8 +84,20 @@ export interface ImportResult {
   readonly kinds: Record<string, KindReport>;
   readonly files: FileOutcome[];
   readonly skipped: SkippedRecord[];
-  readonly totals: { read: number; stored: number; updated: number; duplicates: number; skipped: number };
+  readonly conflicts: Conflict[];
+  readonly totals: Totals;
   durationMs: number;
+}
+
+export interface Totals {
+  read: number;
+  stored: number;
+  updated: number;
+  unchanged: number;
+  notNewer: number;
+  duplicates: number;
+  conflicts: number;
+  skipped: number;
 }
 
 export function newKindReport(kind: string, table: string): KindReport {
@@ -79,6 +110,8 @@ export function newKindReport(kind: string, table: string): KindReport {
     updated: 0,
     unchanged: 0,
     duplicates: 0,
+    conflicts: 0,
+    notNewer: 0,
     replaced: 0,
     skipped: 0,
     legacyConverted: 0,
@@ -94,14 +127,29 @@ export function bump(counts: Record<string, number>, key: string, by = 1): void 
   counts[key] = (counts[key] ?? 0) + by;
 }
 
-export function totalsOf(kinds: Record<string, KindReport>): ImportResult['totals'] {
-  const t = { read: 0, stored: 0, updated: 0, duplicates: 0, skipped: 0 };
-  for (const k of Object.values(kinds)) {
-    t.read += k.read;
-    t.stored += k.stored;
-    t.updated += k.updated;
-    t.duplicates += k.duplicates;
-    t.skipped += k.skipped;
-  }
+export function totalsOf(kinds: Record<string, KindReport>): Totals {
+  const t: Totals = { read: 0, stored: 0, updated: 0, unchanged: 0, notNewer: 0, duplicates: 0, conflicts: 0, skipped: 0 };
+  for (const k of Object.values(kinds)) for (const key of Object.keys(t) as (keyof Totals)[]) t[key] += k[key];
   return t;
+}
+
+/**
+ * Why an import stored nothing, when it stored nothing and kept nothing on purpose (every record
+ * skipped, no records at all, a wrong --kind, every file unreadable); undefined otherwise.
+ */
+export function nothingStoredHint(r: ImportResult): string | undefined {
+  const t = r.totals;
+  if (t.stored > 0 || t.unchanged > 0 || t.notNewer > 0 || t.duplicates > 0 || t.conflicts > 0) return undefined;
+  const wrongKind = r.files.find((f) => f.detectedKind !== undefined);
+  if (wrongKind) return `the records of ${wrongKind.file} look like ${wrongKind.detectedKind}, not ${wrongKind.kind}: check --kind`;
+  const unreadable = r.files.filter((f) => f.error !== undefined);
+  if (unreadable.length && t.read === 0) return `no file could be read (${unreadable.map((f) => `${f.file}: ${f.error}`).join(', ')})`;
+  if (t.skipped > 0) return `every record was skipped (${Object.entries(skipCategories(r)).map(([c, n]) => `${c} ×${n}`).join(', ')})`;
+  return 'the input holds no records of a table this store has';
+}
+
+function skipCategories(r: ImportResult): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of r.skipped) bump(out, s.category);
+  return out;
 }

@@ -1,79 +1,274 @@
-// Zip archives through yauzl (reading: the central directory, entry by entry as streams) and
-// yazl (writing). Backups are flat; entries are matched by their base name.
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import yauzl from 'yauzl';
-import yazl from 'yazl';
+// Zip archives, read and written in memory-bounded pieces, the same in Node and in a browser.
+// fflate does the compression (streaming inflate and deflate, synchronous, so an import stays
+// one SQLite transaction). fflate reads an archive's directory only while inflating every
+// entry whole into memory, with no limit; so the directory (end record, zip64 records, central
+// entries, local headers) is read here, and each entry is inflated as a stream whose expanded
+// size is counted against limits: nothing is ever extracted to disk, and a zip bomb stops at
+// the first chunk over a limit. Backups are flat; entries are matched by their base name.
+import { Inflate, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { ArchiveLimitError, BadArchiveError } from './errors.js';
+import { CHUNK_SIZE, type ByteSink, type ByteSource, type RandomAccess } from './source.js';
 
-export interface ExtractedEntry {
-  /** The entry's base name. */
-  readonly name: string;
-  /** Where it was written. */
+export interface ZipLimits {
+  /** Largest expanded size of one entry, in bytes. */
+  readonly entryBytes: number;
+  /** Largest expanded size of all entries read, in bytes. */
+  readonly archiveBytes: number;
+  /** Largest expanded/compressed ratio of an entry (checked once it has expanded past 1 MiB). */
+  readonly ratio: number;
+}
+
+/** Generous: the largest real collection seen is 53 MB of JSON, compressing about 8:1. */
+export const DEFAULT_ZIP_LIMITS: ZipLimits = { entryBytes: 512 * 2 ** 20, archiveBytes: 2 ** 30, ratio: 100 };
+/** Small files may compress far better than any limit (a file of spaces); the ratio counts above this. */
+const RATIO_FLOOR = 2 ** 20;
+const INFLATE_STEP = 8 * 1024;
+
+export interface ZipEntry {
+  /** The path in the archive. */
   readonly path: string;
+  /** Its base name (what a backup's files are matched by). */
+  readonly name: string;
+  readonly isDirectory: boolean;
+  readonly encrypted: boolean;
+  readonly method: number;
+  readonly crc: number;
+  readonly compressedSize: number;
+  readonly size: number;
+  readonly localOffset: number;
 }
 
-export interface ZipListing {
-  readonly extracted: ExtractedEntry[];
-  /** Base names of the file entries that were not wanted (or repeated a wanted name). */
-  readonly others: string[];
-}
+const SIG_EOCD = 0x06054b50;
+const SIG_EOCD64 = 0x06064b50;
+const SIG_LOCATOR64 = 0x07064b50;
+const SIG_CENTRAL = 0x02014b50;
+const SIG_LOCAL = 0x04034b50;
+const MAX_COMMENT = 0xffff;
+const utf8 = new TextDecoder('utf-8');
 
-/** Writes the wanted entries (by base name) into dir, streaming; lists the rest. */
-export async function extractZip(zipPath: string, dir: string, wanted: (name: string) => boolean): Promise<ZipListing> {
-  mkdirSync(dir, { recursive: true });
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(zipPath, { lazyEntries: true, autoClose: true }, (err, z) => (err ? reject(err) : resolve(z))),
-  );
-  const extracted: ExtractedEntry[] = [];
-  const others: string[] = [];
-  const taken = new Set<string>();
-  try {
-    for (;;) {
-      const entry = await new Promise<yauzl.Entry | undefined>((resolve, reject) => {
-        const onEntry = (e: yauzl.Entry) => done(e);
-        const onEnd = () => done(undefined);
-        const onError = (err: Error) => {
-          zip.off('entry', onEntry).off('end', onEnd);
-          reject(err);
-        };
-        const done = (e: yauzl.Entry | undefined) => {
-          zip.off('entry', onEntry).off('end', onEnd).off('error', onError);
-          resolve(e);
-        };
-        zip.once('entry', onEntry).once('end', onEnd).once('error', onError);
-        zip.readEntry();
-      });
-      if (!entry) break;
-      if (entry.fileName.endsWith('/')) continue;
-      const name = basename(entry.fileName);
-      if (!wanted(name) || taken.has(name.toLowerCase())) {
-        others.push(name);
-        continue;
-      }
-      taken.add(name.toLowerCase());
-      const path = join(dir, `${extracted.length}-${name}`);
-      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
-        zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
-      );
-      await pipeline(stream, createWriteStream(path));
-      extracted.push({ name, path });
-    }
-  } finally {
-    zip.close();
-  }
-  return { extracted, others };
-}
-
-/** Writes a flat zip of the given files (name in the archive → file on disk). */
-export async function writeZip(out: string, files: readonly { name: string; path: string }[]): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const f of files) zip.addFile(f.path, f.name, { compress: true });
-  zip.end();
-  await pipeline(zip.outputStream, createWriteStream(out));
-}
-
-/** True when the file starts like a zip archive. */
+/** True when the bytes start like a zip archive (a local header, or the end record of an empty one). */
 export function isZipSignature(head: Uint8Array): boolean {
   return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 0x03 || head[2] === 0x05);
+}
+
+const u16 = (b: Uint8Array, at: number): number => b[at]! | (b[at + 1]! << 8);
+const u32 = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+const u64 = (b: Uint8Array, at: number): number => u32(b, at) + u32(b, at + 4) * 2 ** 32;
+
+/** An archive's directory, and its entries as streams within limits. */
+export class ZipReader {
+  readonly file: string;
+  readonly entries: readonly ZipEntry[];
+  private readonly access: RandomAccess;
+  private readonly limits: ZipLimits;
+  /** Largest expanded size seen per entry (an entry read twice counts once). */
+  private readonly expanded = new Map<ZipEntry, number>();
+
+  constructor(access: RandomAccess, limits: Partial<ZipLimits> = {}) {
+    this.access = access;
+    this.file = access.name;
+    this.limits = { ...DEFAULT_ZIP_LIMITS, ...limits };
+    this.entries = this.readDirectory();
+  }
+
+  private bad(problem: string, entry?: string): BadArchiveError {
+    return new BadArchiveError(this.file, entry, problem);
+  }
+
+  private read(offset: number, length: number, what: string): Uint8Array {
+    const b = offset >= 0 && offset + length <= this.access.size ? this.access.read(offset, length) : undefined;
+    if (!b || b.length < length) throw this.bad(`unexpected end of archive reading ${what} (truncated?)`);
+    return b;
+  }
+
+  private readDirectory(): ZipEntry[] {
+    const size = this.access.size;
+    const tailLength = Math.min(size, 22 + MAX_COMMENT);
+    const tail = this.access.read(size - tailLength, tailLength);
+    let at = -1;
+    for (let i = tail.length - 22; i >= 0; i--) {
+      if (u32(tail, i) === SIG_EOCD && i + 22 + u16(tail, i + 20) <= tail.length) {
+        at = i;
+        break;
+      }
+    }
+    if (at < 0) {
+      throw this.bad(isZipSignature(this.access.read(0, 4)) ? 'no end of central directory: the archive is truncated' : 'not a zip archive');
+    }
+    const eocdOffset = size - tailLength + at;
+    if (u16(tail, at + 4) !== 0 || u16(tail, at + 6) !== 0) throw this.bad('a multi-part (spanned) archive');
+    let count = u16(tail, at + 10);
+    let cdSize = u32(tail, at + 12);
+    let cdOffset = u32(tail, at + 16);
+    if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
+      const locator = this.read(eocdOffset - 20, 20, 'the zip64 locator');
+      if (u32(locator, 0) !== SIG_LOCATOR64) throw this.bad('zip64 end record missing');
+      const end64 = this.read(u64(locator, 8), 56, 'the zip64 end record');
+      if (u32(end64, 0) !== SIG_EOCD64) throw this.bad('zip64 end record damaged');
+      count = u64(end64, 32);
+      cdSize = u64(end64, 40);
+      cdOffset = u64(end64, 48);
+    }
+    if (cdOffset + cdSize > eocdOffset) throw this.bad('the central directory lies past its end record (truncated or damaged)');
+    const cd = this.read(cdOffset, cdSize, 'the central directory');
+    const entries: ZipEntry[] = [];
+    let p = 0;
+    for (let i = 0; i < count; i++) {
+      if (p + 46 > cd.length || u32(cd, p) !== SIG_CENTRAL) throw this.bad(`central directory entry ${i} damaged`);
+      const flags = u16(cd, p + 8);
+      const nameLength = u16(cd, p + 28);
+      const extraLength = u16(cd, p + 30);
+      const commentLength = u16(cd, p + 32);
+      if (p + 46 + nameLength + extraLength + commentLength > cd.length) throw this.bad(`central directory entry ${i} damaged`);
+      const path = utf8.decode(cd.subarray(p + 46, p + 46 + nameLength));
+      let size = u32(cd, p + 24);
+      let compressedSize = u32(cd, p + 20);
+      let localOffset = u32(cd, p + 42);
+      // zip64: the 64-bit values stand in an extra field, in this order, for each one at its maximum.
+      for (let e = p + 46 + nameLength, end = e + extraLength; e + 4 <= end; e += 4 + u16(cd, e + 2)) {
+        if (u16(cd, e) !== 0x0001) continue;
+        let q = e + 4;
+        if (size === 0xffffffff) (size = u64(cd, q)), (q += 8);
+        if (compressedSize === 0xffffffff) (compressedSize = u64(cd, q)), (q += 8);
+        if (localOffset === 0xffffffff) localOffset = u64(cd, q);
+      }
+      this.checkPath(path);
+      const parts = path.split(/[/\\]/);
+      entries.push({
+        path,
+        name: parts.filter(Boolean).pop() ?? path,
+        isDirectory: path.endsWith('/') || path.endsWith('\\'),
+        encrypted: (flags & 1) !== 0,
+        method: u16(cd, p + 10),
+        crc: u32(cd, p + 16),
+        compressedSize,
+        size,
+        localOffset,
+      });
+      p += 46 + nameLength + extraLength + commentLength;
+    }
+    return entries;
+  }
+
+  /** The same rules as yauzl's: no absolute paths, no `..`, no backslashes, no NUL. */
+  private checkPath(path: string): void {
+    if (path.includes('\0')) throw this.bad('a NUL character in an entry name', JSON.stringify(path));
+    if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) throw this.bad('absolute path', path);
+    if (path.includes('\\')) throw this.bad('invalid characters in an entry name (a backslash)', path);
+    if (path.split('/').includes('..')) throw this.bad('invalid relative path', path);
+  }
+
+  /** The entry's expanded bytes as a source that can be read again; limits apply to every read. */
+  source(entry: ZipEntry, name = `${this.file}:${entry.path}`): ByteSource {
+    return { name, size: entry.size, chunks: () => this.inflate(entry) };
+  }
+
+  private *inflate(entry: ZipEntry): Generator<Uint8Array> {
+    if (entry.encrypted) throw this.bad('entry is encrypted', entry.path);
+    if (entry.method !== 0 && entry.method !== 8) throw this.bad(`unsupported compression method ${entry.method}`, entry.path);
+    this.charge(entry, entry.size, true);
+    const local = this.read(entry.localOffset, 30, `the local header of ${entry.path}`);
+    if (u32(local, 0) !== SIG_LOCAL) throw this.bad('local header damaged', entry.path);
+    const start = entry.localOffset + 30 + u16(local, 26) + u16(local, 28);
+    const end = start + entry.compressedSize;
+    if (end > this.access.size) throw this.bad('unexpected end of archive: the entry is truncated', entry.path);
+
+    const out: Uint8Array[] = [];
+    const crc = new ZipPassThrough(''); // fflate's CRC-32: it sets `crc` when given the last chunk
+    crc.ondata = () => {};
+    let expanded = 0;
+    const take = (chunk: Uint8Array) => {
+      expanded += chunk.length;
+      this.charge(entry, expanded, false);
+      crc.push(chunk);
+      out.push(chunk);
+    };
+    const inflater = entry.method === 8 ? new Inflate((chunk) => take(chunk)) : undefined;
+    // Deflate expands at most about 1032:1, so a compressed piece of 8 KiB gives at most ~8 MiB
+    // before the limits are checked; stored entries are read a chunk at a time.
+    const step = inflater ? INFLATE_STEP : CHUNK_SIZE;
+    for (let at = start; at < end; at += step) {
+      const piece = this.read(at, Math.min(step, end - at), entry.path);
+      try {
+        if (inflater) inflater.push(piece, at + step >= end);
+        else take(piece);
+      } catch (e) {
+        throw this.fault(e, entry);
+      }
+      while (out.length) yield out.shift()!;
+    }
+    if (inflater && start === end) {
+      try {
+        inflater.push(new Uint8Array(0), true);
+      } catch (e) {
+        throw this.fault(e, entry);
+      }
+    }
+    while (out.length) yield out.shift()!;
+    if (expanded !== entry.size) throw this.bad(`expanded to ${expanded} bytes, the directory says ${entry.size}`, entry.path);
+    crc.push(new Uint8Array(0), true);
+    if (crc.crc >>> 0 !== entry.crc) throw this.bad('CRC-32 mismatch: the entry is damaged', entry.path);
+  }
+
+  /** fflate's error (it has a numeric code) as a BAD_ARCHIVE in its words; ours pass through. */
+  private fault(e: unknown, entry: ZipEntry): unknown {
+    if (e instanceof Error && typeof (e as { code?: unknown }).code === 'number') return this.bad(e.message, entry.path);
+    return e;
+  }
+
+  private charge(entry: ZipEntry, bytes: number, declared: boolean): void {
+    const limits = this.limits;
+    const what = declared ? 'declares' : 'expands to';
+    if (bytes > limits.entryBytes) {
+      throw new ArchiveLimitError(this.file, entry.path, 'entryBytes', bytes, `${what} more than ${limits.entryBytes} bytes (the limit for one entry)`);
+    }
+    if (!declared && bytes > RATIO_FLOOR && bytes > entry.compressedSize * limits.ratio) {
+      throw new ArchiveLimitError(this.file, entry.path, 'ratio', bytes / Math.max(1, entry.compressedSize), `expands more than ${limits.ratio} times its compressed size`);
+    }
+    if (declared) return;
+    const before = this.expanded.get(entry) ?? 0;
+    if (bytes <= before) return;
+    this.expanded.set(entry, bytes);
+    let total = 0;
+    for (const n of this.expanded.values()) total += n;
+    if (total > limits.archiveBytes) {
+      throw new ArchiveLimitError(this.file, entry.path, 'archiveBytes', total, `the archive expands to more than ${limits.archiveBytes} bytes (the limit for all entries)`);
+    }
+  }
+
+  close(): void {
+    this.access.close?.();
+  }
+}
+
+/** A flat zip written as a stream into a sink: files one after the other, each as a stream of chunks. */
+export class ZipWriter {
+  private readonly zip: Zip;
+  private failure: Error | undefined;
+
+  constructor(sink: ByteSink) {
+    this.zip = new Zip((err, data) => {
+      if (err) this.failure = err;
+      else sink.write(data);
+    });
+  }
+
+  /** Adds a file; write its content with `write`, then `end` it before the next file. */
+  file(name: string): { write(chunk: Uint8Array): void; end(): void } {
+    const file = new ZipDeflate(name, { level: 6 });
+    this.zip.add(file);
+    return {
+      write: (chunk) => this.check(file.push(chunk)),
+      end: () => this.check(file.push(new Uint8Array(0), true)),
+    };
+  }
+
+  end(): void {
+    this.zip.end();
+    this.check();
+  }
+
+  private check(_?: void): void {
+    if (this.failure) throw this.failure;
+  }
 }

@@ -4,11 +4,13 @@ import type { FileInspection } from '../store/open.js';
 export function renderInspection(r: FileInspection, withRows = true): string {
   const lines = [
     `file:           ${r.path}`,
-    `schema version: ${r.version}${r.supported ? '' : ` (not supported; supported: ${r.supportedVersions.join(', ')})`}`,
+    `schema version: ${r.version}${r.supported ? '' : ` (not supported as a store; supported: ${r.supportedVersions[0]} to ${r.supportedVersions[r.supportedVersions.length - 1]})`}`,
+    `what it is:     ${r.description}`,
     `identity hash:  ${r.identityHash ?? '(none)'}${r.expectedIdentityHash && r.identityHash !== r.expectedIdentityHash ? ` (expected ${r.expectedIdentityHash})` : ''}`,
     `structure:      ${!r.supported ? 'not checked' : r.differences.length === 0 ? `matches schema ${r.version}` : `${r.differences.length} difference(s) from schema ${r.version}`}`,
   ];
   for (const d of r.differences) lines.push(`  - ${d.message}`);
+  if (!r.supported && r.version > 0) lines.push(`import:         legado-store import <store> ${r.path} (carries the tables and columns a store shares with it)`);
   if (r.extraTables.length) lines.push(`other tables:   ${r.extraTables.join(', ')}`);
   const rows = Object.entries(r.rows);
   if (withRows && rows.length) {

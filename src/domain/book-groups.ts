@@ -2,16 +2,16 @@
 // books.group ORs together; negative ids are the special bookshelf tabs.
 import { LimitError, ValueTypeError } from '../errors.js';
 import type { SchemaVersion } from '../schema/index.js';
-import type { Row } from '../schema/row-types.js';
+import type { NewRow, Row } from '../schema/row-types.js';
 import { Area } from './support.js';
 import {
-  SPECIAL_GROUPS,
   SpecialGroupId,
   USER_GROUP_LIMIT,
   asGroupId,
   isSpecialGroupId,
   isUserGroupId,
   specialGroupBooks,
+  specialGroupsAt,
 } from './special-groups.js';
 
 export type GroupId = bigint | number;
@@ -98,7 +98,7 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
 
   /** The group's own sort, or -1 (use the global setting): always -1 at schema 49, which has no bookSort. */
   bookSortOf(id: GroupId): number {
-    if (this.version === 49) return -1;
+    if (!this.hasColumn('book_groups', 'bookSort')) return -1;
     return this.t.get(id)?.bookSort ?? -1;
   }
 
@@ -158,9 +158,9 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
   ensureSpecial(): number {
     return this.store.transaction(() => {
       let inserted = 0;
-      for (const g of SPECIAL_GROUPS[this.version]) {
+      for (const g of specialGroupsAt(this.version)) {
         if (this.t.has(g.groupId)) continue;
-        this.t.insert({ groupId: g.groupId, groupName: g.groupName, order: g.order, show: g.show });
+        this.t.insert({ groupId: g.groupId, groupName: g.groupName, order: g.order, show: g.show, ...(g.enableRefresh === undefined ? {} : { enableRefresh: g.enableRefresh }) } as NewRow<'book_groups'>);
         inserted++;
       }
       return inserted;

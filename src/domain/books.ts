@@ -4,7 +4,7 @@ import type { SchemaVersion } from '../schema/index.js';
 import type { NewRow, Row } from '../schema/row-types.js';
 import { BookGroups, type GroupId } from './book-groups.js';
 import { byKeys } from './collation.js';
-import { BOOK_KINDS, specialGroupBooks } from './special-groups.js';
+import { bookKindsAt, specialGroupBooks } from './special-groups.js';
 import { Area, containing, like } from './support.js';
 
 /** `books.type` bits (BookType, schema 55 on). */
@@ -132,12 +132,12 @@ export class Books<V extends SchemaVersion = 62> extends Area {
 
   /** The books a bookshelf refresh checks: `canUpdate` and not local. */
   toRefresh(): Row<'books', V>[] {
-    return this.out(this.t.select(`WHERE canUpdate = 1 AND NOT (${BOOK_KINDS[this.version].local})`));
+    return this.out(this.t.select(`WHERE canUpdate = 1 AND NOT (${bookKindsAt(this.version).local})`));
   }
 
   /** The text book read most recently. */
   lastRead(): Row<'books', V> | undefined {
-    return this.out(this.t.select(`WHERE ${BOOK_KINDS[this.version].text} ORDER BY durChapterTime DESC LIMIT 1`))[0];
+    return this.out(this.t.select(`WHERE ${bookKindsAt(this.version).text} ORDER BY durChapterTime DESC LIMIT 1`))[0];
   }
 
   /** Puts a book in exactly these groups (a bitmask of user group ids). */

@@ -22,6 +22,8 @@ export { BookSources, RssSources, type SourceFilter } from './sources.js';
 export {
   SpecialGroupId,
   SPECIAL_GROUPS,
+  specialGroupsAt,
+  bookKindsAt,
   USER_GROUP_LIMIT,
   isUserGroupId,
   isSpecialGroupId,

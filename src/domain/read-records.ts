@@ -26,6 +26,11 @@ export class ReadRecords<V extends SchemaVersion = 62> extends Area {
     return this.table('readRecord');
   }
 
+  /** lastRead arrived with 51. */
+  private get hasLastRead(): boolean {
+    return this.hasColumn('readRecord', 'lastRead');
+  }
+
   /**
    * Adds `ms` of reading to the (deviceId, bookName) row, creating it when missing, and sets
    * its lastRead to now. Returns the row. (The app itself reads the all-device sum first and
@@ -33,7 +38,7 @@ export class ReadRecords<V extends SchemaVersion = 62> extends Area {
    */
   addTime(bookName: string, ms: number, options: AddTimeOptions = {}): Row<'readRecord', V> {
     const deviceId = options.deviceId ?? '';
-    if (this.version === 49) {
+    if (!this.hasLastRead) {
       this.sql(
         'INSERT INTO readRecord (deviceId, bookName, readTime) VALUES (?, ?, ?) ' +
           'ON CONFLICT(deviceId, bookName) DO UPDATE SET readTime = readTime + excluded.readTime',
@@ -71,7 +76,7 @@ export class ReadRecords<V extends SchemaVersion = 62> extends Area {
   /** When the book was last read on any device (epoch ms), or undefined when it has no record. */
   lastRead(bookName: string): number | undefined {
     if (!this.t.count({ bookName })) return undefined;
-    if (this.version === 49) return 0;
+    if (!this.hasLastRead) return 0;
     return this.sql('SELECT max(lastRead) FROM readRecord WHERE bookName = ?').pluck().get(bookName) as number;
   }
 
@@ -85,7 +90,7 @@ export class ReadRecords<V extends SchemaVersion = 62> extends Area {
   }
 
   private aggregate(where: string, params: readonly unknown[]): ReadTotal[] {
-    const last = this.version === 49 ? '0' : 'max(lastRead)';
+    const last = this.hasLastRead ? 'max(lastRead)' : '0';
     const rows = this.sql(`SELECT bookName, sum(readTime) AS readTime, ${last} AS lastRead FROM readRecord ${where} GROUP BY bookName`).all(
       params,
     ) as ReadTotal[];

@@ -1,5 +1,8 @@
 // The special book groups: negative ids that are bookshelf tabs, not bits of books.group.
-// Data from legado-data-layer.md 2.2 and 6.2 (the app's open callback, v62 and v49 code).
+// Data from legado-data-layer.md 2.2 and 6.2 (the app's open callback, v62 and v49 code). The
+// books.type bitmask arrived with 55 (Migration_54_55), and with it the update-failed flag, so
+// versions below 55 take the v49 data and versions from 55 on the v62 data (the reference gives
+// no finer step for the callback).
 import type { SchemaVersion } from '../schema/index.js';
 
 /** The ids of the special groups, and the folder-style root id the app never stores. */
@@ -17,10 +20,21 @@ export interface SpecialGroup {
   readonly groupName: string;
   readonly order: number;
   readonly show: boolean;
+  /** Only where the version has book_groups.enableRefresh (63 on); the app inserts 本地 with false. */
+  readonly enableRefresh?: boolean;
 }
 
-/** The rows the app's open callback inserts when their id is missing, per schema version. */
-export const SPECIAL_GROUPS: Readonly<Record<SchemaVersion, readonly SpecialGroup[]>> = {
+/** The version whose callback and book kinds a version shares: 49 below the bitmask, else 62. */
+const era = (version: SchemaVersion): 49 | 62 => (version < 55 ? 49 : 62);
+
+/** The rows the app's open callback inserts when their id is missing, at a schema version. */
+export function specialGroupsAt(version: SchemaVersion): readonly SpecialGroup[] {
+  if (version < 63) return SPECIAL_GROUPS[era(version)];
+  return SPECIAL_GROUPS[62].map((g) => (g.groupId === SpecialGroupId.local ? { ...g, enableRefresh: false } : g));
+}
+
+/** The callback's rows in the v62 and v49 code. */
+export const SPECIAL_GROUPS: Readonly<Record<49 | 62, readonly SpecialGroup[]>> = {
   62: [
     { groupId: -1n, groupName: '全部', order: -10, show: true },
     { groupId: -2n, groupName: '本地', order: -9, show: true },
@@ -52,7 +66,9 @@ export interface BookKinds {
   readonly updateError: string;
 }
 
-export const BOOK_KINDS: Readonly<Record<SchemaVersion, BookKinds>> = {
+export const bookKindsAt = (version: SchemaVersion): BookKinds => BOOK_KINDS[era(version)];
+
+export const BOOK_KINDS: Readonly<Record<49 | 62, BookKinds>> = {
   62: {
     text: '(type & 8) != 0',
     audio: '(type & 32) != 0',
@@ -75,7 +91,7 @@ export const BOOK_KINDS: Readonly<Record<SchemaVersion, BookKinds>> = {
  * every user group id: "in no group" means no bit of it is set.
  */
 export function specialGroupBooks(version: SchemaVersion): ReadonlyMap<bigint, string> {
-  const k = BOOK_KINDS[version];
+  const k = bookKindsAt(version);
   const noGroup = '(`group` & @mask) = 0';
   return new Map([
     [SpecialGroupId.all, '1'],

@@ -1,6 +1,6 @@
 // What the domain areas share: their store, statements prepared once per store, LIKE patterns
 // that match text literally, and the comma-aware group match.
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../engine/driver.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { TableName } from '../schema/row-types.js';
 import type { Store, TableOf } from '../store/store.js';
@@ -67,6 +67,11 @@ export abstract class Area {
   /** min or max of an order column, 0 for an empty table (as the app's Int-returning queries give). */
   protected extreme(kind: 'min' | 'max', table: string, column: string): number {
     return this.sql(`SELECT ifnull(${kind}(\`${column}\`), 0) FROM \`${table}\``).pluck().get() as number;
+  }
+
+  /** Whether the store's version has this column (the areas serve every version 49 to 75). */
+  protected hasColumn(table: string, field: string): boolean {
+    return this.store.schema.table(table)?.column(field) !== undefined;
   }
 
   protected now(): number {

@@ -1,11 +1,19 @@
-// Opening SQLite connections with the settings every store connection must have.
-import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+// Opening SQLite connections with the settings every store connection must have, through
+// whichever engine (driver) was chosen.
 import { NotADatabaseError } from '../errors.js';
+import type { Connection, DriverChoice } from './driver.js';
+import { resolveDriver } from './drivers/index.js';
+import { isReadOnly, openForReading } from './read-only.js';
 
-export type Db = Database.Database;
+/** A connection to a store file, on any engine. */
+export type Db = Connection;
 
-export interface ConnectionOptions {
+export interface DriverOptions {
+  /** The SQLite engine: a driver name or a Driver (default: the best one available). */
+  readonly driver?: DriverChoice;
+}
+
+export interface ConnectionOptions extends DriverOptions {
   readonly readonly?: boolean;
   /** Milliseconds to wait for a lock held by another connection (SQLite busy timeout). */
   readonly busyTimeout?: number;
@@ -15,44 +23,58 @@ export const DEFAULT_BUSY_TIMEOUT = 5000;
 
 /**
  * A connection used only to look at a file, never to write it, that leaves the file and its
- * companions as they were. A read-only connection to a WAL file would leave new empty -wal and
- * -shm files behind, so when there is no -wal to read we read through a read-write connection
- * (which writes nothing and removes its own empty WAL on close). When a -wal exists, its rows
- * must be seen but never checkpointed into the main file: that is what read-only does.
+ * companions as they were, on read-only media too (read-only.ts).
  */
-export function openForInspection(path: string): Db {
+export function openForInspection(path: string, options: DriverOptions = {}): Db {
+  const driver = resolveDriver(options.driver);
   try {
-    return new Database(path, { readonly: existsSync(`${path}-wal`), fileMustExist: true });
+    return openForReading(driver, path);
   } catch (e) {
     throw asOpenError(path, e);
   }
 }
 
-/** A working connection: foreign keys enforced, WAL, busy timeout (Room's runtime setup). */
+/**
+ * A working connection: foreign keys enforced, WAL, busy timeout (Room's runtime setup).
+ *
+ * With `readonly`, SQLite refuses every write, and nothing is left beside the file: SQLite's
+ * read-only open of a WAL file creates a -wal and a -shm it cannot remove when it closes. So a
+ * file without a -wal (no connection has it open) is opened read-write with `query_only` on,
+ * where SQLite refuses any write just the same (SQLITE_READONLY) and the empty WAL is removed
+ * on close; a file with a -wal is opened read-only, seeing the WAL's rows without checkpointing
+ * them.
+ */
 export function openForWork(path: string, options: ConnectionOptions = {}): Db {
+  const driver = resolveDriver(options.driver);
   let db: Db;
+  const memory = path === ':memory:';
+  const queryOnly = options.readonly === true && !memory && driver.fileSize(`${path}-wal`) === undefined;
   try {
-    db = new Database(path, {
-      readonly: options.readonly ?? false,
-      timeout: options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT,
-    });
+    const busyTimeout = options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT;
+    // A read-only store reads the way an inspection does: nothing left beside the file.
+    db = options.readonly && path !== ':memory:' ? openForReading(driver, path, { busyTimeout }) : driver.open(path, { readonly: false, busyTimeout });
   } catch (e) {
     throw asOpenError(path, e);
   }
   try {
-    if (!options.readonly && path !== ':memory:') db.pragma('journal_mode = WAL');
-    // WAL with synchronous NORMAL is what Android uses: durable across app crashes, and fast.
-    db.pragma('synchronous = NORMAL');
-    // Temporary tables, indices and savepoint journals in memory, as Android builds SQLite
-    // (SQLITE_TEMP_STORE=3): a bulk write nested in a transaction (a savepoint) then costs
-    // no temporary-file writes.
-    db.pragma('temp_store = MEMORY');
-    db.pragma('foreign_keys = ON');
+    setUpForWork(db, path, isReadOnly(db));
   } catch (e) {
     db.close();
     throw asOpenError(path, e);
   }
   return db;
+}
+
+/** Room's runtime settings on a fresh connection (for drivers opened outside openForWork too). */
+export function setUpForWork(db: Db, path: string, readonly: boolean): void {
+  if (!readonly && path !== ':memory:') db.pragma('journal_mode = WAL');
+  // WAL with synchronous NORMAL is what Android uses: durable across app crashes, and fast.
+  db.pragma('synchronous = NORMAL');
+  // Temporary tables, indices and savepoint journals in memory, as Android builds SQLite
+  // (SQLITE_TEMP_STORE=3): a bulk write nested in a transaction (a savepoint) then costs
+  // no temporary-file writes.
+  db.pragma('temp_store = MEMORY');
+  db.pragma('foreign_keys = ON');
 }
 
 export function asOpenError(path: string, e: unknown): unknown {

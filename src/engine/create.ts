@@ -14,7 +14,7 @@ export function createSchema(db: Db, schema: VersionedSchema): void {
     }
     for (const sql of createSchemaSql(schema, schema.identityHash)) db.exec(sql);
     db.pragma(`user_version = ${schema.version}`);
-  })();
+  }).immediate();
 }
 
 /** True for a file SQLite can read but that holds nothing yet (a new or 0-byte file). */

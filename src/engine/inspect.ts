@@ -2,6 +2,7 @@
 // version. Read-only; used by openStore before it trusts a file, and by `info`/`verify`.
 import type { StructureDifference } from '../errors.js';
 import { SUPPORTED_VERSIONS, isSupportedVersion, schemas, type SchemaVersion } from '../schema/index.js';
+import { describeSchema, identifyHash, type KnownSchema } from '../schema/lines.js';
 import { listTables, type Db } from './connection.js';
 import { BOOKKEEPING_TABLES, checkStructure } from './structure.js';
 
@@ -13,6 +14,10 @@ export interface FileReport {
   /** room_master_table row 42, or null when the file has none. */
   readonly identityHash: string | null;
   readonly expectedIdentityHash: string | null;
+  /** The line and versions the file's identity hash belongs to, when the store knows it. */
+  readonly known: KnownSchema | null;
+  /** What the file is, in words: version, line, the app releases that run it. */
+  readonly description: string;
   /** Structure and identity-hash differences from the file's version (empty when it matches). */
   readonly differences: readonly StructureDifference[];
   /** Tables beside the schema's own and the bookkeeping ones Android, Room and SQLite add. */
@@ -30,7 +35,13 @@ export function readIdentityHash(db: Db): string | null {
 export function inspectDatabase(db: Db): FileReport {
   const version = db.pragma('user_version', { simple: true }) as number;
   const identityHash = readIdentityHash(db);
-  const base = { version, supportedVersions: SUPPORTED_VERSIONS, identityHash };
+  const base = {
+    version,
+    supportedVersions: SUPPORTED_VERSIONS,
+    identityHash,
+    known: identifyHash(identityHash) ?? null,
+    description: describeSchema(version, identityHash),
+  };
   if (!isSupportedVersion(version)) {
     return { ...base, supported: false, expectedIdentityHash: null, differences: [], extraTables: [], ok: false };
   }

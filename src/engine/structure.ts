@@ -2,7 +2,8 @@
 // (order does not matter), type affinity, NOT NULL, primary-key position, declared defaults,
 // indices and foreign keys, all read back through PRAGMA.
 import type { StructureDifference } from '../errors.js';
-import type { Schema, Table } from '../schema/index.js';
+import { createViewSql } from '../schema/ddl.js';
+import type { Schema, Table, View } from '../schema/index.js';
 import type { Db } from './connection.js';
 
 /** Tables Android, Room and SQLite keep beside the schema's own. */
@@ -153,7 +154,18 @@ function checkForeignKeys(db: Db, table: Table): StructureDifference[] {
   return out;
 }
 
-/** Every difference between the file and the schema's tables. */
+/** Room checks a view by its SQL text in sqlite_master, letter for letter (ViewInfo.equals). */
+export function checkView(db: Db, view: View): StructureDifference[] {
+  const sql = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?").pluck().get(view.name) as string | undefined;
+  const expected = createViewSql(view);
+  if (sql === undefined) return [{ table: view.name, kind: 'missing-view', expected, message: `view ${view.name} is missing` }];
+  if (sql !== expected) {
+    return [{ table: view.name, kind: 'view-definition', expected, found: sql, message: `view ${view.name}: SQL text differs from the app's` }];
+  }
+  return [];
+}
+
+/** Every difference between the file and the schema's tables and views. */
 export function checkStructure(db: Db, schema: Schema): StructureDifference[] {
-  return schema.tables.flatMap((t) => checkTable(db, t));
+  return [...schema.tables.flatMap((t) => checkTable(db, t)), ...schema.views.flatMap((v) => checkView(db, v))];
 }

@@ -1,22 +1,21 @@
-// The checks around an upgrade: before it, that nothing stands where it will create tables;
+// The checks around an upgrade: before it, that nothing stands where it will create tables or views;
 // after it, inside the transaction, that the tables it wrote break no foreign key.
 import type { Db } from '../engine/connection.js';
 import type { ForeignKeyViolation, StructureDifference } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Table } from '../schema/model.js';
-import type { UpgradePlan } from './plan.js';
-import { newTableName } from './sql.js';
+import { namesCreated, type UpgradePlan } from './plan.js';
 
-/** Tables the upgrade would create (new tables, `_new_<t>` for rebuilds) that already exist. */
+/** Tables and views the upgrade would create (new ones, `_new_<t>` for rebuilds) that already exist. */
 export function tablesInTheWay(db: Db, plan: UpgradePlan): StructureDifference[] {
-  const created = [...plan.createdTables.map((t) => t.name), ...plan.rebuiltTables.map((r) => newTableName(r.to))];
-  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
-  return created
+  const created = namesCreated(plan);
+  const exists = db.prepare('SELECT type FROM sqlite_master WHERE name = ?').pluck();
+  return [...created.tables, ...created.views]
     .filter((name) => exists.get(name) !== undefined)
     .map((name) => ({
       table: name,
       kind: 'table-in-the-way' as const,
-      message: `${name}: a table of this name already exists; the upgrade to ${plan.to.version} creates it`,
+      message: `${name}: a ${exists.get(name) as string} of this name already exists; the upgrade to ${plan.to.version} creates it`,
     }));
 }
 

@@ -1,7 +1,7 @@
 // The SQL text of an upgrade, in the form Room's AutoMigrationWriter generates it
 // (legado-data-layer.md 5.1), built from the schema model.
 import { createIndexSql, createTableSql, q } from '../schema/ddl.js';
-import type { Column, Table } from '../schema/model.js';
+import type { Column, Table, View } from '../schema/model.js';
 import type { RebuiltTable } from './plan.js';
 
 /** Room writes `DEFAULT NULL` for a new column that declares no default. */
@@ -21,3 +21,5 @@ export function rebuildSql(r: RebuiltTable): { create: string; copy: string; rep
     replace: [`DROP TABLE ${q(name)}`, `ALTER TABLE ${q(newTableName(r.to))} RENAME TO ${q(name)}`, ...createIndexSql(r.to)],
   };
 }
+
+export const dropViewSql = (v: View): string => `DROP VIEW ${q(v.name)}`;

@@ -1,23 +1,38 @@
-// Runs an upgrade plan on an open read-write connection as ONE transaction, the way Android runs
-// Room's migrations: foreign keys off (SQLite ignores that pragma inside a transaction, so it is
+// Runs an upgrade plan (every step of the chain) on an open read-write connection as ONE
+// transaction, the way Android runs Room's migrations: foreign keys off (SQLite ignores that pragma inside a transaction, so it is
 // set before BEGIN; with them on, dropping `books` would delete every chapter), BEGIN IMMEDIATE,
 // every step, the new identity hash and user_version (both transactional), the checks, COMMIT.
 // A failure anywhere, or a kill, leaves the file as it was.
 import type { Db } from '../engine/connection.js';
 import { inspectDatabase } from '../engine/inspect.js';
 import { MigrationFailedError, type ForeignKeyViolation, type StructureDifference } from '../errors.js';
-import { MASTER_TABLE_SQL, createIndexSql, createTableSql, masterRowSql, q } from '../schema/ddl.js';
+import { MASTER_TABLE_SQL, createIndexSql, createTableSql, createViewSql, masterRowSql, q } from '../schema/ddl.js';
 import { dataVersion, writeBackup } from './backup.js';
 import { foreignKeyViolations, tablesInTheWay } from './checks.js';
-import type { UpgradePlan } from './plan.js';
-import { addColumnSql, rebuildSql } from './sql.js';
+import type { UpgradePlan, UpgradeStep } from './plan.js';
+import { addColumnSql, dropViewSql, rebuildSql } from './sql.js';
 
-export interface UpgradeSummary {
+/** What one step (one AutoMigration) did. */
+export interface StepSummary {
+  readonly from: number;
+  readonly to: number;
   /** `table.column`, in the order they were added. */
   readonly addedColumns: readonly string[];
+  readonly createdTables: readonly string[];
+  readonly rebuiltTables: readonly string[];
+  readonly createdViews: readonly string[];
+  /** The app's data fixes that ran, with the rows each statement changed, summed. */
+  readonly dataSteps: readonly { readonly name: string; readonly rowsChanged: number }[];
+}
+
+export interface UpgradeSummary {
+  /** Every step, in order. */
+  readonly steps: readonly StepSummary[];
+  /** Over all steps: `table.column` added by ALTER, in order. */
+  readonly addedColumns: readonly string[];
+  /** Over all steps, each table once, in the order first rebuilt. */
   readonly rebuiltTables: readonly string[];
   readonly createdTables: readonly string[];
-  /** The app's data fixes that ran, with the rows each statement changed, summed. */
   readonly dataSteps: readonly { readonly name: string; readonly rowsChanged: number }[];
 }
 
@@ -26,6 +41,8 @@ export interface RunOptions {
   readonly path: string;
   /** Write a consistent copy of the file here first. */
   readonly backup?: string | undefined;
+  /** Replace an existing file at `backup` (default false). */
+  readonly overwrite?: boolean | undefined;
   /** Called with each step's name as it starts; an error thrown from it aborts and rolls back. */
   readonly onStep?: ((step: string) => void) | undefined;
 }
@@ -48,7 +65,7 @@ export function runUpgrade(db: Db, plan: UpgradePlan, options: RunOptions): Upgr
     let seen: number | undefined;
     if (options.backup !== undefined) {
       enter('backup');
-      seen = writeBackup(db, options.backup);
+      seen = writeBackup(db, options.backup, options.overwrite ?? false);
     }
     enter('begin');
     db.exec('BEGIN IMMEDIATE');
@@ -60,47 +77,26 @@ export function runUpgrade(db: Db, plan: UpgradePlan, options: RunOptions): Upgr
       throw fail(`the file is no longer a schema ${plan.from.version} file`, { differences: [...before.differences, ...inTheWay] });
     }
 
-    for (const { table, column } of plan.addedColumns) {
-      enter(`add ${table.name}.${column.name}`);
-      db.exec(addColumnSql(table, column));
-    }
-    for (const r of plan.rebuiltTables) {
-      enter(`rebuild ${r.to.name}`);
-      const sql = rebuildSql(r);
-      const had = db.prepare(`SELECT count(*) FROM ${q(r.to.name)}`).pluck().get() as number;
-      db.exec(sql.create);
-      const copied = db.prepare(sql.copy).run().changes;
-      // Every row, so every key the children (chapters -> books) point at, is carried over.
-      if (copied !== had) throw fail(`${r.to.name}: copied ${copied} of ${had} rows`);
-      for (const s of sql.replace) db.exec(s);
-    }
-    const dataSteps = plan.dataSteps.map((d) => {
-      enter(d.name);
-      return { name: d.name, rowsChanged: d.sql.reduce((n, s) => n + db.prepare(s).run().changes, 0) };
-    });
-    for (const t of plan.createdTables) {
-      enter(`create ${t.name}`);
-      for (const s of [createTableSql(t), ...createIndexSql(t)]) db.exec(s);
-    }
+    const steps = plan.steps.map((s) => runStep(db, s, enter, fail));
     enter('identity hash');
     db.exec(MASTER_TABLE_SQL);
     db.exec(masterRowSql(plan.to.identityHash));
     db.pragma(`user_version = ${plan.to.version}`);
 
     enter('check');
-    const violations = foreignKeyViolations(db, [...plan.rebuiltTables.map((r) => r.to), ...plan.createdTables]);
-    if (violations.length) throw fail(`${violations.length} foreign-key violation(s)`, { violations });
     // The same check as `legado-store verify`: structure and identity hash of the target version.
     const after = inspectDatabase(db);
     if (!after.ok) throw fail(`the result does not match schema ${plan.to.version}`, { differences: after.differences });
 
     enter('commit');
     db.exec('COMMIT');
+    const all = <K extends 'addedColumns' | 'rebuiltTables' | 'createdTables'>(k: K) => [...new Set(steps.flatMap((st) => st[k]))];
     return {
-      addedColumns: plan.addedColumns.map(({ table, column }) => `${table.name}.${column.name}`),
-      rebuiltTables: plan.rebuiltTables.map((r) => r.to.name),
-      createdTables: plan.createdTables.map((t) => t.name),
-      dataSteps,
+      steps,
+      addedColumns: all('addedColumns'),
+      rebuiltTables: all('rebuiltTables'),
+      createdTables: all('createdTables'),
+      dataSteps: steps.flatMap((st) => st.dataSteps),
     };
   } catch (e) {
     if (db.inTransaction) db.exec('ROLLBACK');
@@ -108,4 +104,54 @@ export function runUpgrade(db: Db, plan: UpgradePlan, options: RunOptions): Upgr
   } finally {
     if (db.open) db.pragma('foreign_keys = ON');
   }
+}
+
+/**
+ * One AutoMigration, in the order Room's generated code runs it: views dropped, columns added,
+ * tables created, tables rebuilt (each checked for foreign keys after, as Room does), views
+ * created, the spec's data fix. Step names carry the target version: `63: add book_groups.enableRefresh`.
+ */
+function runStep(db: Db, step: UpgradeStep, enter: (name: string) => void, fail: (detail: string, found?: Found) => MigrationFailedError): StepSummary {
+  const v = step.to.version;
+  for (const view of step.droppedViews) {
+    enter(`${v}: drop view ${view.name}`);
+    db.exec(dropViewSql(view));
+  }
+  for (const { table, column } of step.addedColumns) {
+    enter(`${v}: add ${table.name}.${column.name}`);
+    db.exec(addColumnSql(table, column));
+  }
+  for (const t of step.createdTables) {
+    enter(`${v}: create ${t.name}`);
+    for (const s of [createTableSql(t), ...createIndexSql(t)]) db.exec(s);
+  }
+  for (const r of step.rebuiltTables) {
+    enter(`${v}: rebuild ${r.to.name}`);
+    const sql = rebuildSql(r);
+    const had = db.prepare(`SELECT count(*) FROM ${q(r.to.name)}`).pluck().get() as number;
+    db.exec(sql.create);
+    const copied = db.prepare(sql.copy).run().changes;
+    // Every row, so every key the children (chapters -> books) point at, is carried over.
+    if (copied !== had) throw fail(`${r.to.name}: copied ${copied} of ${had} rows`);
+    for (const s of sql.replace) db.exec(s);
+    const violations = foreignKeyViolations(db, [r.to]);
+    if (violations.length) throw fail(`${violations.length} foreign-key violation(s)`, { violations });
+  }
+  for (const view of step.createdViews) {
+    enter(`${v}: create view ${view.name}`);
+    db.exec(createViewSql(view));
+  }
+  const dataSteps = step.dataSteps.map((d) => {
+    enter(d.name);
+    return { name: d.name, rowsChanged: d.sql.reduce((n, s) => n + db.prepare(s).run().changes, 0) };
+  });
+  return {
+    from: step.from.version,
+    to: v,
+    addedColumns: step.addedColumns.map(({ table, column }) => `${table.name}.${column.name}`),
+    createdTables: step.createdTables.map((t) => t.name),
+    rebuiltTables: step.rebuiltTables.map((r) => r.to.name),
+    createdViews: step.createdViews.map((w) => w.name),
+    dataSteps,
+  };
 }

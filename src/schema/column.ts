@@ -12,9 +12,9 @@ export interface ColumnSpec {
   readonly js: JsKind;
   readonly notNull: boolean;
   /** The default as Room exports it and writes it into the DDL (`''`, `'loc_book'`, `0`, `-1`). */
-  readonly default?: string;
+  readonly default?: string | undefined;
   /** The SQL column when it differs from the field name (replace_rules.order -> sortOrder). */
-  readonly column?: string;
+  readonly column?: string | undefined;
 }
 
 type Col<J extends JsKind, N extends boolean, D extends string | undefined> = {
@@ -77,9 +77,9 @@ export interface TableSpec {
   /** Primary-key fields in declared order. */
   readonly primaryKey: readonly string[];
   /** Room's autoGenerate: the key is written inline as INTEGER PRIMARY KEY AUTOINCREMENT. */
-  readonly autoGenerate?: boolean;
-  readonly indices?: readonly IndexSpec[];
-  readonly foreignKeys?: readonly ForeignKeySpec[];
+  readonly autoGenerate?: boolean | undefined;
+  readonly indices?: readonly IndexSpec[] | undefined;
+  readonly foreignKeys?: readonly ForeignKeySpec[] | undefined;
 }
 
 export type SchemaSpec = Readonly<Record<string, TableSpec>>;

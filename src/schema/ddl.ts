@@ -1,6 +1,6 @@
 // SQL text for a schema, written the way Room writes it (room-conventions.md section 1), so
 // a file we create is the file the app would create.
-import type { Column, Schema, Table } from './model.js';
+import type { Column, Schema, Table, View } from './model.js';
 
 export const q = (identifier: string): string => `\`${identifier}\``;
 
@@ -34,6 +34,11 @@ export function createIndexSql(table: Table): string[] {
   );
 }
 
+/** Room writes a view as `CREATE VIEW `name` AS ` + the declared query, and checks it by that text. */
+export function createViewSql(view: View): string {
+  return `CREATE VIEW ${q(view.name)} AS ${view.query}`;
+}
+
 export const MASTER_TABLE_SQL = 'CREATE TABLE IF NOT EXISTS room_master_table (id INTEGER PRIMARY KEY,identity_hash TEXT)';
 
 export function masterRowSql(identityHash: string): string {
@@ -44,6 +49,7 @@ export function masterRowSql(identityHash: string): string {
 export function createSchemaSql(schema: Schema, identityHash: string): string[] {
   const out: string[] = [];
   for (const t of schema.tables) out.push(createTableSql(t), ...createIndexSql(t));
+  for (const v of schema.views) out.push(createViewSql(v));
   out.push(MASTER_TABLE_SQL, masterRowSql(identityHash));
   return out;
 }

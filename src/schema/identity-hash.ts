@@ -1,11 +1,13 @@
 // Room's identity hash (room-conventions.md section 2), computed from the model so that a
 // wrong column, default or index shows up as a wrong hash rather than hiding in a constant.
-import { createHash } from 'node:crypto';
-import type { Schema, Table } from './model.js';
+import { md5 as md5Bytes } from '@noble/hashes/legacy.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import type { Schema, Table, View } from './model.js';
 
 const SEP = '?:?';
 
-const md5 = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
+// MD5 in plain JavaScript (not node:crypto): the schema model is used in browsers too.
+const md5 = (text: string): string => bytesToHex(md5Bytes(utf8ToBytes(text)));
 
 /** Room's key builder: each item followed by `?:?`, then MD5. */
 function key(items: readonly string[]): string {
@@ -34,7 +36,10 @@ function entityKey(t: Table): string {
   return key([t.name, pk, ...sorted(fields), ...sorted(indices), ...sorted(fks)]);
 }
 
+/** A view's key is its query alone; the name is not part of it. */
+const viewKey = (v: View): string => key([v.query]);
+
 export function identityHash(schema: Schema): string {
-  // Entity keys are hex digests, so the English-lowercase sort is a plain sort here.
-  return key(sorted(schema.tables.map(entityKey)));
+  // Entity and view keys are hex digests, so the English-lowercase sort is a plain sort here.
+  return key([...sorted(schema.tables.map(entityKey)), ...sorted(schema.views.map(viewKey))]);
 }

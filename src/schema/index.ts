@@ -1,33 +1,93 @@
-// The two schema versions the store speaks, built once from the declarations.
-import { applyChanges } from './changes.js';
+// Every schema version the store speaks, built once at load from the declarations: 62 as
+// declared (v62.ts), every other version by walking the chain of changes (versions.ts) from it.
+import { applyChanges, applyViewChanges, type Applied, type SchemaChanges, type ViewSpec } from './changes.js';
+import type { SchemaSpec } from './column.js';
 import { identityHash } from './identity-hash.js';
 import { buildSchema, type Schema } from './model.js';
-import { v49Changes } from './v49.js';
-import { v62 } from './v62.js';
+import { v62, type V62 } from './v62.js';
+import { STEPS, type VersionStep } from './versions.js';
 
-export const spec62 = v62;
-export const spec49 = applyChanges(v62, v49Changes);
-export type Spec62 = typeof spec62;
-export type Spec49 = typeof spec49;
+type Steps = typeof STEPS;
 
-export type SchemaVersion = 62 | 49;
-export const SUPPORTED_VERSIONS: readonly SchemaVersion[] = [62, 49];
+/** A schema version of the app's main line the store opens, creates and checks: 49 to 75. */
+export type SchemaVersion = 62 | keyof Steps;
+/** The version of new files: the spec's. */
 export const CURRENT_VERSION = 62;
+/** The newest version of the app's main line (its beta builds since February 2025). */
+export const NEWEST_VERSION = 75;
+
+type StepTables<S> = S extends { readonly tables: infer T extends SchemaChanges } ? T : {};
+
+/** The declared tables of a version, as a type: 62's declaration with the chain applied. */
+export type SpecOf<V extends SchemaVersion> = V extends keyof Steps
+  ? Steps[V]['from'] extends infer F extends SchemaVersion
+    ? Applied<SpecOf<F>, StepTables<Steps[V]>>
+    : never
+  : V62;
+
+export const SUPPORTED_VERSIONS: readonly SchemaVersion[] = [62, ...Object.keys(STEPS).map(Number)]
+  .sort((a, b) => a - b) as SchemaVersion[];
+
+export const isSupportedVersion = (v: number): v is SchemaVersion => v === 62 || Object.hasOwn(STEPS, v);
+
+interface Declared {
+  readonly tables: SchemaSpec;
+  readonly views: ViewSpec;
+}
+
+const declared = new Map<number, Declared>([[62, { tables: v62, views: {} }]]);
+
+/** The tables and views of a version: its neighbour's with its step applied. */
+function declaredAt(version: SchemaVersion): Declared {
+  let d = declared.get(version);
+  if (!d) {
+    const step: VersionStep = STEPS[version as keyof Steps];
+    const base = declaredAt(step.from as SchemaVersion);
+    d = { tables: applyChanges(base.tables, step.tables ?? {}), views: applyViewChanges(base.views, step.views) };
+    declared.set(version, d);
+  }
+  return d;
+}
+
+/** The declared tables of one version (the value behind `SpecOf<V>`). */
+export function specOf<V extends SchemaVersion>(version: V): SpecOf<V> {
+  return declaredAt(version).tables as SpecOf<V>;
+}
 
 export interface VersionedSchema extends Schema {
   readonly version: SchemaVersion;
   readonly identityHash: string;
 }
 
-function versioned(version: SchemaVersion, schema: Schema): VersionedSchema {
+function versioned(version: SchemaVersion): VersionedSchema {
+  const d = declaredAt(version);
+  const schema = buildSchema(version, d.tables, d.views);
   return { ...schema, version, identityHash: identityHash(schema) };
 }
 
-export const schemas: Readonly<Record<SchemaVersion, VersionedSchema>> = {
-  62: versioned(62, buildSchema(62, spec62)),
-  49: versioned(49, buildSchema(49, spec49)),
-};
+export const schemas: Readonly<Record<SchemaVersion, VersionedSchema>> = Object.fromEntries(
+  SUPPORTED_VERSIONS.map((v) => [v, versioned(v)]),
+) as Record<SchemaVersion, VersionedSchema>;
 
-export const isSupportedVersion = (v: number): v is SchemaVersion => v === 62 || v === 49;
+let columnsOfAnyVersion: Map<string, Set<string>> | undefined;
 
-export type { Column, ForeignKey, Index, Schema, Table } from './model.js';
+/**
+ * Whether `name` (a field or its SQL column) is a column of `table` at some version 49 to 75:
+ * a field of the app that a store of another version lacks (reported as dropped), rather than
+ * one no version has (reported as unknown).
+ */
+export function isColumnAtAnyVersion(table: string, name: string): boolean {
+  if (!columnsOfAnyVersion) {
+    columnsOfAnyVersion = new Map();
+    for (const v of SUPPORTED_VERSIONS) {
+      for (const t of schemas[v].tables) {
+        const set = columnsOfAnyVersion.get(t.name) ?? new Set();
+        for (const c of t.columns) set.add(c.field).add(c.name);
+        columnsOfAnyVersion.set(t.name, set);
+      }
+    }
+  }
+  return columnsOfAnyVersion.get(table)?.has(name) ?? false;
+}
+
+export type { Column, ForeignKey, Index, Schema, Table, View } from './model.js';

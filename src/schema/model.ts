@@ -39,13 +39,21 @@ export interface Table {
   column(field: string): Column | undefined;
 }
 
+/** A view: Room checks it by comparing its stored SQL text with `CREATE VIEW `name` AS <query>`. */
+export interface View {
+  readonly name: string;
+  /** The query exactly as the app declares it (its text is part of the identity hash). */
+  readonly query: string;
+}
+
 export interface Schema {
   readonly version: number;
   readonly tables: readonly Table[];
+  readonly views: readonly View[];
   table(name: string): Table | undefined;
 }
 
-export function buildSchema(version: number, spec: SchemaSpec): Schema {
+export function buildSchema(version: number, spec: SchemaSpec, views: Readonly<Record<string, string>> = {}): Schema {
   const tables: Table[] = [];
   for (const [name, t] of Object.entries(spec)) {
     const byField = new Map<string, Column>();
@@ -93,7 +101,8 @@ export function buildSchema(version: number, spec: SchemaSpec): Schema {
     });
   }
   const byName = new Map(tables.map((t) => [t.name, t]));
-  return { version, tables, table: (n) => byName.get(n) };
+  const viewList = Object.entries(views).map(([name, query]): View => ({ name, query }));
+  return { version, tables, views: viewList, table: (n) => byName.get(n) };
 }
 
 function fail(message: string): never {

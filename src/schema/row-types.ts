@@ -1,6 +1,6 @@
 // TypeScript row types derived from the declarations: nothing here names a table or a field.
 import type { SchemaSpec, TableSpec } from './column.js';
-import type { Spec49, Spec62, SchemaVersion } from './index.js';
+import type { SchemaVersion, SpecOf } from './index.js';
 
 type JsOf<K> = K extends 'string' ? string : K extends 'number' ? number : K extends 'boolean' ? boolean : K extends 'bigint' ? bigint : never;
 /** Bitmask fields are read as bigint; numbers that fit are accepted when writing. */
@@ -49,7 +49,7 @@ export type KeyOf<T extends TableSpec> = T['primaryKey'] extends readonly [infer
   ? JsIn<Cols<T>[F]['js']>
   : Simplify<{ -readonly [F in T['primaryKey'][number] & keyof Cols<T>]: JsIn<Cols<T>[F]['js']> }>;
 
-export type SpecOf<V extends SchemaVersion> = V extends 49 ? Spec49 : Spec62;
+export type { SpecOf };
 export type TableName<V extends SchemaVersion = 62> = keyof SpecOf<V> & string;
 type TableSpecOf<V extends SchemaVersion, N extends TableName<V>> = SpecOf<V>[N] extends TableSpec ? SpecOf<V>[N] : never;
 

@@ -9,7 +9,7 @@
 // `transaction` of `store.db` are replaced by thin wrappers that flush once the call returns
 // outside a transaction. Writes by another connection or another process are not seen: their
 // changes never pass through this connection's triggers.
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../engine/driver.js';
 import { TransactionStateError } from '../errors.js';
 import type { Db } from '../engine/connection.js';
 
@@ -56,6 +56,7 @@ export class ChangeTracker implements WriteHooks {
   /** Tables whose triggers exist on the connection. */
   private readonly installed = new Set<string>();
   private drainLog: Statement | undefined;
+  private cannotWrite: boolean | undefined;
   /** Trigger changes asked for inside a transaction, made at the next flush outside one. */
   private syncPending = false;
   private flushing = false;
@@ -146,7 +147,22 @@ export class ChangeTracker implements WriteHooks {
 
   /** Makes the installed triggers match the observed tables. */
   private sync(): void {
+    // A read-only store's connection may be query_only (engine/read-only.ts), which forbids
+    // temp tables and triggers too; they are this connection's own, so it is lifted for them.
+    const queryOnly = this.db.pragma('query_only', { simple: true }) === 1;
+    if (queryOnly) this.rawExec('PRAGMA query_only = OFF');
+    try {
+      this.syncTriggers();
+    } finally {
+      if (queryOnly) this.rawExec('PRAGMA query_only = ON');
+    }
+  }
+
+  private syncTriggers(): void {
     this.syncPending = false;
+    // A connection that cannot write (read-only, or query_only as openStore's read-only opens
+    // are) commits nothing to report, and query_only refuses even TEMP triggers: none needed.
+    if ((this.cannotWrite ??= this.db.readonly || this.db.pragma('query_only', { simple: true }) === 1)) return;
     const wanted = new Set<string>();
     for (const s of this.subs) for (const t of s.tables) wanted.add(t);
     if (wanted.size > 0 && !this.drainLog) {
@@ -215,16 +231,13 @@ export class ChangeTracker implements WriteHooks {
     const rawTransaction = db.transaction.bind(db);
     conn.transaction = (fn: unknown) => {
       const raw = rawTransaction(fn as AnyFn) as unknown as Record<'deferred' | 'immediate' | 'exclusive', AnyFn> & AnyFn;
-      const variants = {
-        default: this.reporting(raw),
-        deferred: this.reporting(raw.deferred),
-        immediate: this.reporting(raw.immediate),
-        exclusive: this.reporting(raw.exclusive),
-      };
+      const variants: Record<string, AnyFn> = { default: this.reporting(raw) };
+      // exclusive is better-sqlite3's own, beyond the seam: wrapped where the engine has it.
+      for (const k of ['deferred', 'immediate', 'exclusive'] as const) if (raw[k]) variants[k] = this.reporting(raw[k]);
       const props: PropertyDescriptorMap = { database: { value: db, enumerable: true } };
       for (const [k, v] of Object.entries(variants)) props[k] = { value: v };
       for (const v of Object.values(variants)) Object.defineProperties(v, props);
-      return variants.default;
+      return variants['default'];
     };
   }
 

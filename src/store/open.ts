@@ -1,21 +1,26 @@
 // Opening a store file: create it when missing, otherwise check it the way Room does before
 // trusting it. A file that is refused is looked at through a read-only connection, so it is
 // left exactly as it was.
-import { existsSync, statSync } from 'node:fs';
 import {
   FileNotFoundError,
+  InvalidArgumentError,
   SchemaMismatchError,
   UnsupportedVersionError,
   VersionMismatchError,
 } from '../errors.js';
-import { asOpenError, openForInspection, openForWork, type Db } from '../engine/connection.js';
+import { asOpenError, openForInspection, openForWork, type Db, type DriverOptions } from '../engine/connection.js';
+import { resolveDriver } from '../engine/drivers/index.js';
 import { createSchema, isEmptyDatabase } from '../engine/create.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
 import { upgradeOnOpen } from '../migrate/on-open.js';
-import { CURRENT_VERSION, SUPPORTED_VERSIONS, schemas, type SchemaVersion } from '../schema/index.js';
-import { Store, rowCounts } from './store.js';
+import { CURRENT_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type SchemaVersion } from '../schema/index.js';
+import { describeSchema } from '../schema/lines.js';
+import { Store, rowCounts, type AnyStore } from './store.js';
+import { engineError } from './engine-errors.js';
+import { fsError } from '../io/fs-errors.js';
+import { checkPathName } from '../io/store-path.js';
 
-export interface OpenOptions {
+export interface OpenOptions extends DriverOptions {
   /**
    * The schema version: a missing file is created at it (default 62); an existing file must
    * be at it. Left out, an existing file opens at whichever supported version it has.
@@ -27,8 +32,9 @@ export interface OpenOptions {
   /** Milliseconds to wait for another connection's lock (default 5000). */
   readonly busyTimeout?: number;
   /**
-   * Upgrade a schema-49 file to 62 before opening it, as `migrate` does (default false: a 49
-   * file opens at 49). Ignored with `schema: 49`.
+   * Upgrade a file of an older version to `schema` (62 when left out) before opening it, as
+   * `migrate` does (default false: a file opens at its own version). A file already at or
+   * above that version is left to the usual checks.
    */
   readonly upgrade?: boolean;
   /**
@@ -41,24 +47,53 @@ export interface OpenOptions {
   readonly clock?: () => number;
 }
 
-export function openStore(path: string, options?: OpenOptions & { readonly schema?: 62 }): Store<62>;
-export function openStore(path: string, options: OpenOptions & { readonly schema: 49 }): Store<49>;
-export function openStore(path: string, options?: OpenOptions): Store<SchemaVersion>;
-export function openStore(path: string, options: OpenOptions = {}): Store<SchemaVersion> {
+/**
+ * With `schema: N` the store is typed for N. Without it an existing file opens at whatever
+ * supported version it has, so the result is typed as any of them: narrow on `store.version`.
+ */
+export function openStore<V extends SchemaVersion>(path: string, options: OpenOptions & { readonly schema: V }): Store<V>;
+export function openStore(path: string, options?: OpenOptions): AnyStore;
+export function openStore(path: string, opened: OpenOptions = {}): AnyStore {
+  // Arguments are checked before the file is touched: a refused call creates nothing.
+  checkPathName(path);
+  checkOpenOptions(path, opened);
+  try {
+    return open(path, opened);
+  } catch (e) {
+    throw fsError(path, engineError(path, e));
+  }
+}
+
+function checkOpenOptions(path: string, options: OpenOptions): void {
+  if (options === null || typeof options !== 'object') throw new InvalidArgumentError('openStore options', options, 'an object');
+  const v: unknown = options.schema;
+  if (v !== undefined && !(typeof v === 'number' && isSupportedVersion(v))) {
+    throw new UnsupportedVersionError(path, typeof v === 'number' ? v : NaN, SUPPORTED_VERSIONS, `that is the schema asked for (${JSON.stringify(v) ?? String(v)})`);
+  }
+  const t: unknown = options.busyTimeout;
+  if (t !== undefined && !(typeof t === 'number' && Number.isInteger(t) && t >= 0 && t <= 2 ** 31 - 1)) {
+    throw new InvalidArgumentError('openStore busyTimeout', t, 'milliseconds, an integer from 0 to 2147483647');
+  }
+}
+
+function open(path: string, opened: OpenOptions): AnyStore {
+  // The engine is chosen once; every connection below (and an upgrade) uses the same one.
+  const driver = resolveDriver(opened.driver);
+  const options: OpenOptions = { ...opened, driver };
   const wanted = options.schema;
-  const isNew = path === ':memory:' || !existsSync(path) || statSync(path).size === 0;
+  const isNew = path === ':memory:' || !driver.fileSize(path);
   if (isNew) {
     if (path !== ':memory:' && (options.create === false || options.readonly)) throw new FileNotFoundError(path);
     return createStore(path, wanted ?? CURRENT_VERSION, options);
   }
-  if (options.upgrade && wanted !== 49) upgradeOnOpen(path, options);
-  const report = checkFile(path, wanted);
+  if (options.upgrade) upgradeOnOpen(path, { ...options, to: wanted ?? CURRENT_VERSION });
+  const report = checkFile(path, wanted, options);
   if (report === 'empty') return createStore(path, wanted ?? CURRENT_VERSION, options);
   const db = openForWork(path, options);
   return withSpecialGroups(new Store(path, db, schemas[report.version as SchemaVersion], options), options.specialGroups ?? false);
 }
 
-function createStore(path: string, version: SchemaVersion, options: OpenOptions): Store<SchemaVersion> {
+function createStore(path: string, version: SchemaVersion, options: OpenOptions): AnyStore {
   const db = openForWork(path, options);
   try {
     createSchema(db, schemas[version]);
@@ -69,25 +104,25 @@ function createStore(path: string, version: SchemaVersion, options: OpenOptions)
   return withSpecialGroups(new Store(path, db, schemas[version], options), options.specialGroups ?? true);
 }
 
-function withSpecialGroups(store: Store<SchemaVersion>, insert: boolean): Store<SchemaVersion> {
+function withSpecialGroups(store: Store<SchemaVersion>, insert: boolean): AnyStore {
   try {
     if (insert) store.bookGroups.ensureSpecial();
   } catch (e) {
     store.close();
     throw e;
   }
-  return store;
+  return store as AnyStore;
 }
 
 /** Throws unless the file is a store of a supported (and, if given, the wanted) version. */
-function checkFile(path: string, wanted: SchemaVersion | undefined): FileReport | 'empty' {
-  const db = openForInspection(path);
+function checkFile(path: string, wanted: SchemaVersion | undefined, options: DriverOptions): FileReport | 'empty' {
+  const db = openForInspection(path, options);
   try {
     if (isEmptyDatabase(db)) return 'empty';
     const report = inspectDatabase(db);
     if (!report.supported) {
-      const detail = report.version === 0 ? 'user_version is 0, so this is not a Legado store' : '';
-      throw new UnsupportedVersionError(path, report.version, SUPPORTED_VERSIONS, detail);
+      const detail = report.version === 0 && report.identityHash === null ? 'user_version is 0, so this is not a Legado store' : '';
+      throw new UnsupportedVersionError(path, report.version, SUPPORTED_VERSIONS, detail, report.identityHash, describeSchema(report.version, report.identityHash));
     }
     if (wanted !== undefined && report.version !== wanted) {
       const hint =
@@ -110,9 +145,19 @@ export interface FileInspection extends FileReport {
 }
 
 /** Reads what a file is without changing it: version, identity hash, structure, row counts. */
-export function inspectFile(path: string): FileInspection {
-  if (!existsSync(path)) throw new FileNotFoundError(path);
-  const db: Db = openForInspection(path);
+export function inspectFile(path: string, options: DriverOptions = {}): FileInspection {
+  checkPathName(path);
+  try {
+    return inspect(path, options);
+  } catch (e) {
+    throw fsError(path, engineError(path, e));
+  }
+}
+
+function inspect(path: string, options: DriverOptions): FileInspection {
+  const driver = resolveDriver(options.driver);
+  if (driver.fileSize(path) === undefined) throw new FileNotFoundError(path);
+  const db: Db = openForInspection(path, { driver });
   try {
     const report = inspectDatabase(db);
     const rows = report.supported ? rowCounts(db, schemas[report.version as SchemaVersion]) : {};

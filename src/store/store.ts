@@ -1,7 +1,8 @@
 // A store: one connection to one file of a known schema version, with a typed API per table.
-import { UnknownTableError } from '../errors.js';
+import { InvalidArgumentError, UnknownTableError } from '../errors.js';
 import type { Db } from '../engine/connection.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
+import { isReadOnly } from '../engine/read-only.js';
 import { q } from '../schema/ddl.js';
 import type { SchemaVersion, VersionedSchema } from '../schema/index.js';
 import type { Key, NewRow, Patch, Row, TableName } from '../schema/row-types.js';
@@ -27,10 +28,14 @@ import {
   TxtTocRules,
 } from '../domain/index.js';
 import { ChangeTracker, type ChangeListener, type ChangeOptions } from './changes.js';
+import { guardMethods, ownedBy } from './guard.js';
 
 export type TableOf<N extends TableName<V>, V extends SchemaVersion = 62> = TableApi<Row<N, V>, NewRow<N, V>, Patch<N, V>, Key<N, V>>;
 
 export type Tables<V extends SchemaVersion = 62> = { readonly [N in TableName<V>]: TableOf<N, V> };
+
+/** A store of any supported version, as a union that narrows on `store.version`. */
+export type AnyStore = { [V in SchemaVersion]: Store<V> }[SchemaVersion];
 
 export interface StoreOptions {
   /** Milliseconds since the epoch, for cache expiry, reading times and stars (default Date.now). */
@@ -41,13 +46,18 @@ export class Store<V extends SchemaVersion = 62> {
   readonly path: string;
   readonly version: V;
   readonly schema: VersionedSchema;
-  /** The better-sqlite3 connection, for SQL the typed API does not cover. */
+  /**
+   * The connection, for SQL the typed API does not cover: better-sqlite3's API (the subset in
+   * src/engine/driver.ts) on whichever engine the store runs on (`db.driver` names it).
+   */
   readonly db: Db;
   /** One typed table API per table of this version, keyed by the SQL table name. */
   readonly tables: Tables<V>;
   /** Now, in epoch milliseconds, as the domain operations see it. */
   readonly clock: () => number;
   private readonly changes: ChangeTracker;
+  /** False for a store opened read-only (its transactions then take no write lock). */
+  private readonly writable: boolean;
   private readonly areas = new Map<unknown, unknown>();
 
   constructor(path: string, db: Db, schema: VersionedSchema, options: StoreOptions = {}) {
@@ -57,8 +67,10 @@ export class Store<V extends SchemaVersion = 62> {
     this.version = schema.version as V;
     this.clock = options.clock ?? Date.now;
     this.changes = new ChangeTracker(db);
+    this.writable = !isReadOnly(db);
     const tables: Record<string, TableApi<object, object, object, unknown>> = {};
-    for (const t of schema.tables) tables[t.name] = new TableApi(db, t, schema.version, this.changes);
+    for (const t of schema.tables) tables[t.name] = ownedBy(new TableApi(db, t, schema.version, this.changes), path);
+    ownedBy(this, path);
     this.tables = Object.freeze(tables) as unknown as Tables<V>;
   }
 
@@ -157,14 +169,48 @@ export class Store<V extends SchemaVersion = 62> {
 
   /** The table API for a name known only at run time. */
   table(name: string): TableApi<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, unknown> {
-    const t = (this.tables as Record<string, unknown>)[name];
-    if (!t) throw new UnknownTableError(name, this.version);
+    // Own properties only: 'constructor' or 'toString' name no table.
+    const t = Object.hasOwn(this.tables, name) ? (this.tables as Record<string, unknown>)[name] : undefined;
+    if (!t) throw new UnknownTableError(String(name), this.version);
     return t as TableApi<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, unknown>;
   }
 
-  /** Runs fn in one transaction: everything it writes is committed together, or nothing is. */
+  /**
+   * Runs fn in one transaction: everything it writes is committed together, or nothing is.
+   * The transaction takes the write lock first (BEGIN IMMEDIATE), waiting up to busyTimeout for
+   * another connection or process to finish, so a read-then-write never fails half-way because
+   * another writer got in between (SQLite cannot wait there). Nested calls are savepoints.
+   * fn must be synchronous: an async function (or one returning a promise) is refused with
+   * INVALID_ARGUMENT and rolled back, since what it wrote after an `await` would be outside
+   * the transaction.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.run('store.transaction(fn)', fn, this.writable);
+  }
+
+  /**
+   * Runs fn in one read transaction: every read in it sees the same snapshot of the file, and
+   * other connections can go on writing meanwhile (WAL). Writes in it are not expected: they
+   * would need the write lock part-way, which SQLite cannot wait for (BUSY).
+   */
+  read<T>(fn: () => T): T {
+    return this.run('store.read(fn)', fn, false);
+  }
+
+  private run<T>(what: string, fn: () => T, immediate: boolean): T {
+    if (typeof fn !== 'function' || fn.constructor.name === 'AsyncFunction' || fn.constructor.name === 'AsyncGeneratorFunction') {
+      throw new InvalidArgumentError(what, fn, 'a synchronous function (an async one would commit what it writes after an await outside the transaction)');
+    }
+    try {
+      const t = this.db.transaction(fn);
+      return immediate ? t.immediate() : t.deferred();
+    } catch (e) {
+      // better-sqlite3 has rolled back what fn wrote before it returned the promise.
+      if (e instanceof TypeError && /cannot return a promise/.test(e.message)) {
+        throw new InvalidArgumentError(what, fn, 'a function that does not return a promise; what it wrote was rolled back');
+      }
+      throw e;
+    }
   }
 
   /** Version, identity hash and structure check of the open file. */
@@ -190,7 +236,7 @@ export class Store<V extends SchemaVersion = 62> {
   private area<T>(Kind: new (store: Store<SchemaVersion>) => T): T {
     let a = this.areas.get(Kind) as T | undefined;
     if (a === undefined) {
-      a = new Kind(this as unknown as Store<SchemaVersion>);
+      a = ownedBy(new Kind(this as unknown as Store<SchemaVersion>) as object, this.path) as T;
       this.areas.set(Kind, a);
     }
     return a;
@@ -205,3 +251,27 @@ export function rowCounts(db: Db, schema: VersionedSchema): Record<string, numbe
   }
   return out;
 }
+
+// Failures of every public method come out as typed errors naming the file (guard.ts).
+guardMethods(
+  Store,
+  TableApi,
+  BookGroups,
+  BookSources,
+  Bookmarks,
+  Books,
+  Cache,
+  Chapters,
+  Cookies,
+  DictRules,
+  HttpTts,
+  KeyboardAssists,
+  ReadRecords,
+  ReplaceRules,
+  Rss,
+  RssSources,
+  RuleSubs,
+  SearchKeywords,
+  Servers,
+  TxtTocRules,
+);

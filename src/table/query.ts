@@ -1,5 +1,5 @@
 // Simple filters and ordering for list and count, compiled to SQL with bound values.
-import { UnknownFieldError, ValueTypeError } from '../errors.js';
+import { InvalidArgumentError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Column } from '../schema/index.js';
 import type { Codec, SqlValue } from './codec.js';
@@ -88,11 +88,11 @@ export function compileQuery(codec: Codec, query: Query<unknown> = {}): Compiled
   const order = query.orderBy === undefined ? [] : isTermList(query.orderBy) ? query.orderBy : [query.orderBy];
   if (order.length) {
     tail += ` ORDER BY ${order
-      .map((t) => (typeof t === 'string' ? q(column(t).name) : `${q(column(t[0]).name)} ${t[1] === 'desc' ? 'DESC' : 'ASC'}`))
+      .map((t) => (typeof t === 'string' ? q(column(t).name) : `${q(column(t[0]).name)} ${direction(table.name, t[1])}`))
       .join(', ')}`;
   }
   if (query.limit !== undefined || query.offset !== undefined) {
-    const limit = checkCount(table.name, 'limit', query.limit ?? -1);
+    const limit = query.limit === undefined ? -1 : checkCount(table.name, 'limit', query.limit);
     const offset = checkCount(table.name, 'offset', query.offset ?? 0);
     // Written into the SQL, not bound: SQLite (3.47 on) plans with a bound LIMIT's value and so
     // prepares the statement again every time it is bound, which costs more than the query.
@@ -100,7 +100,7 @@ export function compileQuery(codec: Codec, query: Query<unknown> = {}): Compiled
       tail += ` LIMIT ${limit} OFFSET ${offset}`;
     } else {
       tail += ' LIMIT ? OFFSET ?';
-      params.push(limit, offset);
+      params.push(BigInt(limit), BigInt(offset));
     }
   }
   return { tail, params };
@@ -113,5 +113,14 @@ function isTermList(o: unknown): o is readonly OrderTerm<unknown>[] {
 
 function checkCount(table: string, what: string, n: unknown): number {
   if (typeof n !== 'number' || !Number.isInteger(n)) throw new ValueTypeError(table, `(${what})`, n, 'an integer');
+  // SQLite's LIMIT and OFFSET are 64-bit signed integers.
+  if (n < 0 || n >= 2 ** 63) throw new InvalidArgumentError(`${table}: ${what}`, n, 'an integer from 0 to 2^63 - 1');
   return n;
 }
+
+function direction(table: string, d: unknown): 'ASC' | 'DESC' {
+  if (d === 'asc') return 'ASC';
+  if (d === 'desc') return 'DESC';
+  throw new InvalidArgumentError(`${table}: sort direction`, d, '"asc" or "desc"');
+}
+

@@ -2,7 +2,7 @@
 // update, list and count) and reused; every value is checked by the codec before it is bound.
 // Values are passed to better-sqlite3 as arguments (`run(...vals)`), not as one array, which it
 // binds more slowly (about 0.3 us more per 15-column insert).
-import type { Database, RunResult, Statement } from 'better-sqlite3';
+import type { Connection as Database, RunResult, Statement, TransactionFn } from '../engine/driver.js';
 import { LegadoStoreError, MissingFieldError, ValueTypeError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Column, Table } from '../schema/index.js';
@@ -47,8 +47,8 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   /** SQL of the fixed operations, built once. */
   private readonly sql: { insert: string; upsert: string; get: string; has: string; delete: string; from: string };
   /** The bulk writes' transaction functions, made on first use. */
-  private runInsertMany: ((rows: Iterable<N>) => number) | undefined;
-  private runUpsertMany: ((rows: Iterable<N>) => number) | undefined;
+  private runInsertMany: TransactionFn<[Iterable<N>], number> | undefined;
+  private runUpsertMany: TransactionFn<[Iterable<N>], number> | undefined;
 
   constructor(db: Database, table: Table, version: number, hooks: WriteHooks = unobserved(db)) {
     this.db = db;
@@ -174,13 +174,13 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   /** Inserts every row in one transaction: all of them, or none when one fails. Returns the count. */
   insertMany(rows: Iterable<N>): number {
     this.runInsertMany ??= this.db.transaction((all: Iterable<N>) => this.each(all, (r) => this.writeRow('insert', r)));
-    return this.runInsertMany(rows);
+    return this.runInsertMany.immediate(rows);
   }
 
   /** Upserts every row in one transaction: all of them, or none when one fails. Returns the count. */
   upsertMany(rows: Iterable<N>): number {
     this.runUpsertMany ??= this.db.transaction((all: Iterable<N>) => this.each(all, (r) => this.writeRow('upsert', r)));
-    return this.runUpsertMany(rows);
+    return this.runUpsertMany.immediate(rows);
   }
 
   private write(kind: 'insert' | 'upsert', row: N): K {

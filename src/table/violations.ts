@@ -1,6 +1,6 @@
 // Turns SQLite constraint failures into the typed errors, naming table, fields, index and
 // value. Runs only on the failure path, so it may query the database to find the culprit.
-import type { Database } from 'better-sqlite3';
+import type { Connection as Database } from '../engine/driver.js';
 import { DuplicateKeyError, ForeignKeyError, LegadoStoreError, MissingFieldError, UniqueViolationError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Table } from '../schema/index.js';

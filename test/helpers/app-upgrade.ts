@@ -2,7 +2,7 @@
 // describes Room's generated AutoMigrations, with the app's exported createSql (room-62-ddl.ts)
 // for every table it creates or rebuilds. Written by hand on purpose: it shares no code with
 // src/migrate, so agreeing with it means agreeing with the app.
-import type { Database } from 'better-sqlite3';
+import type { Connection as Database } from '../../src/engine/driver.js';
 import { ROOM_62_TABLES } from '../fixtures/room-62-ddl.js';
 
 const create = (table: string, as = table): string => ROOM_62_TABLES[table]!.replace('${TABLE_NAME}', as);

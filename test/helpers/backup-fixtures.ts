@@ -2,7 +2,7 @@
 // from outside the repository.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeZip } from '../../src/backup/zip.js';
+import { writeZip } from './zip.js';
 
 export type Json = Record<string, unknown>;
 

@@ -1,8 +1,9 @@
 // Every row of a file read with plain SQLite, not through the store: by column name, integers
 // as exact bigints, in primary-key order, so two files can be compared row for row.
 import { createHash } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Connection as Database } from '../../src/engine/driver.js';
 import { schemas } from 'legado-store';
+import { openDb } from './engine.js';
 
 export type Dump = Record<string, Record<string, unknown>[]>;
 
@@ -28,4 +29,14 @@ export function fingerprint(db: Database): string {
     typeof v === 'bigint' ? `${v}n` : v,
   );
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** Runs fn on a plain connection to the file (the engine under test), closed afterwards. */
+export function withDb<T>(path: string, fn: (db: Database) => T): T {
+  const db = openDb(path);
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
 }

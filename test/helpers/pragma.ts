@@ -1,5 +1,5 @@
 // Reads a table's structure straight from SQLite's PRAGMAs, independent of the store's own code.
-import type { Database } from 'better-sqlite3';
+import type { Connection as Database } from '../../src/engine/driver.js';
 
 export function pragmaStructure(db: Database, table: string) {
   const columns = db.prepare(`PRAGMA table_xinfo(\`${table}\`)`).all();

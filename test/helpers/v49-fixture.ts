@@ -3,7 +3,7 @@
 // shaped like a long-lived app file (columns in another order, a column added by an old ALTER
 // with a default), and a copy whose latest rows are still only in its -wal.
 import { copyFileSync, existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { openDb, type Connection } from './engine.js';
 import { createIndexSql, createTableSql, openStore, schemas, type Store, type Table } from 'legado-store';
 
 export interface FixtureSize {
@@ -237,7 +237,7 @@ function reordered(t: Table): Table {
  * Filled through the typed API; two rss sources then come in by raw SQL without articleStyle.
  */
 export function createV49AppShaped(path: string, size: FixtureSize = SMALL): void {
-  const db = new Database(path);
+  const db = openDb(path);
   db.pragma('journal_mode = WAL');
   const schema = schemas[49];
   db.transaction(() => {
@@ -254,7 +254,7 @@ export function createV49AppShaped(path: string, size: FixtureSize = SMALL): voi
   })();
   db.close();
   createV49(path, size);
-  const raw = new Database(path);
+  const raw = openDb(path);
   raw.exec(`INSERT INTO rssSources (sourceUrl, sourceName, sourceIcon, enabled, singleUrl, enableJs, loadWithBaseUrl, customOrder)
             VALUES ('https://old1.example.org/rss', '旧订阅1', '', 1, 0, 1, 1, 0), ('https://old2.example.org/rss', '旧订阅2', '', 0, 1, 0, 0, 7)`);
   raw.close();
@@ -269,7 +269,7 @@ export const WAL_BOOK = { bookUrl: 'https://a.example.org/book/wal', name: '只�
  * With `shm: false` only the main file and the -wal are copied. `from` keeps those rows too.
  */
 export function copyWithLiveWal(from: string, to: string, shm = true): void {
-  const writer = new Database(from);
+  const writer = openDb(from);
   writer.pragma('wal_autocheckpoint = 0');
   writer.transaction(() => {
     writer.prepare('INSERT INTO books (bookUrl, name, author, origin, type) VALUES (@bookUrl, @name, @author, @origin, @type)').run(WAL_BOOK);

@@ -1,30 +1,48 @@
-import { rmSync } from 'node:fs';
 import type { Command } from 'commander';
+import { SQLITE_COMPANIONS, writeFileSafely } from '../../io/safe-write.js';
 import { inspectFile, openStore } from '../../store/open.js';
 import { fillSample } from '../../sample/sample.js';
+import type { Store } from '../../store/store.js';
+import { forceOption } from '../exit.js';
 import { renderInspection } from '../report.js';
 
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('create a store file (replacing it), fill it with a small made-up sample, and show what is in it')
+    .description('create a store file filled with a small made-up sample, and show what is in it (an existing file is refused unless --force)')
     .argument('[file]', 'the database file to write', 'legado-demo.db')
-    .action((file: string) => {
-      for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    .addOption(forceOption('an existing file'))
+    .action((file: string, opts: { force?: boolean }) => {
+      // The sample is written to a temporary file that replaces `file` only once complete.
+      writeFileSafely(
+        file,
+        (temp) => {
+          const store = openStore(temp, { schema: 62 });
+          try {
+            fillSample(store);
+          } finally {
+            store.close();
+          }
+        },
+        { overwrite: opts.force, purpose: 'the demo store', companions: SQLITE_COMPANIONS },
+      );
       const store = openStore(file, { schema: 62 });
       try {
-        fillSample(store);
-        // What a reader shows first: the visible bookshelf tabs, then the "全部" tab, last read first.
-        const tabs = store.bookGroups.visible().map((g) => g.groupName);
-        process.stdout.write(`bookshelf tabs: ${tabs.join(' | ')}\n`);
-        process.stdout.write(`bookshelf (全部, last read first):\n`);
-        for (const b of store.books.shelf(-1)) {
-          const groups = store.bookGroups.namesOf(b.group).join(', ') || '-';
-          process.stdout.write(`  ${b.name} / ${b.author}: ${store.chapters.count(b.bookUrl)} chapters, at ${b.durChapterTitle ?? '-'}, groups ${groups}\n`);
-        }
+        process.stdout.write(describeShelf(store));
       } finally {
         store.close();
       }
       process.stdout.write('\n' + renderInspection(inspectFile(file)));
     });
+}
+
+/** What a reader shows first: the visible bookshelf tabs, then the "全部" tab, last read first. */
+function describeShelf(store: Store<62>): string {
+  const tabs = store.bookGroups.visible().map((g) => g.groupName);
+  const lines = [`bookshelf tabs: ${tabs.join(' | ')}`, 'bookshelf (全部, last read first):'];
+  for (const b of store.books.shelf(-1)) {
+    const groups = store.bookGroups.namesOf(b.group).join(', ') || '-';
+    lines.push(`  ${b.name} / ${b.author}: ${store.chapters.count(b.bookUrl)} chapters, at ${b.durChapterTitle ?? '-'}, groups ${groups}`);
+  }
+  return lines.join('\n') + '\n';
 }

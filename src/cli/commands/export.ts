@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { exportBackup } from '../../backup/export.js';
+import { exportBackup } from '../../backup/export-node.js';
 import { openStore } from '../../store/open.js';
 import { progressBar } from '../progress.js';
 
@@ -10,14 +10,18 @@ export function registerExport(program: Command): void {
     .argument('<store>', 'the store file')
     .argument('<out>', 'out.zip, or a folder that does not exist yet (or is empty)')
     .option('--tables <tables>', 'comma-separated tables to write (table names, kinds or backup file names); all by default')
+    .option('--force', 'replace an existing out (written to a temporary file first, then renamed over it)')
+    .option('--carry <backup>', 'the original backup (zip or folder): carry its files that hold no table (config.xml, readConfig.json, themeConfig.json, ...) through unchanged')
     .option('--json', 'print a machine-readable summary, no progress bar')
-    .action(async (storePath: string, out: string, flags: { tables?: string; json?: boolean }) => {
+    .action(async (storePath: string, out: string, flags: { tables?: string; json?: boolean; force?: boolean; carry?: string }) => {
       const store = openStore(storePath, { create: false, readonly: true });
       const bar = progressBar(!flags.json, 'rows');
       try {
         const tables = flags.tables?.split(',').map((t) => t.trim()).filter(Boolean);
         const result = await exportBackup(store, out, {
           tables,
+          overwrite: flags.force ?? false,
+          ...(flags.carry !== undefined ? { carry: flags.carry } : {}),
           onProgress: (p) => bar.update(p.rows, p.totalRows, p.rows, p.file),
         });
         bar.stop();
@@ -25,7 +29,8 @@ export function registerExport(program: Command): void {
           process.stdout.write(JSON.stringify(result, null, 2) + '\n');
         } else {
           const lines = result.files.map((f) => `${f.file.padEnd(22)} ${String(f.rows).padStart(7)} rows`);
-          lines.push(`wrote ${result.files.length} file(s) to ${out}`);
+          if (result.carried.length) lines.push(`carried unchanged: ${result.carried.join(', ')}`);
+          lines.push(`wrote ${result.files.length + result.carried.length} file(s) to ${out}`);
           process.stdout.write(lines.join('\n') + '\n');
         }
       } finally {

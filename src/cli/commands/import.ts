@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { importInputs } from '../../backup/import.js';
-import type { ImportResult } from '../../backup/report.js';
+import { importDatabase, type DatabaseImportResult } from '../../backup/database.js';
+import { importInputs } from '../../backup/import-node.js';
+import { isSqliteFile } from '../../engine/source.js';
+import { nothingStoredHint, type ImportResult } from '../../backup/report.js';
 import { openStore } from '../../store/open.js';
 import { backupFileByKind, KIND_NAMES } from '../../backup/file-map.js';
 import { EXIT, parseSchemaOption, UsageError } from '../exit.js';
@@ -12,18 +15,41 @@ interface ImportFlags {
   json?: boolean;
   password?: string;
   schema?: string;
+  keepName?: boolean;
+  keepGroup?: boolean;
+  keepEnabled?: boolean;
+  onlyNewer?: boolean;
+  maxEntrySize?: string;
+  maxArchiveSize?: string;
+  maxRatio?: string;
+}
+
+/** A size in bytes, with an optional K, M or G (binary) suffix. */
+function parseSize(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)\s*([KMG]?)i?B?$/i.exec(value.trim());
+  if (!m) throw new UsageError(`${flag} must be a size such as 800M or 2G, not ${JSON.stringify(value)}`);
+  return Math.round(Number(m[1]) * 1024 ** ' KMG'.indexOf((m[2] || ' ').toUpperCase()));
 }
 
 export function registerImport(program: Command): void {
   program
     .command('import')
-    .description('import a Legado backup (zip or folder) or rule files (book sources, RSS sources, replace rules, ...) into a store')
+    .description('import a Legado backup (zip or folder), rule files (book sources, RSS sources, replace rules, ...) or another Legado database file (any version or fork) into a store')
     .argument('<store>', 'the store file (created at schema 62 when missing)')
-    .argument('<inputs...>', 'a backup zip, a backup folder, or JSON rule files')
+    .argument('<inputs...>', 'a backup zip, a backup folder, JSON rule files, or one database file (told apart by its SQLite header)')
     .option('--kind <kind>', 'what the rule files hold (bookSource, rssSource, replaceRule, txtTocRule, httpTTS, dictRule, ...); detected from the keys when left out')
-    .option('--strict', 'all or nothing: fail, storing nothing, if any record cannot be stored')
+    .option('--strict', 'all or nothing: fail, storing nothing, if any record or backup file cannot be read or stored')
+    .option('--keep-name', 'rule files: keep the name of a source already stored (the app\'s "keep name")')
+    .option('--keep-group', 'rule files: keep the group of a source already stored')
+    .option('--keep-enabled', 'rule files: keep the enabled state of a source already stored')
+    .option('--only-newer', 'rule files: replace a stored source only by a newer one, by lastUpdateTime (the default)')
+    .option('--no-only-newer', 'rule files: replace stored sources whatever their lastUpdateTime')
+    .option('--max-entry-size <size>', 'largest expanded zip entry (default 512M)')
+    .option('--max-archive-size <size>', 'largest expanded zip, all entries read (default 1G)')
+    .option('--max-ratio <n>', 'largest expanded/compressed ratio of a zip entry (default 100)')
     .option('--password <password>', 'the backup password, for an encrypted servers.json')
-    .option('--schema <version>', 'schema version for a new store, 62 or 49')
+    .option('--schema <version>', 'schema version for a new store, 49 to 75')
     .option('--json', 'print a machine-readable summary, no progress bar')
     .action(async (storePath: string, inputs: string[], flags: ImportFlags) => {
       const schema = flags.schema === undefined ? undefined : parseSchemaOption(flags.schema);
@@ -32,26 +58,58 @@ export function registerImport(program: Command): void {
       if (flags.kind !== undefined && !backupFileByKind(flags.kind)) {
         throw new UsageError(`--kind ${flags.kind} is not a kind; one of ${KIND_NAMES.join(', ')}`);
       }
+      const databases = inputs.filter((i) => existsSync(i) && isSqliteFile(i));
+      if (databases.length && inputs.length > 1) {
+        throw new UsageError(`${databases[0]} is a database file: import it on its own, not together with other inputs`);
+      }
+      const ratio = flags.maxRatio === undefined ? undefined : Number(flags.maxRatio);
+      if (ratio !== undefined && !(ratio > 0)) throw new UsageError(`--max-ratio must be a positive number, not ${JSON.stringify(flags.maxRatio)}`);
+      const zipLimits = {
+        ...(flags.maxEntrySize !== undefined ? { entryBytes: parseSize('--max-entry-size', flags.maxEntrySize)! } : {}),
+        ...(flags.maxArchiveSize !== undefined ? { archiveBytes: parseSize('--max-archive-size', flags.maxArchiveSize)! } : {}),
+        ...(ratio !== undefined ? { ratio } : {}),
+      };
       const store = openStore(storePath, schema === undefined ? {} : { schema });
-      const bar = progressBar(!flags.json, 'records');
+      const bar = progressBar(!flags.json, databases.length ? 'rows' : 'records');
       let total = 0;
       try {
+        if (databases.length) {
+          const result = importDatabase(store, databases[0]!, {
+            strict: flags.strict,
+            onProgress: (p) => bar.update(p.bytes, (total = p.totalBytes), p.records, p.file),
+          });
+          bar.update(total, total, result.totals.read, 'done');
+          bar.stop();
+          process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderDatabaseImport(result));
+          return;
+        }
         const result = await importInputs(store, inputs, {
           kind: flags.kind,
           strict: flags.strict,
           password: flags.password,
+          keepName: flags.keepName,
+          keepGroup: flags.keepGroup,
+          keepEnabled: flags.keepEnabled,
+          onlyNewer: flags.onlyNewer,
+          zipLimits,
           onProgress: (p) => bar.update(p.bytes, (total = p.totalBytes), p.records, p.file),
         });
         bar.update(total, total, result.totals.read, 'done');
         bar.stop();
         process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderImport(result));
+        const hint = nothingStoredHint(result);
+        if (hint !== undefined) {
+          process.stderr.write(`legado-store: nothing was stored: ${hint}\n`);
+          process.exitCode = EXIT.failure;
+          return;
+        }
       } catch (e) {
         bar.stop();
         throw e;
       } finally {
         store.close();
       }
-      process.exitCode = EXIT.ok;
+      process.exitCode ??= EXIT.ok;
     });
 }
 
@@ -61,8 +119,8 @@ export function renderImport(r: ImportResult): string {
   const lines: string[] = [];
   const kinds = Object.values(r.kinds);
   if (kinds.length) {
-    const head = ['kind', 'read', 'stored', 'updated', 'duplicates', 'skipped'];
-    const rows = kinds.map((k) => [k.kind, k.read, k.stored, k.updated, k.duplicates, k.skipped].map(String));
+    const head = ['kind', 'read', 'stored', 'updated', 'duplicates', 'conflicts', 'skipped'];
+    const rows = kinds.map((k) => [k.kind, k.read, k.stored, k.updated, k.duplicates, k.conflicts, k.skipped].map(String));
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
     for (const row of [head, ...rows]) lines.push(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
   } else {
@@ -73,6 +131,7 @@ export function renderImport(r: ImportResult): string {
     if (k.legacyConverted) notes.push(`${k.legacyConverted} converted from the 2.0 format`);
     if (k.replaced) notes.push(`${k.replaced} replaced (same name and author under another bookUrl)`);
     if (k.unchanged) notes.push(`${k.unchanged} kept (the store's row wins)`);
+    if (k.notNewer) notes.push(`${k.notNewer} not newer than the stored source, kept as stored (--no-only-newer to replace them)`);
     const dropped = Object.entries(k.droppedFields);
     if (dropped.length) notes.push(`dropped (no column at schema ${r.schema}): ${dropped.map(([f, n]) => `${f} ×${n}`).join(', ')}`);
     const unknown = Object.entries(k.unknownFields);
@@ -80,7 +139,15 @@ export function renderImport(r: ImportResult): string {
     if (notes.length) lines.push(`${k.kind}: ${notes.join('; ')}`);
   }
   for (const f of r.files) if (f.status !== 'imported') lines.push(`not imported: ${f.file} (${f.reason ?? f.status})`);
+  for (const c of r.conflicts.slice(0, SHOWN_SKIPS)) lines.push(`conflict: ${c.kind} ${c.key}: ${c.first} and ${c.kept} differ; kept ${c.kept}`);
+  if (r.conflicts.length > SHOWN_SKIPS) lines.push(`... ${r.conflicts.length - SHOWN_SKIPS} more conflicts (--json lists them all)`);
   for (const s of r.skipped.slice(0, SHOWN_SKIPS)) lines.push(`skipped: ${s.file} [${s.index}]: ${s.reason}`);
   if (r.skipped.length > SHOWN_SKIPS) lines.push(`... ${r.skipped.length - SHOWN_SKIPS} more skipped records (--json lists them all)`);
   return lines.join('\n') + '\n';
+}
+
+/** What the source is, then the table of a backup import: its notes name every column not carried, its "not imported" lines every table. */
+export function renderDatabaseImport(r: DatabaseImportResult): string {
+  const head = `from ${r.source.path}: ${r.source.description}, into schema ${r.schema}`;
+  return `${head}\n${renderImport(r)}`;
 }

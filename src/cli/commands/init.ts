@@ -1,19 +1,23 @@
-import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
+import { SQLITE_COMPANIONS, writeFileSafely } from '../../io/safe-write.js';
 import { openStore } from '../../store/open.js';
-import { parseSchemaOption } from '../exit.js';
+import { schemas } from '../../schema/index.js';
+import { forceOption, parseSchemaOption } from '../exit.js';
 
 export function registerInit(program: Command): void {
   program
     .command('init')
-    .description('create a new, empty store file')
+    .description('create a new, empty store file (an existing file is refused unless --force)')
     .argument('<file>', 'the database file to create')
-    .option('--schema <version>', 'schema version, 62 or 49', '62')
-    .action((file: string, opts: { schema: string }) => {
+    .option('--schema <version>', 'schema version, 49 to 75 (the app\'s main line)', '62')
+    .addOption(forceOption('an existing file'))
+    .action((file: string, opts: { schema: string; force?: boolean }) => {
       const version = parseSchemaOption(opts.schema);
-      if (existsSync(file) && statSync(file).size > 0) throw new Error(`${file} already exists; init only creates new files`);
-      const store = openStore(file, { schema: version });
-      store.close();
-      process.stdout.write(`created ${file} at schema ${version} (identity hash ${store.schema.identityHash})\n`);
+      writeFileSafely(file, (temp) => openStore(temp, { schema: version }).close(), {
+        overwrite: opts.force,
+        purpose: 'a new store',
+        companions: SQLITE_COMPANIONS,
+      });
+      process.stdout.write(`created ${file} at schema ${version} (identity hash ${schemas[version].identityHash})\n`);
     });
 }

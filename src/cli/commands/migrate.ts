@@ -1,21 +1,26 @@
 import type { Command } from 'commander';
 import { LegadoStoreError, MigrationFailedError, SchemaMismatchError } from '../../errors.js';
 import { migrate, type MigrateResult } from '../../migrate/migrate.js';
-import { EXIT, UsageError } from '../exit.js';
+import { SUPPORTED_VERSIONS, isSupportedVersion } from '../../schema/index.js';
+import { EXIT, forceOption, UsageError } from '../exit.js';
 
 export function registerMigrate(program: Command): void {
   program
     .command('migrate')
-    .description('upgrade a schema-49 file to 62 as the app does, in one transaction; a 62 file is left alone')
+    .description("upgrade a store file to a later schema version step by step, as the app's migrations do, in one transaction")
     .argument('<file>', 'a store file')
-    .option('--to <version>', 'target schema version (only 62: there is no downgrade)', '62')
-    .option('--backup <path>', 'first write a consistent copy of the original here (must not exist)')
+    .option('--to <version>', `target schema version, above the file's, up to ${Math.max(...SUPPORTED_VERSIONS)} (default 62; a file at or above it is left alone)`)
+    .option('--backup <path>', 'first write a consistent copy of the original here (must not exist, unless --force)')
+    .addOption(forceOption('an existing --backup file'))
     .option('--json', 'print JSON')
-    .action((file: string, opts: { to: string; backup?: string; json?: boolean }) => {
-      if (opts.to !== '62') throw new UsageError(`--to must be 62 (migrate only upgrades; there is no downgrade), not ${JSON.stringify(opts.to)}`);
+    .action((file: string, opts: { to?: string; backup?: string; force?: boolean; json?: boolean }) => {
+      const to = opts.to === undefined ? undefined : Number(opts.to);
+      if (to !== undefined && !(/^\d+$/.test(opts.to!) && isSupportedVersion(to))) {
+        throw new UsageError(`--to must be a schema version the store knows (${SUPPORTED_VERSIONS.join(', ')}), not ${JSON.stringify(opts.to)}`);
+      }
       let result: MigrateResult;
       try {
-        result = migrate(file, { to: 62, ...(opts.backup !== undefined && { backup: opts.backup }) });
+        result = migrate(file, { ...(to !== undefined && { to }), ...(opts.backup !== undefined && { backup: opts.backup, overwrite: opts.force ?? false }) });
       } catch (e) {
         // Refused or rolled back: say why, list the differences, and leave with exit code 1.
         if (!(e instanceof LegadoStoreError)) throw e;
@@ -36,15 +41,19 @@ export function registerMigrate(program: Command): void {
 }
 
 function render(r: MigrateResult): string {
-  if (r.status === 'current') return `${r.path} is already at schema ${r.to}; nothing to do\n`;
+  if (r.status === 'current') return `${r.path} is already at schema ${r.from}; nothing to do\n`;
   const c = r.changes!;
-  const lines = [
-    `upgraded ${r.path} from schema ${r.from} to ${r.to} in ${r.durationMs.toFixed(0)} ms`,
-    `  added columns:  ${c.addedColumns.join(', ') || '-'}`,
-    `  rebuilt tables: ${c.rebuiltTables.join(', ') || '-'}`,
-    `  created tables: ${c.createdTables.join(', ') || '-'}`,
-    ...c.dataSteps.map((d) => `  ${d.name}: ${d.rowsChanged} row change(s)`),
-  ];
+  const lines = [`upgraded ${r.path} from schema ${r.from} to ${r.to} in ${r.durationMs.toFixed(0)} ms, ${c.steps.length} step(s)`];
+  for (const s of c.steps) {
+    const did = [
+      ...s.addedColumns.map((x) => `+${x}`),
+      ...s.createdTables.map((x) => `new ${x}`),
+      ...s.rebuiltTables.map((x) => `rebuilt ${x}`),
+      ...s.createdViews.map((x) => `view ${x}`),
+      ...s.dataSteps.map((d) => `${d.name} (${d.rowsChanged} row change(s))`),
+    ];
+    lines.push(`  ${s.from} -> ${s.to}: ${did.join(', ') || 'no change'}`);
+  }
   if (r.backup) lines.push(`  backup of the original: ${r.backup}`);
   return lines.join('\n') + '\n';
 }

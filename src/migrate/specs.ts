@@ -1,5 +1,6 @@
-// Data changes the app's own migrations make, beside the schema changes. They are data of the
-// app, not something the schema model can derive, so they are kept here verbatim.
+// The app's AutoMigrationSpecs: what its migrations do beyond what Room derives from two
+// schemas, kept here as the app's data (legado-data-layer.md 5.1, schema-history.md): the data
+// fix of 54->55 and the column 64->65 deletes. Nothing else in the chain is per version.
 
 export interface DataStep {
   /** The app's name for it. */
@@ -26,4 +27,16 @@ export const DATA_STEPS: readonly DataStep[] = [
       "update books set type = type | 256 where origin like 'loc_book%' or origin like 'webDav::%'",
     ],
   },
+];
+
+/** A column a version's spec deletes (@DeleteColumn): the table is rebuilt without it. */
+export interface DeletedColumn {
+  readonly version: number;
+  readonly table: string;
+  readonly column: string;
+}
+
+export const DELETED_COLUMNS: readonly DeletedColumn[] = [
+  // AppDatabase.DeleteEnabledReviewColumn, on the AutoMigration 64 -> 65.
+  { version: 65, table: 'book_sources', column: 'enabledReview' },
 ];

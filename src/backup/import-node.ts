@@ -1,0 +1,80 @@
+// The file-based imports (Node): paths become byte sources (node-io.ts) and go through the same
+// pipeline as bytes in memory (import.ts). A zip is read in place, entry by entry, never extracted.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { SchemaVersion } from '../schema/index.js';
+import type { Store } from '../store/store.js';
+import { BadArchiveError, UnsupportedInputError } from './errors.js';
+import {
+  checkKindOption,
+  importBytesSync,
+  newPlan,
+  planBackupEntries,
+  planRuleFile,
+  planZip,
+  runImport,
+  type ImportOptions,
+  type Plan,
+} from './import.js';
+import { fileAccess, fileHead, fileSource } from './node-io.js';
+import type { ImportResult } from './report.js';
+import { isZipSignature } from './zip.js';
+
+/** Imports a backup: a zip archive or a folder of the files a backup holds (a path), or a zip or rule file in memory. */
+export async function importBackup(store: Store<SchemaVersion>, input: string | Uint8Array, options: ImportOptions = {}): Promise<ImportResult> {
+  if (typeof input !== 'string') return importBytesSync(store, input, options);
+  return importInputs(store, [input], options, 'backup');
+}
+
+/** Imports rule files (book sources, RSS sources, replace rules, TXT TOC rules, TTS engines, dictionary rules, ...). */
+export async function importFiles(store: Store<SchemaVersion>, paths: readonly string[], options: ImportOptions = {}): Promise<ImportResult> {
+  return importInputs(store, paths, options, 'collection');
+}
+
+/** Imports each input as what it is: a zip or a folder is a backup, any other file a rule file. */
+export async function importInputs(
+  store: Store<SchemaVersion>,
+  inputs: readonly string[],
+  options: ImportOptions = {},
+  as?: 'backup' | 'collection',
+): Promise<ImportResult> {
+  checkKindOption(options);
+  const plan = newPlan();
+  try {
+    for (const input of inputs) planInput(plan, input, as, options);
+    return runImport(store, plan, options);
+  } finally {
+    for (const clean of plan.cleanup) clean();
+  }
+}
+
+function planInput(plan: Plan, input: string, as: 'backup' | 'collection' | undefined, options: ImportOptions): void {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
+    throw new UnsupportedInputError(input, 'a remote URL: download it first and import the downloaded file');
+  }
+  if (!existsSync(input)) throw new UnsupportedInputError(input, 'no such file or folder');
+  if (statSync(input).isDirectory()) {
+    if (as === 'collection') throw new UnsupportedInputError(input, 'a folder: import it as a backup');
+    planFolder(plan, input);
+    return;
+  }
+  const zip = isZipSignature(fileHead(input, 4));
+  if (zip) {
+    planZip(plan, fileAccess(input), options);
+    return;
+  }
+  // A file called .zip that is not one is a damaged or mislabelled archive, not a rule file.
+  if (as === 'backup' || input.toLowerCase().endsWith('.zip')) {
+    throw new BadArchiveError(input, undefined, as === 'backup' && !input.toLowerCase().endsWith('.zip') ? 'not a zip archive or a folder' : 'not a zip archive');
+  }
+  planRuleFile(plan, fileSource(input), basename(input));
+}
+
+function planFolder(plan: Plan, dir: string): void {
+  const entries = readdirSync(dir, { withFileTypes: true });
+  for (const e of entries) if (e.isDirectory()) plan.notImported.push({ file: join(dir, e.name), status: 'not-imported', reason: 'a folder inside the backup folder', read: 0, stored: 0, duplicates: 0, skipped: 0 });
+  planBackupEntries(
+    plan,
+    entries.filter((e) => e.isFile()).map((e) => ({ name: e.name, display: join(dir, e.name), source: fileSource(join(dir, e.name)) })),
+  );
+}

@@ -1,0 +1,120 @@
+// How a row read from elsewhere (a backup record, a row of another Legado database) joins the
+// rows a store already has: the app's restore rules (reference 3.4). An existing row is updated
+// in place (a book keeps its chapters); a later row with the same key in one import wins (a
+// true duplicate when it holds the same, a conflict, reported with both places, when it does
+// not); the larger reading time of a readRecord wins; a book whose (name, author) belongs to
+// another bookUrl replaces that book. Rule files also keep what the user set on a source they
+// already have (keep.ts). A row the store refuses is skipped and reported, never thrown.
+import { FileAccessError, LegadoStoreError, UniqueViolationError } from '../errors.js';
+import type { SchemaVersion } from '../schema/index.js';
+import type { Store } from '../store/store.js';
+import type { TableApi } from '../table/table.js';
+import { applyUserChoices, DEFAULT_CHOICES, hasUserFields, sameContent, type ImportChoices } from './keep.js';
+import type { Built, Skip } from './record.js';
+import { bump, type Conflict, type FileOutcome, type KindReport, type SkippedRecord } from './report.js';
+
+export type AnyTable = TableApi<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, unknown>;
+
+/** One table of an import: where rows go, what is counted, and where each key was first read. */
+export interface MergeTable {
+  readonly api: AnyTable;
+  readonly report: KindReport;
+  /** Key text → `file [index]` of the record stored under it in this import. */
+  readonly seen: Map<string, string>;
+}
+
+/** Tables whose content is a secret: skip reasons never quote it. */
+const SECRET_TABLES: ReadonlySet<string> = new Set(['servers', 'cookies']);
+
+export class Merger {
+  readonly skipped: SkippedRecord[] = [];
+  readonly conflicts: Conflict[] = [];
+  private readonly choices: ImportChoices;
+
+  constructor(_store: Store<SchemaVersion>, choices: Partial<ImportChoices> = {}) {
+    this.choices = { ...DEFAULT_CHOICES, ...choices };
+  }
+
+  /**
+   * Stores one row (already counted as read) by the restore's rules, and counts what happened.
+   * `userChoices`: a rule file, where a stored source keeps what the user set on it.
+   */
+  merge(s: MergeTable, file: FileOutcome, index: number, built: Built, userChoices = false): void {
+    const k = s.report;
+    const where = `${file.file} [${index}]`;
+    const first = s.seen.get(built.keyText);
+    const stored = s.api.get(built.key) as Record<string, unknown> | undefined;
+    if (first !== undefined && stored !== undefined && sameContent(s.api.model, built.row, stored)) {
+      k.duplicates++;
+      file.duplicates++;
+      return;
+    }
+    if (stored !== undefined && this.keepsStored(s, built, stored)) {
+      if (first !== undefined) k.duplicates++, file.duplicates++;
+      else k.unchanged++;
+      return;
+    }
+    if (stored !== undefined && first === undefined && userChoices && hasUserFields(s.api.name)) {
+      if (applyUserChoices(s.api.name, built.row, stored, this.choices) === 'not newer') {
+        k.notNewer++;
+        return;
+      }
+    }
+    try {
+      this.write(s, built);
+    } catch (e) {
+      // A record the store refuses is skipped; a store that cannot be written at all stops the import.
+      if (!(e instanceof LegadoStoreError) || e instanceof FileAccessError) throw e;
+      return this.skip(s, file, index, { category: `rejected: ${e.code}`, reason: e.message, key: built.keyText });
+    }
+    s.seen.set(built.keyText, where);
+    if (first !== undefined) {
+      k.conflicts++;
+      this.conflicts.push({ kind: k.kind, key: built.keyText, first, kept: where, reason: 'same key, different content: the later record was stored' });
+      return;
+    }
+    if (stored !== undefined) k.updated++;
+    else k.inserted++;
+    k.stored++;
+    file.stored++;
+  }
+
+  skip(s: MergeTable, file: FileOutcome, index: number, why: Skip): void {
+    s.report.skipped++;
+    file.skipped++;
+    bump(s.report.skipReasons, why.category);
+    const secret = SECRET_TABLES.has(s.api.name);
+    this.skipped.push({
+      file: file.file,
+      index,
+      kind: s.report.kind,
+      ...(why.key && !secret ? { key: why.key } : {}),
+      category: why.category,
+      reason: secret ? why.category : why.reason,
+    });
+  }
+
+  /** readRecord: the larger reading time wins, as the app's restore keeps it (reference 3.4). */
+  private keepsStored(s: MergeTable, built: Built, current: Record<string, unknown>): boolean {
+    if (s.api.name !== 'readRecord') return false;
+    return ((current.readTime as number | undefined) ?? 0) >= (built.row.readTime as number);
+  }
+
+  /**
+   * An upsert updates an existing row in place (a book keeps its chapters). A book whose
+   * (name, author) belongs to another bookUrl replaces that book, as the app's restore does.
+   */
+  private write(s: MergeTable, built: Built): void {
+    try {
+      s.api.upsert(built.row);
+    } catch (e) {
+      if (!(s.api.name === 'books' && e instanceof UniqueViolationError && e.index === 'index_books_name_author')) throw e;
+      const other = s.api.list({ where: { name: built.row.name, author: built.row.author }, limit: 1 })[0]?.bookUrl as string | undefined;
+      if (other === undefined) throw e;
+      s.api.delete(other);
+      s.seen.delete(JSON.stringify([other]));
+      s.report.replaced++;
+      s.api.upsert(built.row);
+    }
+  }
+}

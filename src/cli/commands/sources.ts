@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import {
+  applyDedupe,
+  findDuplicateSources,
+  keptEntries,
+  readSourceFile,
+  storeSources,
+  writeSources,
+  type DedupeReport,
+  type SourceEntry,
+} from '../../curate/dedupe.js';
+import { setSourcesEnabled } from '../../curate/sources.js';
+import { FileExistsError } from '../../errors.js';
+import { toJson } from '../../inspect/format.js';
+import { inputKind } from '../../inspect/sides.js';
+import { openStore } from '../../store/open.js';
+import { UsageError } from '../exit.js';
+
+const collect = (v: string, all: string[]) => [...all, v];
+
+export function registerSources(program: Command): void {
+  const sources = program.command('sources').description('book sources: find duplicates, enable or disable');
+
+  sources
+    .command('dedupe')
+    .description('list book sources that are the same source twice (URL trimmed, trailing / dropped, scheme and host case); changes nothing unless asked')
+    .argument('<input>', 'a store file, or a JSON file of book sources')
+    .option('--apply', 'delete the duplicates from the store, in one transaction (books of a deleted one move to the kept one)')
+    .option('--write <out.json>', 'write the sources without the duplicates to a new JSON file the app imports')
+    .option('--force', 'with --write, replace an existing file')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      '\nThe one kept of each set: the newest lastUpdateTime, then the one with more rules, then the first.\n\nExample:\n  $ legado-store sources dedupe bookSource.json --write bookSource.dedup.json\n  $ legado-store sources dedupe legado.db --apply\n',
+    )
+    .action((input: string, flags: { apply?: boolean; write?: string; force?: boolean; json?: boolean }) => {
+      if (flags.force && flags.write === undefined) throw new UsageError('--force only goes with --write');
+      if (flags.write !== undefined && existsSync(flags.write) && !flags.force) {
+        throw new FileExistsError(flags.write, 'a source list (without --force)');
+      }
+      const kind = inputKind(input);
+      const isStore = kind === 'store';
+      if (kind === 'folder' || kind === 'zip') throw new UsageError(`${input} is a backup: give a store, or the backup's bookSource.json`);
+      if (flags.apply && !isStore) throw new UsageError('--apply changes a store; for a file use --write <out.json>');
+      let entries: SourceEntry[];
+      let skipped = 0;
+      let report: DedupeReport;
+      let applied: { deleted: number; booksRepointed: number } | undefined;
+      if (isStore) {
+        const store = openStore(input, { create: false, readonly: !flags.apply });
+        try {
+          entries = storeSources(store);
+          report = findDuplicateSources(entries);
+          if (flags.apply) applied = applyDedupe(store, report);
+        } finally {
+          store.close();
+        }
+      } else {
+        const file = readSourceFile(input);
+        entries = file.entries;
+        skipped = file.skipped;
+        report = findDuplicateSources(entries);
+      }
+      let written: { path: string; sources: number } | undefined;
+      if (flags.write !== undefined) {
+        written = { path: flags.write, sources: writeSources(flags.write, keptEntries(entries, report), { overwrite: flags.force ?? false }) };
+      }
+      if (flags.json) {
+        process.stdout.write(toJson({ input, ...report, skippedRecords: skipped, ...(applied ? { applied } : {}), ...(written ? { written } : {}) }) + '\n');
+        return;
+      }
+      const lines: string[] = [];
+      for (const s of report.sets) {
+        lines.push(`${s.normalizedUrl}`);
+        lines.push(`  keep ${JSON.stringify(s.keep.url)} ${s.keep.name} (updated ${s.keep.lastUpdateTime}, ${s.keep.rules} rules)`);
+        for (const d of s.drop) lines.push(`  drop ${JSON.stringify(d.url)} ${d.name} (updated ${d.lastUpdateTime}, ${d.rules} rules)`);
+      }
+      lines.push(`${report.sources} source(s), ${report.sets.length} duplicate set(s), ${report.dropped} to drop${skipped ? `; ${skipped} record(s) not usable as sources` : ''}`);
+      if (applied) lines.push(`deleted ${applied.deleted} source(s); ${applied.booksRepointed} book(s) moved to the kept source`);
+      if (written) lines.push(`wrote ${written.sources} source(s) to ${written.path}`);
+      if (!applied && !written && report.dropped) lines.push('nothing changed (--apply to delete from the store, --write <out.json> for a new file)');
+      process.stdout.write(lines.join('\n') + '\n');
+    });
+
+  for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
+    sources
+      .command(name)
+      .description(`${name} book sources by group or by URL, in one transaction`)
+      .argument('<store>', 'the store file')
+      .option('--group <group>', `${name} every source in this group`)
+      .option('--url <url>', `${name} this source (repeatable)`, collect, [])
+      .option('--json', 'print JSON')
+      .addHelpText('after', `\nExample:\n  $ legado-store sources ${name} legado.db --group 精品\n  $ legado-store sources ${name} legado.db --url https://a.example --url https://b.example\n`)
+      .action((storePath: string, flags: { group?: string; url: string[]; json?: boolean }) => {
+        if (flags.group === undefined && flags.url.length === 0) throw new UsageError(`sources ${name} needs --group or --url`);
+        const store = openStore(storePath, { create: false });
+        try {
+          const r = setSourcesEnabled(store, { ...(flags.group !== undefined ? { group: flags.group } : {}), urls: flags.url }, enabled);
+          process.stdout.write(flags.json ? toJson({ enabled, ...r }) + '\n' : `${name}d ${r.changed} of ${r.sources.length} source(s) (the others already were)\n`);
+        } finally {
+          store.close();
+        }
+      });
+  }
+}

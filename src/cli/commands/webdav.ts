@@ -1,0 +1,109 @@
+// `legado-store webdav backup|list|restore|progress`: the store as one more device in the app's
+// WebDAV folder. The password comes from LEGADO_WEBDAV_PASSWORD or a terminal prompt only.
+import type { Command } from 'commander';
+import { openStore } from '../../store/open.js';
+import type { Store } from '../../store/store.js';
+import type { SchemaVersion } from '../../schema/index.js';
+import '../../webdav/attach.js';
+import type { WebDavOptions } from '../../webdav/sync.js';
+import type { ProgressDirection, ProgressReport } from '../../webdav/progress.js';
+import { EXIT, UsageError } from '../exit.js';
+import { secretFromEnvOrPrompt } from '../secret.js';
+import { renderImport } from './import.js';
+
+export const PASSWORD_ENV = 'LEGADO_WEBDAV_PASSWORD';
+
+interface Flags {
+  url: string;
+  dir: string;
+  user?: string;
+  json?: boolean;
+}
+
+export function registerWebDav(program: Command): void {
+  const webdav = program
+    .command('webdav')
+    .description(`sync with the app's WebDAV folder: backups and reading progress (password from ${PASSWORD_ENV} or a prompt)`);
+
+  const common = (c: Command): Command =>
+    c
+      .requiredOption('--url <url>', "the WebDAV address, as in the app's settings (e.g. https://dav.jianguoyun.com/dav/)")
+      .option('--dir <dir>', "the app's WebDAV sub-folder", 'legado')
+      .option('--user <account>', `the account; the password is read from ${PASSWORD_ENV}, or asked on a terminal`)
+      .option('--json', 'print the report as JSON');
+
+  common(webdav.command('backup').description("upload a backup zip of the store, named as the app names today's backup").argument('<store>', 'the store file'))
+    .option('--device <name>', "the app's device name: backup<date>-<name>.zip")
+    .option('--force', 'replace a backup of the same name on the server')
+    .action(async (path: string, flags: Flags & { device?: string; force?: boolean }) => {
+      await withStore(path, false, flags, async (store, options) => {
+        const r = await store.webdav({ ...options, device: flags.device }).backup({ overwrite: flags.force });
+        return flags.json ? r : `uploaded ${r.name} (${r.bytes} bytes, ${r.files.length} files)${r.replaced ? ', replacing the one there' : ''} to ${r.folder}` + (r.createdFolders.length ? `\ncreated: ${r.createdFolders.join(', ')}` : '') + `\n${r.requests} requests`;
+      });
+    });
+
+  common(webdav.command('list').description('the backups on the server, newest first').argument('<store>', 'the store file'))
+    .action(async (path: string, flags: Flags) => {
+      await withStore(path, false, flags, async (store, options) => {
+        const r = await store.webdav(options).list();
+        if (flags.json) return r;
+        if (!r.backups.length) return `no backups in ${r.folder}`;
+        const width = Math.max(...r.backups.map((b) => String(b.size).length));
+        return r.backups.map((b) => `${b.modified}  ${String(b.size).padStart(width)}  ${b.name}`).join('\n');
+      });
+    });
+
+  common(webdav.command('restore').description('download the newest backup (or NAME) and import it (merge, one transaction)').argument('<store>', 'the store file (created at schema 62 when missing)').argument('[name]', 'the backup to restore'))
+    .action(async (path: string, name: string | undefined, flags: Flags) => {
+      await withStore(path, true, flags, async (store, options) => {
+        const r = await store.webdav(options).restore(name);
+        return flags.json ? r : `restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests\n${renderImport(r.import).trimEnd()}`;
+      });
+    });
+
+  common(webdav.command('progress').description('reading progress: pull further positions and push changed ones (both by default)').argument('<store>', 'the store file'))
+    .option('--pull', 'only take positions from the server')
+    .option('--push', 'only send positions to the server')
+    .action(async (path: string, flags: Flags & { pull?: boolean; push?: boolean }) => {
+      if (flags.pull && flags.push) throw new UsageError('--pull and --push together are the default (both): give one or neither');
+      const direction: ProgressDirection = flags.pull ? 'pull' : flags.push ? 'push' : 'both';
+      await withStore(path, false, flags, async (store, options) => {
+        const r = await store.webdav(options).progress({ direction });
+        return flags.json ? r : renderProgress(r);
+      });
+    });
+}
+
+/** Opens the store, asks for the password when there is an account, runs, prints, closes. */
+async function withStore(path: string, create: boolean, flags: Flags, run: (store: Store<SchemaVersion>, options: WebDavOptions) => Promise<unknown>): Promise<void> {
+  const store = openStore(path, { create }) as Store<SchemaVersion>;
+  try {
+    // The address is checked before anyone is asked for a password.
+    store.webdav({ url: flags.url, dir: flags.dir });
+    const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
+    const out = await run(store, { url: flags.url, dir: flags.dir, user: flags.user, password });
+    process.stdout.write(typeof out === 'string' ? `${out}\n` : `${JSON.stringify(out, null, 2)}\n`);
+  } finally {
+    store.close();
+  }
+  process.exitCode = EXIT.ok;
+}
+
+const SHOWN = 20;
+
+const at = (p: { durChapterIndex: number; durChapterPos: number }): string => `chapter ${p.durChapterIndex + 1} @${p.durChapterPos}`;
+
+export function renderProgress(r: ProgressReport): string {
+  const lines: string[] = [];
+  for (const a of r.applied) lines.push(`applied  ${a.name} / ${a.author}: ${at(a.from)} -> ${at(a.to)}`);
+  for (const p of r.pushed.slice(0, SHOWN)) lines.push(`pushed   ${p.name} / ${p.author}`);
+  if (r.pushed.length > SHOWN) lines.push(`... ${r.pushed.length - SHOWN} more pushed (--json lists them all)`);
+  for (const k of r.kept) lines.push(`kept     ${k.name} / ${k.author}: ${k.reason}`);
+  for (const s of r.skipped.slice(0, SHOWN)) lines.push(`skipped  ${s.file}: ${s.reason}`);
+  if (r.skipped.length > SHOWN) lines.push(`... ${r.skipped.length - SHOWN} more skipped (--json lists them all)`);
+  lines.push(
+    `${r.books} books, ${r.listed} files in ${r.folder}bookProgress/: ${r.downloaded} downloaded, ${r.applied.length} applied, ` +
+      `${r.pushed.length} pushed, ${r.skipped.length} skipped; ${r.requests} requests (changes tracked in ${r.tracking})`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,45 @@
+// How every command reports a failure: `legado-store: CODE: message` on stderr, or with --json
+// a JSON object on stdout ({ ok: false, error: { code, message, ... } }), and exit code 1.
+import { LegadoStoreError } from '../errors.js';
+import { fsError } from '../io/fs-errors.js';
+
+export interface ErrorJson {
+  readonly code: string;
+  readonly message: string;
+  readonly [detail: string]: unknown;
+}
+
+/** The error as a plain object: code, message and the error's own details (path, table, ...). */
+export function errorJson(e: unknown): ErrorJson {
+  const typed = asTyped(e);
+  if (!(typed instanceof LegadoStoreError)) {
+    return { code: 'UNEXPECTED', message: typed instanceof Error ? typed.message : String(typed) };
+  }
+  const details: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(typed)) {
+    if (k === 'code' || k === 'name' || k === 'cause' || k === 'result' || typeof v === 'function') continue;
+    details[k] = v;
+  }
+  return { code: typed.code, message: typed.message, ...jsonSafe(details) };
+}
+
+/** Writes the error the way the command line reports failures. */
+export function printError(e: unknown, json: boolean): void {
+  const j = errorJson(e);
+  if (json) {
+    process.stdout.write(JSON.stringify({ ok: false, error: j }, null, 2) + '\n');
+  } else {
+    process.stderr.write(`legado-store: ${j.code}: ${j.message.replace(/\s*\n\s*/g, ' ')}\n`);
+  }
+}
+
+/** A file-system error that escaped a command, as the typed error it stands for. */
+function asTyped(e: unknown): unknown {
+  if (e instanceof LegadoStoreError) return e;
+  const path = (e as { path?: unknown } | null)?.path;
+  return typeof path === 'string' ? fsError(path, e) : e;
+}
+
+function jsonSafe(o: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Record<string, unknown>;
+}

@@ -1,0 +1,46 @@
+// Secrets for the command line: from an environment variable, or typed at a terminal prompt with
+// nothing echoed. Never from argv (another user can read a process's arguments).
+import { UsageError } from './exit.js';
+
+/** The secret in `envName`, else asked on the terminal; an error when there is neither. */
+export async function secretFromEnvOrPrompt(envName: string, question: string): Promise<string> {
+  const fromEnv = process.env[envName];
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (!process.stdin.isTTY) throw new UsageError(`no password: set ${envName}, or run on a terminal to be asked (a password is never taken from the command line)`);
+  return promptHidden(question);
+}
+
+function promptHidden(question: string): Promise<string> {
+  const stdin = process.stdin;
+  // Echo off before the question shows, so nothing typed after it is ever echoed.
+  stdin.setRawMode(true);
+  process.stderr.write(question);
+  stdin.setEncoding('utf8');
+  stdin.resume();
+  let value = '';
+  return new Promise((resolve, reject) => {
+    const finish = (): void => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+    };
+    const onData = (chunk: string): void => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n') {
+          finish();
+          resolve(value);
+          return;
+        }
+        if (ch === '\u0003' || ch === '\u0004') {
+          finish();
+          reject(new UsageError('no password given'));
+          return;
+        }
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}

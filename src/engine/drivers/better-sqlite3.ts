@@ -1,0 +1,39 @@
+// better-sqlite3: the seam is its own API, so a connection is the engine's Database object
+// itself (no wrapper on the hot path), tagged with the driver name. The package is an optional
+// dependency, loaded on first use, so the store still loads where it is not installed (or not
+// built for this runtime's ABI).
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Connection, Driver, DriverOpenOptions } from '../driver.js';
+import { nodeFileSize } from './node-files.js';
+
+type Engine = typeof BetterSqlite3;
+
+let engine: Engine | undefined;
+
+/**
+ * Loads the package and its native binding; throws what loading threw (package missing, built
+ * for another runtime's ABI, Bun). The binding loads on the first `new Database`, so one
+ * in-memory database is opened and closed here to find out.
+ */
+export function loadBetterSqlite3(): Engine {
+  if (engine) return engine;
+  const Database = createRequire(import.meta.url)('better-sqlite3') as Engine;
+  new Database(':memory:').close();
+  return (engine = Database);
+}
+
+export const betterSqlite3Driver: Driver = {
+  name: 'better-sqlite3',
+  open(path: string, options: DriverOpenOptions = {}): Connection {
+    const Database = loadBetterSqlite3();
+    const db = new Database(path, {
+      readonly: options.readonly ?? false,
+      fileMustExist: options.fileMustExist ?? false,
+      ...(options.busyTimeout !== undefined && { timeout: options.busyTimeout }),
+    });
+    Object.defineProperty(db, 'driver', { value: 'better-sqlite3', enumerable: false });
+    return db as unknown as Connection;
+  },
+  fileSize: nodeFileSize,
+};

@@ -1,0 +1,156 @@
+// bun:sqlite (Bun only). Its Database already has better-sqlite3's transaction functions and
+// error codes; what differs is made up for here: get() gives null for no row, arrays come from
+// values(), pluck is emulated, named parameters are bare (strict mode), and a missing file
+// with fileMustExist is refused by opening without the create flag.
+import { createRequire } from 'node:module';
+import { bindable, READ_ONLY_SQL, RowMode } from './emulation.js';
+import { nodeFileSize } from './node-files.js';
+import type { Connection, Driver, DriverOpenOptions, PragmaOptions, RunResult, Statement, TransactionFn } from '../driver.js';
+
+// The part of bun:sqlite used here (no Bun types in this toolchain).
+interface BunStatement {
+  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  values(...params: unknown[]): unknown[][];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+  safeIntegers(on: boolean): BunStatement;
+  readonly readonly?: boolean;
+}
+interface BunDatabase {
+  prepare(sql: string): BunStatement;
+  exec(sql: string): void;
+  close(throwOnError?: boolean): void;
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): TransactionFn<A, R>;
+  readonly inTransaction: boolean;
+}
+interface BunSqlite {
+  Database: new (path: string, options?: Record<string, unknown>) => BunDatabase;
+}
+
+let engine: BunSqlite | undefined;
+
+/** Loads bun:sqlite; throws outside Bun. */
+export function loadBunSqlite(): BunSqlite {
+  if (!(globalThis as { Bun?: unknown }).Bun) throw new Error('bun:sqlite exists only under Bun');
+  return (engine ??= createRequire(import.meta.url)('bun:sqlite') as BunSqlite);
+}
+
+class BunSqliteStatement implements Statement {
+  readonly readonly: boolean;
+  private readonly stmt: BunStatement;
+  private mode = RowMode.Objects;
+
+  constructor(stmt: BunStatement, sql: string) {
+    this.stmt = stmt;
+    this.readonly = stmt.readonly ?? READ_ONLY_SQL.test(sql);
+  }
+
+  run(...params: unknown[]): RunResult {
+    return this.stmt.run(...bindable(params));
+  }
+
+  get(...params: unknown[]): unknown {
+    if (this.mode === RowMode.Objects) return this.stmt.get(...bindable(params)) ?? undefined;
+    // values() has no single-row form: the first row of all of them is what get() means.
+    const row = this.stmt.values(...bindable(params))[0];
+    return row === undefined ? undefined : this.mode === RowMode.Pluck ? row[0] : row;
+  }
+
+  all(...params: unknown[]): unknown[] {
+    if (this.mode === RowMode.Objects) return this.stmt.all(...bindable(params));
+    const rows = this.stmt.values(...bindable(params));
+    return this.mode === RowMode.Raw ? rows : rows.map((r) => r[0]);
+  }
+
+  *iterate(...params: unknown[]): IterableIterator<unknown> {
+    for (const row of this.stmt.iterate(...bindable(params))) {
+      if (this.mode === RowMode.Objects) yield row;
+      else {
+        const values = Object.values(row as object);
+        yield this.mode === RowMode.Raw ? values : values[0];
+      }
+    }
+  }
+
+  pluck(on = true): this {
+    this.mode = on ? RowMode.Pluck : this.mode === RowMode.Pluck ? RowMode.Objects : this.mode;
+    return this;
+  }
+
+  raw(on = true): this {
+    this.mode = on ? RowMode.Raw : this.mode === RowMode.Raw ? RowMode.Objects : this.mode;
+    return this;
+  }
+
+  safeIntegers(on = true): this {
+    this.stmt.safeIntegers(on);
+    return this;
+  }
+}
+
+class BunSqliteConnection implements Connection {
+  readonly driver = 'bun:sqlite' as const;
+  readonly readonly: boolean;
+  private readonly db: BunDatabase;
+  private isOpen = true;
+
+  constructor(db: BunDatabase, readonly: boolean) {
+    this.db = db;
+    this.readonly = readonly;
+  }
+
+  get open(): boolean {
+    return this.isOpen;
+  }
+
+  get inTransaction(): boolean {
+    return this.isOpen && this.db.inTransaction;
+  }
+
+  prepare(sql: string): Statement {
+    return new BunSqliteStatement(this.db.prepare(sql), sql);
+  }
+
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+
+  pragma(source: string, options: PragmaOptions = {}): unknown {
+    const stmt = this.prepare(`PRAGMA ${source}`);
+    return options.simple ? stmt.pluck().get() : stmt.all();
+  }
+
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): TransactionFn<A, R> {
+    return this.db.transaction(fn);
+  }
+
+  close(): void {
+    if (!this.isOpen) return;
+    // close(true) finalizes the statements and really closes, as better-sqlite3's close does;
+    // plain close() leaves the connection open while any statement lives, so the WAL is not
+    // checkpointed and removed until they are collected.
+    this.db.close(true);
+    this.isOpen = false;
+  }
+}
+
+export const bunSqliteDriver: Driver = {
+  name: 'bun:sqlite',
+  open(path: string, options: DriverOpenOptions = {}): Connection {
+    const { Database } = loadBunSqlite();
+    const readonly = options.readonly ?? false;
+    const flags = readonly ? { readonly: true } : { readwrite: true, create: !options.fileMustExist };
+    const conn = new BunSqliteConnection(new Database(path, { ...flags, strict: true }), readonly);
+    try {
+      conn.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeout ?? 5000))}`);
+      // Foreign keys on from the start, as better-sqlite3 builds SQLite (SQLITE_DEFAULT_FOREIGN_KEYS=1).
+      conn.pragma('foreign_keys = ON');
+    } catch (e) {
+      conn.close();
+      throw e;
+    }
+    return conn;
+  },
+  fileSize: nodeFileSize,
+};

@@ -1,0 +1,294 @@
+// node:sqlite (DatabaseSync, Node 22.13+): its API differs from the seam's in small ways, made
+// up for here. Rows come back as plain objects (Node makes null-prototype ones), raw and pluck
+// read arrays (setReturnArrays where the Node version has it), safeIntegers is setReadBigInts,
+// transactions are emulated as better-sqlite3 runs them, and errors get the SQLite result code
+// name in `code` (Node puts the number in `errcode`).
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { bindable, READ_ONLY_SQL, RowMode } from './emulation.js';
+import { nodeFileSize } from './node-files.js';
+import type { Connection, Driver, DriverOpenOptions, PragmaOptions, RunResult, Statement, TransactionFn } from '../driver.js';
+import { resultCodeName } from './result-codes.js';
+import { emulateTransaction, type TransactionHost } from './transaction.js';
+
+// The part of node:sqlite used here (@types/node of the Node 20 toolchain does not declare it).
+interface NodeStatementSync {
+  run(...params: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+  setReadBigInts(on: boolean): void;
+  setAllowUnknownNamedParameters?: (on: boolean) => void;
+  /** Node 22.16 / 24 and newer. */
+  setReturnArrays?: (on: boolean) => void;
+}
+interface NodeDatabaseSync {
+  prepare(sql: string): NodeStatementSync;
+  exec(sql: string): void;
+  close(): void;
+  /** Node 22.16 / 24 and newer. */
+  readonly isTransaction?: boolean;
+}
+interface NodeSqlite {
+  DatabaseSync: new (path: string, options?: Record<string, unknown>) => NodeDatabaseSync;
+}
+
+let engine: NodeSqlite | undefined;
+
+/**
+ * Loads node:sqlite synchronously (openStore is synchronous); throws where the runtime has none.
+ * Node 22 warns on load that SQLite is experimental: that one warning is held back, so the CLI
+ * and the user's program do not print it on every run.
+ */
+export function loadNodeSqlite(): NodeSqlite {
+  if (engine) return engine;
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
+    if (!String((warning as Error)?.message ?? warning).startsWith('SQLite is an experimental feature')) {
+      (emitWarning as (...a: unknown[]) => void).call(process, warning, ...rest);
+    }
+  } as typeof process.emitWarning;
+  try {
+    return (engine = createRequire(import.meta.url)('node:sqlite') as NodeSqlite);
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
+/** The error with `code` set to SQLite's name for its `errcode`, as better-sqlite3 reports it. */
+export function withSqliteCode(e: unknown): unknown {
+  const errcode = (e as { errcode?: unknown } | null)?.errcode;
+  if (typeof errcode === 'number') {
+    const name = resultCodeName(errcode);
+    if (name) Object.defineProperty(e, 'code', { value: name, writable: true, configurable: true, enumerable: true });
+  }
+  return e;
+}
+
+class NodeSqliteStatement implements Statement {
+  readonly readonly: boolean;
+  readonly source: string;
+  private readonly stmt: NodeStatementSync;
+  private mode = RowMode.Objects;
+  /** Where Node cannot ignore unknown named values (before 22.16): the names the SQL uses. */
+  private readonly names: ReadonlySet<string> | undefined;
+  /** True when the engine itself returns arrays (setReturnArrays). */
+  private readonly arrays: boolean;
+
+  constructor(stmt: NodeStatementSync, sql: string) {
+    this.stmt = stmt;
+    this.source = sql;
+    this.readonly = READ_ONLY_SQL.test(sql);
+    this.arrays = typeof stmt.setReturnArrays === 'function';
+    // better-sqlite3 ignores named values the SQL does not use; callers pass shared objects.
+    if (stmt.setAllowUnknownNamedParameters) stmt.setAllowUnknownNamedParameters(true);
+    else this.names = new Set(Array.from(sql.matchAll(/[:@$]([A-Za-z_]\w*)/g), (m) => m[1]!));
+  }
+
+  /** The parameters as node:sqlite takes them: arrays spread, unused named values dropped. */
+  private params(params: unknown[]): unknown[] {
+    const p = bindable(params);
+    const named = p[0];
+    if (this.names === undefined || named === null || typeof named !== 'object' || ArrayBuffer.isView(named)) return p;
+    const kept = Object.fromEntries(Object.entries(named).filter(([k]) => this.names!.has(k)));
+    return [kept, ...p.slice(1)];
+  }
+
+  run(...params: unknown[]): RunResult {
+    try {
+      const r = this.stmt.run(...this.params(params));
+      return { changes: Number(r.changes), lastInsertRowid: r.lastInsertRowid };
+    } catch (e) {
+      throw withSqliteCode(e);
+    }
+  }
+
+  get(...params: unknown[]): unknown {
+    let row: unknown;
+    try {
+      row = this.stmt.get(...this.params(params));
+    } catch (e) {
+      throw withSqliteCode(e);
+    }
+    return row === undefined ? undefined : this.shape(row);
+  }
+
+  all(...params: unknown[]): unknown[] {
+    let rows: unknown[];
+    try {
+      rows = this.stmt.all(...this.params(params));
+    } catch (e) {
+      throw withSqliteCode(e);
+    }
+    if (this.mode === RowMode.Raw && this.arrays) return rows;
+    for (let i = 0; i < rows.length; i++) rows[i] = this.shape(rows[i]);
+    return rows;
+  }
+
+  *iterate(...params: unknown[]): IterableIterator<unknown> {
+    let it: IterableIterator<unknown>;
+    try {
+      it = this.stmt.iterate(...this.params(params));
+    } catch (e) {
+      throw withSqliteCode(e);
+    }
+    for (;;) {
+      let next: IteratorResult<unknown>;
+      try {
+        next = it.next();
+      } catch (e) {
+        throw withSqliteCode(e);
+      }
+      if (next.done) return;
+      yield this.shape(next.value);
+    }
+  }
+
+  pluck(on = true): this {
+    return this.setMode(on ? RowMode.Pluck : this.mode === RowMode.Pluck ? RowMode.Objects : this.mode);
+  }
+
+  raw(on = true): this {
+    return this.setMode(on ? RowMode.Raw : this.mode === RowMode.Raw ? RowMode.Objects : this.mode);
+  }
+
+  safeIntegers(on = true): this {
+    this.stmt.setReadBigInts(on);
+    return this;
+  }
+
+  private setMode(mode: RowMode): this {
+    this.mode = mode;
+    this.stmt.setReturnArrays?.(mode !== RowMode.Objects);
+    return this;
+  }
+
+  /** A row as the mode wants it, from what the engine returned. */
+  private shape(row: unknown): unknown {
+    switch (this.mode) {
+      case RowMode.Objects:
+        return { ...(row as object) };
+      case RowMode.Raw:
+        return this.arrays ? row : Object.values(row as object);
+      case RowMode.Pluck:
+        return this.arrays ? (row as unknown[])[0] : Object.values(row as object)[0];
+    }
+  }
+}
+
+class NodeSqliteConnection implements Connection {
+  readonly driver = 'node:sqlite' as const;
+  readonly readonly: boolean;
+  private readonly db: NodeDatabaseSync;
+  private isOpen = true;
+  private readonly host: TransactionHost;
+  private readonly fixed = new Map<string, NodeStatementSync>();
+
+  constructor(db: NodeDatabaseSync, readonly: boolean) {
+    this.db = db;
+    this.readonly = readonly;
+    const self = this;
+    this.host = {
+      get inTransaction() {
+        return self.inTransaction;
+      },
+      run: (sql) => this.runFixed(sql),
+    };
+  }
+
+  get open(): boolean {
+    return this.isOpen;
+  }
+
+  get inTransaction(): boolean {
+    return this.isOpen && (this.db.isTransaction ?? this.probeTransaction());
+  }
+
+  /**
+   * Node before 22.16 has no isTransaction (sqlite3_get_autocommit): BEGIN fails inside a
+   * transaction, and outside one BEGIN DEFERRED + COMMIT takes no lock and changes nothing.
+   */
+  private probeTransaction(): boolean {
+    try {
+      this.runFixed('BEGIN');
+    } catch {
+      return true;
+    }
+    this.runFixed('COMMIT');
+    return false;
+  }
+
+  prepare(sql: string): Statement {
+    try {
+      return new NodeSqliteStatement(this.db.prepare(sql), sql);
+    } catch (e) {
+      throw withSqliteCode(e);
+    }
+  }
+
+  exec(sql: string): void {
+    try {
+      this.db.exec(sql);
+    } catch (e) {
+      throw withSqliteCode(e);
+    }
+  }
+
+  pragma(source: string, options: PragmaOptions = {}): unknown {
+    const stmt = this.prepare(`PRAGMA ${source}`);
+    return options.simple ? stmt.pluck().get() : stmt.all();
+  }
+
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): TransactionFn<A, R> {
+    return emulateTransaction(this.host, this, fn);
+  }
+
+  close(): void {
+    if (!this.isOpen) return;
+    this.db.close();
+    this.isOpen = false;
+  }
+
+  /** BEGIN, COMMIT, SAVEPOINT ...: prepared once per connection. */
+  private runFixed(sql: string): void {
+    let stmt = this.fixed.get(sql);
+    try {
+      if (!stmt) this.fixed.set(sql, (stmt = this.db.prepare(sql)));
+      stmt.run();
+    } catch (e) {
+      throw withSqliteCode(e);
+    }
+  }
+}
+
+/** An error shaped as SQLite's own for a file that must exist and does not. */
+function cannotOpen(path: string): Error {
+  return Object.assign(new Error(`unable to open database file: ${path}`), { code: 'SQLITE_CANTOPEN', errcode: 14 });
+}
+
+export const nodeSqliteDriver: Driver = {
+  name: 'node:sqlite',
+  open(path: string, options: DriverOpenOptions = {}): Connection {
+    const { DatabaseSync } = loadNodeSqlite();
+    const readonly = options.readonly ?? false;
+    const memory = path === ':memory:' || path === '';
+    if (options.fileMustExist && !memory && !existsSync(path)) throw cannotOpen(path);
+    let db: NodeDatabaseSync;
+    try {
+      // Foreign keys on from the start (Node's default), as better-sqlite3 builds SQLite.
+      db = new DatabaseSync(path, { readOnly: readonly });
+    } catch (e) {
+      throw withSqliteCode(e);
+    }
+    const conn = new NodeSqliteConnection(db, readonly);
+    try {
+      // The `timeout` open option is Node 22.16+; the pragma works on every version.
+      conn.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeout ?? 5000))}`);
+    } catch (e) {
+      conn.close();
+      throw e;
+    }
+    return conn;
+  },
+  fileSize: nodeFileSize,
+};

@@ -1,0 +1,630 @@
+// The SQLite WASM adapter: the official build (@sqlite.org/sqlite-wasm) behind the seam, for
+// browsers (and any JavaScript runtime with WebAssembly). Two storages:
+// - 'opfs': the opfs-sahpool VFS, persistent in the origin-private file system. It needs a
+//   dedicated Worker (synchronous access handles exist only there) and no COOP/COEP headers.
+// - 'memory': throwaway databases held as images in memory. A connection works on an
+//   in-memory copy; closing a writable one stores its image back, so the store's usual
+//   sequence (inspect, close, open for work) sees one "file" under one name.
+// Statements are driven through the C API (sqlite3_step and the column readers) rather than
+// oo1's step(), which logs every failed step to the console and returns integers its own way.
+import sqlite3InitModule, {
+  type Database as Oo1Database,
+  type PreparedStatement,
+  type SAHPoolUtil,
+  type Sqlite3Static,
+} from '@sqlite.org/sqlite-wasm';
+import { DriverUnavailableError } from '../../errors.js';
+import type {
+  Connection,
+  Driver,
+  DriverOpenOptions,
+  PragmaOptions,
+  RunResult,
+  Statement,
+  TransactionFn,
+} from '../driver.js';
+
+export type WasmStorage = 'opfs' | 'memory';
+
+export interface WasmDriverOptions {
+  /** Where databases live (default 'memory'). 'opfs' works only in a dedicated Worker. */
+  readonly storage?: WasmStorage;
+  /** OPFS directory of the pool (default '.legado-store'); stores in other directories are invisible. */
+  readonly directory?: string;
+  /** Files the pool keeps open at least (default 12: a database and its journal take two). */
+  readonly capacity?: number;
+}
+
+/** The WASM engine with its storage: open connections, and read or write whole database files. */
+export interface WasmDriver extends Driver {
+  readonly storage: WasmStorage;
+  /** SQLite's version inside the WASM build. */
+  readonly sqliteVersion: string;
+  exists(path: string): boolean;
+  /** The database file's bytes (a closed or idle database; an open one through `serialize`). */
+  readFile(path: string): Uint8Array;
+  /** Replaces (or creates) a database file with these bytes, which must be an SQLite database. */
+  writeFile(path: string, bytes: Uint8Array): void;
+  /** Removes a database file; false when there was none. */
+  remove(path: string): boolean;
+  /** Names of the database files in this storage. */
+  list(): string[];
+}
+
+/** An engine error: `code` is SQLite's extended result-code name, as on every other engine. */
+export class SqliteError extends Error {
+  override readonly name = 'SqliteError';
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+let loading: Promise<Sqlite3Static> | undefined;
+
+/** Loads and instantiates the WASM module once per realm. */
+export function loadSqliteWasm(): Promise<Sqlite3Static> {
+  loading ??= sqlite3InitModule();
+  return loading;
+}
+
+const engines = new Map<string, Promise<WasmDriver>>();
+
+/**
+ * Loads SQLite WASM and, for 'opfs', installs the sahpool VFS. One driver per storage (and OPFS
+ * directory) per realm: every call for the same storage shares its files.
+ */
+export function loadWasmDriver(options: WasmDriverOptions = {}): Promise<WasmDriver> {
+  const storage = options.storage ?? 'memory';
+  const directory = options.directory ?? '.legado-store';
+  const key = storage === 'memory' ? 'memory' : `opfs:${directory}`;
+  let engine = engines.get(key);
+  if (!engine) {
+    engine = createEngine(storage, directory, options.capacity ?? 12);
+    engines.set(key, engine);
+    engine.catch(() => engines.delete(key));
+  }
+  return engine;
+}
+
+async function createEngine(storage: WasmStorage, directory: string, capacity: number): Promise<WasmDriver> {
+  const sqlite3 = await loadSqliteWasm();
+  if (storage === 'memory') return new WasmEngine(sqlite3, new MemoryFiles(sqlite3));
+  let util: SAHPoolUtil;
+  try {
+    util = await sqlite3.installOpfsSAHPoolVfs({ directory, name: `opfs-sahpool-${directory.replace(/\W/g, '_')}` });
+  } catch (e) {
+    throw new DriverUnavailableError(
+      'wasm (opfs)',
+      `OPFS storage could not start (${(e as Error).message}): it works in a dedicated Worker of a browser with the origin-private file system, one page at a time per directory; elsewhere use driver 'memory'`,
+      e,
+    );
+  }
+  await util.reserveMinimumCapacity(capacity);
+  return new WasmEngine(sqlite3, new OpfsFiles(sqlite3, util));
+}
+
+/** Where the database files of one storage are, and how one is opened. */
+interface Files {
+  readonly storage: WasmStorage;
+  exists(path: string): boolean;
+  size(path: string): number | undefined;
+  open(path: string, readonly: boolean): Oo1Database;
+  closing(path: string, db: Oo1Database, readonly: boolean): void;
+  read(path: string): Uint8Array;
+  write(path: string, bytes: Uint8Array): void;
+  remove(path: string): boolean;
+  list(): string[];
+}
+
+// SQLite's header says WAL at bytes 18-19 (2, 2); storages without WAL need 1, 1 (rollback journal).
+/** A plain Uint8Array copy (never a view such as Node's Buffer.slice) with a rollback-journal header. */
+function copyWithoutWal(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(bytes);
+  if (copy.length >= 100 && (copy[18] === 2 || copy[19] === 2)) {
+    copy[18] = 1;
+    copy[19] = 1;
+  }
+  return copy;
+}
+
+function assertDatabaseBytes(bytes: Uint8Array, path: string): void {
+  const magic = 'SQLite format 3\0';
+  const ok = bytes.length >= 100 && [...magic].every((c, i) => bytes[i] === c.charCodeAt(0));
+  if (!ok) throw new SqliteError(`${path}: file is not a database`, 'SQLITE_NOTADB');
+}
+
+class MemoryFiles implements Files {
+  readonly storage = 'memory';
+  private readonly images = new Map<string, Uint8Array>();
+  constructor(private readonly sqlite3: Sqlite3Static) {}
+
+  exists(path: string): boolean {
+    return this.images.has(path);
+  }
+  size(path: string): number | undefined {
+    return this.images.get(path)?.length;
+  }
+  open(path: string): Oo1Database {
+    const db = new this.sqlite3.oo1.DB(':memory:', 'c');
+    const image = this.images.get(path);
+    if (image && image.length > 0) {
+      try {
+        deserialize(this.sqlite3, db, image);
+      } catch (e) {
+        db.close();
+        throw e;
+      }
+    }
+    return db;
+  }
+  closing(path: string, db: Oo1Database, readonly: boolean): void {
+    if (!readonly && path !== ':memory:' && path !== '') {
+      this.images.set(path, this.sqlite3.capi.sqlite3_js_db_export(db.pointer!));
+    }
+  }
+  read(path: string): Uint8Array {
+    const image = this.images.get(path);
+    if (!image) throw new SqliteError(`${path}: no such database`, 'SQLITE_CANTOPEN');
+    return image.slice();
+  }
+  write(path: string, bytes: Uint8Array): void {
+    if (bytes.length > 0) assertDatabaseBytes(bytes, path);
+    this.images.set(path, copyWithoutWal(bytes));
+  }
+  remove(path: string): boolean {
+    return this.images.delete(path);
+  }
+  list(): string[] {
+    return [...this.images.keys()];
+  }
+}
+
+/** Loads an image into an open connection (sqlite3_deserialize, memory owned by SQLite). */
+function deserialize(sqlite3: Sqlite3Static, db: Oo1Database, image: Uint8Array): void {
+  const { capi, wasm } = sqlite3;
+  const bytes = copyWithoutWal(image);
+  const p = wasm.allocFromTypedArray(bytes);
+  const rc = capi.sqlite3_deserialize(
+    db.pointer!,
+    'main',
+    p,
+    bytes.length,
+    bytes.length,
+    capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE,
+  );
+  if (rc !== 0) throw new SqliteError(capi.sqlite3_errmsg(db.pointer!), capi.sqlite3_js_rc_str(rc) ?? 'SQLITE_ERROR');
+}
+
+class OpfsFiles implements Files {
+  readonly storage = 'opfs';
+  constructor(
+    private readonly sqlite3: Sqlite3Static,
+    private readonly pool: SAHPoolUtil,
+  ) {}
+
+  exists(path: string): boolean {
+    return this.pool.getFileNames().includes(path);
+  }
+  /** The pool does not tell sizes; a database file's is its page count times its page size. */
+  size(path: string): number | undefined {
+    if (!this.exists(path)) return undefined;
+    const db = this.open(path, true);
+    try {
+      return Number(db.selectValue('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()') ?? 0);
+    } finally {
+      db.close();
+    }
+  }
+  open(path: string, readonly: boolean): Oo1Database {
+    return new this.sqlite3.oo1.DB({ filename: path, flags: readonly ? 'r' : 'c', vfs: this.pool.vfsName });
+  }
+  closing(): void {}
+  read(path: string): Uint8Array {
+    if (!this.exists(path)) throw new SqliteError(`${path}: no such database`, 'SQLITE_CANTOPEN');
+    return this.pool.exportFile(path);
+  }
+  write(path: string, bytes: Uint8Array): void {
+    if (bytes.length === 0) {
+      this.pool.unlink(path);
+      new this.sqlite3.oo1.DB({ filename: path, flags: 'c', vfs: this.pool.vfsName }).close();
+      return;
+    }
+    assertDatabaseBytes(bytes, path);
+    void this.pool.importDb(path, bytes);
+  }
+  remove(path: string): boolean {
+    return this.pool.unlink(path);
+  }
+  list(): string[] {
+    return this.pool.getFileNames();
+  }
+}
+
+/** OPFS pool names are absolute paths; the store's names are plain ("library.db"). */
+function normalisePath(storage: WasmStorage, path: string): string {
+  if (storage === 'opfs' && !path.startsWith('/')) return `/${path}`;
+  return path;
+}
+
+class WasmEngine implements WasmDriver {
+  readonly name = 'wasm';
+  readonly storage: WasmStorage;
+  readonly sqliteVersion: string;
+  constructor(
+    private readonly sqlite3: Sqlite3Static,
+    private readonly files: Files,
+  ) {
+    this.storage = files.storage;
+    this.sqliteVersion = sqlite3.version.libVersion;
+  }
+
+  open(path: string, options: DriverOpenOptions = {}): Connection {
+    const p = normalisePath(this.storage, path);
+    const readonly = options.readonly ?? false;
+    if ((options.fileMustExist || readonly) && p !== ':memory:' && !this.files.exists(p)) {
+      throw new SqliteError(`unable to open database file: ${path}`, 'SQLITE_CANTOPEN');
+    }
+    let db: Oo1Database;
+    try {
+      db = this.files.open(p, readonly);
+    } catch (e) {
+      throw engineError(this.sqlite3, e);
+    }
+    const conn = new WasmConnection(this.sqlite3, db, readonly, () => this.files.closing(p, db, readonly));
+    if (options.busyTimeout !== undefined) this.sqlite3.capi.sqlite3_busy_timeout(db.pointer!, options.busyTimeout);
+    return conn;
+  }
+  exists(path: string): boolean {
+    return this.files.exists(normalisePath(this.storage, path));
+  }
+  fileSize(path: string): number | undefined {
+    return this.files.size(normalisePath(this.storage, path));
+  }
+  readFile(path: string): Uint8Array {
+    return this.files.read(normalisePath(this.storage, path));
+  }
+  writeFile(path: string, bytes: Uint8Array): void {
+    this.files.write(normalisePath(this.storage, path), bytes);
+  }
+  remove(path: string): boolean {
+    return this.files.remove(normalisePath(this.storage, path));
+  }
+  list(): string[] {
+    return this.files.list().map((p) => (this.storage === 'opfs' ? p.replace(/^\//, '') : p));
+  }
+}
+
+/** An error from the WASM layer as an engine error with SQLite's result-code name. */
+function engineError(sqlite3: Sqlite3Static, e: unknown): unknown {
+  if (e instanceof sqlite3.SQLite3Error) {
+    const code = sqlite3.capi.sqlite3_js_rc_str(e.resultCode) ?? 'SQLITE_ERROR';
+    // oo1 prefixes "<code>: sqlite3 result code <n>: "; the engines' messages are SQLite's own.
+    return new SqliteError(e.message.replace(/^SQLITE_\w+: sqlite3 result code \d+: /, ''), code);
+  }
+  return e;
+}
+
+const SAVEPOINT = '"\t_legado."';
+
+export class WasmConnection implements Connection {
+  readonly driver = 'wasm';
+  private closed = false;
+  private readonly finalizer: FinalizationRegistry<PreparedStatement>;
+  private control: Record<string, WasmStatement> | undefined;
+
+  constructor(
+    readonly sqlite3: Sqlite3Static,
+    readonly db: Oo1Database,
+    readonly readonly: boolean,
+    private readonly beforeClose: () => void,
+  ) {
+    // Statements the caller dropped are finalized when collected; close finalizes the rest.
+    this.finalizer = new FinalizationRegistry((stmt) => {
+      if (stmt.pointer !== undefined) stmt.finalize();
+    });
+  }
+
+  get open(): boolean {
+    return !this.closed;
+  }
+  get inTransaction(): boolean {
+    return !this.closed && this.sqlite3.capi.sqlite3_get_autocommit(this.pointer) === 0;
+  }
+  get pointer(): number {
+    if (this.closed) throw new TypeError('The database connection is not open');
+    return this.db.pointer as number;
+  }
+
+  prepare(sql: string): Statement {
+    this.pointer;
+    let stmt: PreparedStatement;
+    try {
+      stmt = this.db.prepare(sql);
+    } catch (e) {
+      throw engineError(this.sqlite3, e);
+    }
+    if (stmt.pointer === undefined) {
+      throw new RangeError('The supplied SQL string contains no statements');
+    }
+    const wrapper = new WasmStatement(this, stmt);
+    this.finalizer.register(wrapper, stmt, wrapper);
+    return wrapper;
+  }
+
+  exec(sql: string): void {
+    const { capi } = this.sqlite3;
+    const rc = capi.sqlite3_exec(this.pointer, sql, 0, 0, 0);
+    if (rc !== 0) throw this.lastError(rc);
+  }
+
+  pragma(source: string, options: PragmaOptions = {}): unknown {
+    const stmt = this.prepare(`PRAGMA ${source}`);
+    return options.simple ? stmt.pluck().get() : stmt.all();
+  }
+
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): TransactionFn<A, R> {
+    const run = (begin: 'begin' | 'deferred' | 'immediate') =>
+      (...args: A): R => {
+        const c = this.controls();
+        const nested = this.inTransaction;
+        if (nested) c.savepoint!.run();
+        else c[begin]!.run();
+        try {
+          const result = fn(...args);
+          if (result !== null && typeof (result as { then?: unknown })?.then === 'function') {
+            throw new TypeError('Transaction function cannot return a promise');
+          }
+          if (nested) c.release!.run();
+          else c.commit!.run();
+          return result;
+        } catch (e) {
+          if (this.inTransaction) {
+            if (nested) {
+              c.rollbackTo!.run();
+              c.release!.run();
+            } else c.rollback!.run();
+          }
+          throw e;
+        }
+      };
+    const tx = run('begin') as TransactionFn<A, R>;
+    tx.deferred = run('deferred');
+    tx.immediate = run('immediate');
+    return tx;
+  }
+
+  private controls(): Record<string, WasmStatement> {
+    this.control ??= {
+      begin: this.prepare('BEGIN') as WasmStatement,
+      deferred: this.prepare('BEGIN DEFERRED') as WasmStatement,
+      immediate: this.prepare('BEGIN IMMEDIATE') as WasmStatement,
+      commit: this.prepare('COMMIT') as WasmStatement,
+      rollback: this.prepare('ROLLBACK') as WasmStatement,
+      savepoint: this.prepare(`SAVEPOINT ${SAVEPOINT}`) as WasmStatement,
+      release: this.prepare(`RELEASE ${SAVEPOINT}`) as WasmStatement,
+      rollbackTo: this.prepare(`ROLLBACK TO ${SAVEPOINT}`) as WasmStatement,
+    };
+    return this.control;
+  }
+
+  /** The whole database as the bytes of a database file (sqlite3_serialize of main). */
+  serialize(): Uint8Array {
+    return this.sqlite3.capi.sqlite3_js_db_export(this.pointer);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.beforeClose();
+    } finally {
+      this.closed = true;
+      this.control = undefined;
+      this.db.close();
+    }
+  }
+
+  lastError(rc: number): SqliteError {
+    const { capi } = this.sqlite3;
+    const code = capi.sqlite3_js_rc_str(capi.sqlite3_extended_errcode(this.pointer)) ?? capi.sqlite3_js_rc_str(rc);
+    return new SqliteError(capi.sqlite3_errmsg(this.pointer), code ?? 'SQLITE_ERROR');
+  }
+}
+
+type Mode = 'object' | 'raw' | 'pluck';
+
+class WasmStatement implements Statement {
+  private mode: Mode = 'object';
+  private safe = false;
+  private busy = false;
+  /** Per parameter (1-based index - 1): its name without the prefix, or null for a positional one. */
+  private readonly params: (string | null)[];
+  private columnNames: string[] | undefined;
+
+  constructor(
+    private readonly conn: WasmConnection,
+    private readonly stmt: PreparedStatement,
+  ) {
+    const { capi } = conn.sqlite3;
+    const n = stmt.parameterCount;
+    this.params = [];
+    for (let i = 1; i <= n; i++) {
+      const name = capi.sqlite3_bind_parameter_name(stmt.pointer!, i);
+      this.params.push(name && name[0] !== '?' ? name.slice(1) : null);
+    }
+  }
+
+  get readonly(): boolean {
+    return this.conn.sqlite3.capi.sqlite3_stmt_readonly(this.stmt.pointer!) !== 0;
+  }
+
+  pluck(on = true): this {
+    this.mode = on ? 'pluck' : this.mode === 'pluck' ? 'object' : this.mode;
+    return this;
+  }
+  raw(on = true): this {
+    this.mode = on ? 'raw' : this.mode === 'raw' ? 'object' : this.mode;
+    return this;
+  }
+  safeIntegers(on = true): this {
+    this.safe = on;
+    return this;
+  }
+
+  run(...params: unknown[]): RunResult {
+    this.start(params);
+    try {
+      while (this.step()) {
+        /* a statement with rows run for its effect */
+      }
+    } finally {
+      this.finish();
+    }
+    const { capi } = this.conn.sqlite3;
+    const db = this.conn.pointer;
+    const rowid = capi.sqlite3_last_insert_rowid(db);
+    return {
+      changes: Number(capi.sqlite3_changes64(db)),
+      lastInsertRowid: this.safe ? BigInt(rowid) : Number(rowid),
+    };
+  }
+
+  get(...params: unknown[]): unknown {
+    this.start(params);
+    try {
+      return this.step() ? this.row() : undefined;
+    } finally {
+      this.finish();
+    }
+  }
+
+  all(...params: unknown[]): unknown[] {
+    this.start(params);
+    const rows: unknown[] = [];
+    try {
+      while (this.step()) rows.push(this.row());
+    } finally {
+      this.finish();
+    }
+    return rows;
+  }
+
+  iterate(...params: unknown[]): IterableIterator<unknown> {
+    this.start(params);
+    const self = this;
+    function* rows(): Generator<unknown> {
+      try {
+        while (self.step()) yield self.row();
+      } finally {
+        self.finish();
+      }
+    }
+    return rows();
+  }
+
+  /** Binds the parameters the way better-sqlite3 does: values in order, arrays spread, one object of named values. */
+  private start(params: unknown[]): void {
+    if (this.busy) throw new TypeError('This statement is busy executing a query');
+    const stmt = this.stmt;
+    if (stmt.pointer === undefined) throw new TypeError('The database connection is not open');
+    stmt.resetNoThrow(true);
+    const positional: unknown[] = [];
+    let named: Record<string, unknown> | undefined;
+    for (const p of params) {
+      if (Array.isArray(p)) positional.push(...p);
+      else if (p !== null && typeof p === 'object' && !ArrayBuffer.isView(p) && !(p instanceof ArrayBuffer)) {
+        named = p as Record<string, unknown>;
+      } else positional.push(p);
+    }
+    let next = 0;
+    try {
+      for (let i = 0; i < this.params.length; i++) {
+        const name = this.params[i] as string | null;
+        let value: unknown;
+        if (name === null) {
+          if (next >= positional.length) throw new RangeError('Too few parameter values were provided');
+          value = positional[next++];
+        } else {
+          if (!named || !(name in named)) throw new RangeError(`Missing named parameter "${name}"`);
+          value = named[name];
+        }
+        this.bindOne(i + 1, value);
+      }
+      if (next < positional.length) throw new RangeError('Too many parameter values were provided');
+    } catch (e) {
+      stmt.clearBindings();
+      throw engineError(this.conn.sqlite3, e);
+    }
+    this.busy = true;
+  }
+
+  private bindOne(index: number, value: unknown): void {
+    if (value === undefined || value === null) this.stmt.bind(index, null);
+    else if (typeof value === 'boolean') this.stmt.bind(index, value ? 1 : 0);
+    else if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+      const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+      this.stmt.bindAsBlob(index, bytes);
+    } else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'string') {
+      this.stmt.bind(index, value);
+    } else {
+      throw new TypeError(`SQLite cannot bind a value of type ${typeof value} (parameter ${index})`);
+    }
+  }
+
+  private step(): boolean {
+    const { capi } = this.conn.sqlite3;
+    const rc = capi.sqlite3_step(this.stmt.pointer!);
+    if (rc === capi.SQLITE_ROW) return true;
+    if (rc === capi.SQLITE_DONE) return false;
+    const error = this.conn.lastError(rc);
+    this.finish();
+    throw error;
+  }
+
+  private finish(): void {
+    if (!this.busy) return;
+    this.busy = false;
+    if (this.stmt.pointer !== undefined) this.stmt.resetNoThrow(true);
+  }
+
+  private row(): unknown {
+    const { capi } = this.conn.sqlite3;
+    const p = this.stmt.pointer!;
+    if (this.mode === 'pluck') return this.value(p, 0);
+    const n = capi.sqlite3_column_count(p);
+    if (this.mode === 'raw') {
+      const out = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) out[i] = this.value(p, i);
+      return out;
+    }
+    if (this.columnNames?.length !== n) {
+      this.columnNames = [];
+      for (let i = 0; i < n; i++) this.columnNames.push(capi.sqlite3_column_name(p, i)!);
+    }
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) row[this.columnNames[i]!] = this.value(p, i);
+    return row;
+  }
+
+  /** One column of the current row; INTEGER as number (bigint under safeIntegers), BLOB as Uint8Array. */
+  private value(p: number, i: number): unknown {
+    const { capi, wasm } = this.conn.sqlite3;
+    switch (capi.sqlite3_column_type(p, i)) {
+      case capi.SQLITE_INTEGER:
+        return this.safe ? BigInt(capi.sqlite3_column_int64(p, i)) : capi.sqlite3_column_double(p, i);
+      case capi.SQLITE_FLOAT:
+        return capi.sqlite3_column_double(p, i);
+      case capi.SQLITE_TEXT:
+        return capi.sqlite3_column_text(p, i);
+      case capi.SQLITE_BLOB: {
+        const n = capi.sqlite3_column_bytes(p, i);
+        const at = Number(capi.sqlite3_column_blob(p, i));
+        return n ? wasm.heap8u().slice(at, at + n) : new Uint8Array(0);
+      }
+      default:
+        return null;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// Every public method of a store, its tables and its domain areas reports failures as typed
+// errors naming the file. Rather than a try/catch in each of some 200 methods, each class's
+// methods are wrapped once, at load time; the wrapper costs one extra call, and the catch runs
+// only on failure. The file a method's object belongs to is recorded when the store makes it.
+import { engineError } from './engine-errors.js';
+
+/** The file behind each guarded object, registered by the store that owns it. */
+const files = new WeakMap<object, string>();
+
+export function ownedBy<T extends object>(o: T, path: string): T {
+  files.set(o, path);
+  return o;
+}
+
+const translate = (self: unknown, e: unknown): unknown =>
+  engineError((typeof self === 'object' && self !== null && files.get(self)) || '(store)', e);
+
+/**
+ * Wraps each method on the prototype of each class (inherited ones included, up to Object):
+ * errors thrown while it runs, or while an iterator it returns is read, come out typed.
+ */
+export function guardMethods(...classes: (abstract new (...args: never[]) => object)[]): void {
+  for (const Kind of classes) {
+    for (let proto = Kind.prototype as object; proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object) {
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        if (name === 'constructor') continue;
+        const d = Object.getOwnPropertyDescriptor(proto, name)!;
+        if (typeof d.value !== 'function' || (d.value as { guarded?: true }).guarded) continue;
+        Object.defineProperty(proto, name, { ...d, value: guard(d.value as (...args: unknown[]) => unknown) });
+      }
+    }
+  }
+}
+
+function guard(fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+  const generator = fn.constructor.name === 'GeneratorFunction';
+  const guarded = function (this: unknown, ...args: unknown[]): unknown {
+    try {
+      const result = fn.apply(this, args);
+      return generator ? guardIterator(result as Iterator<unknown>, this) : result;
+    } catch (e) {
+      throw translate(this, e);
+    }
+  };
+  Object.defineProperty(guarded, 'name', { value: fn.name });
+  Object.defineProperty(guarded, 'length', { value: fn.length });
+  (guarded as { guarded?: true }).guarded = true;
+  return guarded;
+}
+
+function* guardIterator<T>(it: Iterator<T>, self: unknown): Generator<T, void, undefined> {
+  try {
+    for (;;) {
+      const step = it.next();
+      if (step.done) return;
+      yield step.value;
+    }
+  } catch (e) {
+    throw translate(self, e);
+  } finally {
+    it.return?.();
+  }
+}

@@ -1,0 +1,142 @@
+// The store as one more device in the app's WebDAV folder: backups up and down, reading progress
+// both ways. Every operation returns a report that counts its requests.
+import { BadArchiveError } from '../backup/errors.js';
+import { exportBackupZip } from '../backup/export.js';
+import { importBackupBytes, type ImportOptions } from '../backup/import.js';
+import type { ImportResult } from '../backup/report.js';
+import { isZipSignature } from '../backup/zip.js';
+import type { SchemaVersion } from '../schema/index.js';
+import type { Store } from '../store/store.js';
+import { DavClient, type DavFile, type WebDavConnection } from './client.js';
+import { BackupExistsError, WebDavNotFoundError } from './errors.js';
+import { syncMarks } from './marks.js';
+import { alphanumCompare, backupFileName, isBackupName } from './names.js';
+import { syncProgress, type ProgressDirection, type ProgressReport } from './progress.js';
+
+export interface WebDavOptions extends WebDavConnection {
+  /** The app's device name setting: backups are named `backup<date>-<device>.zip`. */
+  readonly device?: string;
+  /** Where the sync state is kept for stores below schema 71 (default `<store>.webdav-sync.json`). */
+  readonly stateFile?: string;
+}
+
+export interface BackupReport {
+  readonly folder: string;
+  readonly name: string;
+  readonly bytes: number;
+  /** A file of that name was on the server and was replaced (only with `overwrite`). */
+  readonly replaced: boolean;
+  /** Folders created because they were missing, as the app creates them. */
+  readonly createdFolders: string[];
+  /** Backup files in the zip (bookshelf.json, bookSource.json, ...). */
+  readonly files: string[];
+  readonly requests: number;
+}
+
+export interface BackupEntry {
+  readonly name: string;
+  readonly size: number;
+  /** ISO 8601 time of the last modification on the server. */
+  readonly modified: string;
+}
+
+export interface ListReport {
+  readonly folder: string;
+  /** Newest first (latest modification time, then the app's name order). */
+  readonly backups: BackupEntry[];
+  readonly requests: number;
+}
+
+export interface RestoreReport {
+  readonly folder: string;
+  readonly name: string;
+  readonly bytes: number;
+  /** The ordinary import's report: merged as the app restores, in one transaction. */
+  readonly import: ImportResult;
+  readonly requests: number;
+}
+
+/** The app's sub-folders of its WebDAV folder, created with it. */
+const SUB_FOLDERS = ['bookProgress', 'books', 'background'] as const;
+
+export class WebDavSync {
+  constructor(
+    private readonly store: Store<SchemaVersion>,
+    private readonly options: WebDavOptions,
+  ) {
+    // Checks the address at once, before anything else happens.
+    void new DavClient(options);
+  }
+
+  /** Uploads a backup zip of the store under the app's name for today. */
+  async backup(options: { overwrite?: boolean; device?: string } = {}): Promise<BackupReport> {
+    const dav = new DavClient(this.options);
+    const name = backupFileName(new Date(this.store.clock()), options.device ?? this.options.device);
+    const listing = await dav.list();
+    const existing = listing?.find((f) => !f.folder && f.name === name);
+    if (existing && !options.overwrite) throw new BackupExistsError(dav.root + encodeURIComponent(name));
+    const createdFolders = await ensureFolders(dav, listing);
+    const { bytes, result } = exportBackupZip(this.store);
+    await dav.put(name, bytes, 'application/octet-stream');
+    return { folder: dav.root, name, bytes: bytes.byteLength, replaced: existing !== undefined, createdFolders, files: result.files.map((f) => f.file), requests: dav.requests };
+  }
+
+  /** The backups in the folder, newest first. */
+  async list(): Promise<ListReport> {
+    const dav = new DavClient(this.options);
+    const backups = await listBackups(dav);
+    return { folder: dav.root, backups: backups.map(entry), requests: dav.requests };
+  }
+
+  /** Downloads the newest backup (or `name`) and imports it with the ordinary import. */
+  async restore(name?: string, importOptions: Omit<ImportOptions, 'kind'> = {}): Promise<RestoreReport> {
+    const dav = new DavClient(this.options);
+    let file: DavFile | undefined;
+    if (name === undefined) {
+      file = (await listBackups(dav))[0];
+      if (!file) throw new WebDavNotFoundError('PROPFIND', dav.root, 404, 'no backup in the folder');
+    }
+    const chosen = file?.name ?? name!;
+    const data = await dav.get(chosen, file?.size);
+    // A page of an error or a quota notice is not a backup: refused before the import sees it.
+    if (!isZipSignature(data)) throw new BadArchiveError(dav.root + encodeURIComponent(chosen), undefined, 'not a zip archive (the backup on the server is damaged or not a backup); nothing was imported');
+    const result = await importBackupBytes(this.store, data, { ...importOptions, name: chosen });
+    return { folder: dav.root, name: chosen, bytes: data.byteLength, import: result, requests: dav.requests };
+  }
+
+  /** Reading progress: pull, push, or both (default), by the app's rules. */
+  async progress(options: { direction?: ProgressDirection } = {}): Promise<ProgressReport> {
+    const dav = new DavClient(this.options);
+    const marks = syncMarks(this.store, dav.root, this.options.stateFile);
+    return syncProgress(this.store, dav, marks, options.direction ?? 'both', () => ensureFolders(dav, undefined));
+  }
+}
+
+/** The folder's backups: a PROPFIND of the folder, names starting with `backup`, newest first. */
+async function listBackups(dav: DavClient): Promise<DavFile[]> {
+  const listing = await dav.list();
+  if (!listing) throw new WebDavNotFoundError('PROPFIND', dav.root, 404, 'the folder is not on the server');
+  return listing
+    .filter((f) => !f.folder && isBackupName(f.name))
+    .sort((a, b) => b.modified - a.modified || alphanumCompare(b.name, a.name));
+}
+
+const entry = (f: DavFile): BackupEntry => ({ name: f.name, size: f.size, modified: new Date(f.modified).toISOString() });
+
+/**
+ * Creates the folder and its sub-folders where the listing (when there is one) lacks them, as the
+ * app does on setup. Without a listing every folder gets a MKCOL (an existing one answers 405).
+ */
+async function ensureFolders(dav: DavClient, listing: DavFile[] | undefined): Promise<string[]> {
+  const created: string[] = [];
+  if (!listing) {
+    for (const segment of dav.dirSegments) await dav.mkcol(segment);
+    created.push(dav.root);
+  }
+  for (const sub of SUB_FOLDERS) {
+    if (listing?.some((f) => f.folder && f.name === sub)) continue;
+    await dav.mkcol(dav.path(`${sub}/`));
+    created.push(`${dav.root}${sub}/`);
+  }
+  return created;
+}

@@ -1,0 +1,188 @@
+// The seam's contract, on the engine under test (LEGADO_STORE_DRIVER): every adapter must
+// behave as better-sqlite3 does in what the store relies on.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { DriverUnavailableError, openStore, type DriverName } from '../src/index.js';
+import { driverNamed } from '../src/engine/drivers/index.js';
+import { resultCodeName } from '../src/engine/drivers/result-codes.js';
+import { tempDir } from './helpers/files.js';
+import { openDb, testDriver } from './helpers/engine.js';
+
+const dir = tempDir('legado-driver-');
+
+function memory() {
+  const db = openDb(':memory:');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, n INTEGER)');
+  return db;
+}
+
+test(`the connection says which engine it is (${testDriver.name}) and its state`, () => {
+  const db = memory();
+  assert.equal(db.driver, testDriver.name);
+  assert.equal(db.open, true);
+  assert.equal(db.readonly, false);
+  assert.equal(db.inTransaction, false);
+  db.close();
+  assert.equal(db.open, false);
+});
+
+test('rows are plain objects; get of no row is undefined; run reports changes and the rowid', () => {
+  const db = memory();
+  const ins = db.prepare('INSERT INTO t (name, n) VALUES (?, ?)');
+  assert.deepEqual(ins.run('a', 1), { changes: 1, lastInsertRowid: 1 });
+  ins.run(['b', 2]); // an array is spread, as better-sqlite3 does
+  assert.deepEqual(db.prepare('SELECT * FROM t ORDER BY id').all(), [{ id: 1, name: 'a', n: 1 }, { id: 2, name: 'b', n: 2 }]);
+  assert.equal(Object.getPrototypeOf(db.prepare('SELECT * FROM t').get()), Object.prototype);
+  assert.equal(db.prepare('SELECT * FROM t WHERE id = 9').get(), undefined);
+  assert.deepEqual(db.prepare('UPDATE t SET n = n + 1').run().changes, 2);
+  db.close();
+});
+
+test('named parameters without prefix; values the SQL does not use are ignored', () => {
+  const db = memory();
+  db.prepare('INSERT INTO t (name, n) VALUES (:name, @n)').run({ name: 'x', n: 5, unused: 1 });
+  assert.equal(db.prepare('SELECT n FROM t WHERE name = $name').pluck().get({ name: 'x', other: 2 }), 5);
+  db.close();
+});
+
+test('pluck, raw and their switching off; iterate in each mode', () => {
+  const db = memory();
+  db.exec("INSERT INTO t (name, n) VALUES ('a', 1), ('b', 2)");
+  const s = db.prepare('SELECT name, n FROM t ORDER BY id');
+  assert.deepEqual(s.pluck().all(), ['a', 'b']);
+  assert.equal(s.get(), 'a');
+  assert.deepEqual([...s.iterate()], ['a', 'b']);
+  assert.deepEqual(s.raw().all(), [['a', 1], ['b', 2]]);
+  assert.deepEqual(s.get(), ['a', 1]);
+  assert.deepEqual([...s.iterate()], [['a', 1], ['b', 2]]);
+  assert.deepEqual(s.raw(false).all(), [{ name: 'a', n: 1 }, { name: 'b', n: 2 }]);
+  assert.deepEqual([...s.pluck(true).pluck(false).iterate()], [{ name: 'a', n: 1 }, { name: 'b', n: 2 }]);
+  // Leaving an iteration early frees the statement for the next one.
+  for (const row of s.iterate()) {
+    assert.deepEqual(row, { name: 'a', n: 1 });
+    break;
+  }
+  assert.equal(s.all().length, 2);
+  db.close();
+});
+
+test('safeIntegers reads 64-bit integers exactly as bigint, and can be switched off', () => {
+  const db = memory();
+  const big = -(2n ** 63n);
+  db.prepare('INSERT INTO t (name, n) VALUES (?, ?)').run('big', big);
+  const s = db.prepare('SELECT n FROM t').pluck().safeIntegers(true);
+  assert.equal(s.get(), big);
+  assert.equal(db.prepare('SELECT 1 AS one').safeIntegers().get()!.constructor, Object);
+  assert.deepEqual(db.prepare('SELECT 1 AS one').safeIntegers().get(), { one: 1n });
+  assert.equal(db.prepare('SELECT 7').pluck().safeIntegers(true).safeIntegers(false).get(), 7);
+  db.close();
+});
+
+test('statement readonly: true for a query, false for a write', () => {
+  const db = memory();
+  assert.equal(db.prepare('SELECT * FROM t').readonly, true);
+  assert.equal(db.prepare("INSERT INTO t (name) VALUES ('r') RETURNING id").readonly, false);
+  assert.equal(db.prepare('DELETE FROM t').readonly, false);
+  db.close();
+});
+
+test('errors carry the SQLite result code name in code', () => {
+  const db = memory();
+  db.prepare("INSERT INTO t (name) VALUES ('a')").run();
+  const code = (f: () => unknown): unknown => {
+    try {
+      f();
+    } catch (e) {
+      return (e as { code?: unknown }).code;
+    }
+    return 'no error';
+  };
+  assert.equal(code(() => db.prepare("INSERT INTO t (name) VALUES ('a')").run()), 'SQLITE_CONSTRAINT_UNIQUE');
+  assert.equal(code(() => db.prepare('INSERT INTO t (id, name) VALUES (1, ?)').run('z')), 'SQLITE_CONSTRAINT_PRIMARYKEY');
+  assert.equal(code(() => db.prepare('INSERT INTO t (name) VALUES (NULL)').run()), 'SQLITE_CONSTRAINT_NOTNULL');
+  assert.equal(code(() => db.exec('NOT SQL')), 'SQLITE_ERROR');
+  assert.equal(code(() => db.prepare('SELECT * FROM nowhere')), 'SQLITE_ERROR');
+  db.close();
+  assert.equal(resultCodeName(2067), 'SQLITE_CONSTRAINT_UNIQUE');
+  assert.equal(resultCodeName(787), 'SQLITE_CONSTRAINT_FOREIGNKEY');
+  assert.equal(resultCodeName(26), 'SQLITE_NOTADB');
+  assert.equal(resultCodeName(517), 'SQLITE_BUSY_SNAPSHOT');
+  assert.equal(resultCodeName(99), undefined);
+});
+
+test('transactions: commit, rollback on error, savepoints when nested, deferred and immediate', () => {
+  const db = memory();
+  const ins = db.prepare('INSERT INTO t (name) VALUES (?)');
+  const count = () => db.prepare('SELECT count(*) FROM t').pluck().get();
+  const add = db.transaction((names: string[]) => {
+    assert.equal(db.inTransaction, true);
+    for (const n of names) ins.run(n);
+    return names.length;
+  });
+  assert.equal(add(['a', 'b']), 2);
+  assert.equal(db.inTransaction, false);
+  assert.throws(() => add(['c', 'a']), (e: unknown) => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE');
+  assert.equal(count(), 2, 'the failed call left nothing');
+  const outer = db.transaction(() => {
+    ins.run('d');
+    assert.throws(() => add(['e', 'd']));
+    ins.run('f');
+  });
+  outer.immediate();
+  assert.deepEqual(db.prepare('SELECT name FROM t ORDER BY id').pluck().all(), ['a', 'b', 'd', 'f'], 'only the inner call was undone');
+  assert.equal(add.deferred(['g']), 1);
+  assert.throws(() => db.transaction(() => { throw new Error('boom'); })(), /boom/);
+  assert.equal(db.inTransaction, false);
+  db.close();
+});
+
+test('pragma: rows, or the first value with simple', () => {
+  const db = openDb(join(dir, 'p.db'));
+  assert.equal(db.pragma('journal_mode = WAL', { simple: true }), 'wal');
+  assert.deepEqual(db.pragma('user_version'), [{ user_version: 0 }]);
+  db.pragma('user_version = 7');
+  assert.equal(db.pragma('user_version', { simple: true }), 7);
+  assert.equal(db.pragma('foreign_keys', { simple: true }), 1, 'on from the start, as better-sqlite3 builds SQLite (SQLITE_DEFAULT_FOREIGN_KEYS=1)');
+  db.close();
+});
+
+test('open options: busy timeout, read-only, a file that must exist', () => {
+  const path = join(dir, 'o.db');
+  const db = testDriver.open(path, { busyTimeout: 1234 });
+  assert.equal(db.pragma('busy_timeout', { simple: true }), 1234);
+  db.exec('CREATE TABLE x (a)');
+  db.close();
+  const ro = testDriver.open(path, { readonly: true });
+  assert.equal(ro.readonly, true);
+  assert.throws(() => ro.exec('INSERT INTO x VALUES (1)'), (e: unknown) => String((e as { code?: string }).code).startsWith('SQLITE_READONLY'));
+  ro.close();
+  assert.throws(() => testDriver.open(join(dir, 'missing.db'), { fileMustExist: true }), (e: unknown) => (e as { code?: string }).code === 'SQLITE_CANTOPEN');
+});
+
+test('the store works through a connection it did not open: a Driver object of the caller’s own', () => {
+  const store = openStore(join(dir, 'own.db'), { driver: { name: testDriver.name, open: (p, o) => testDriver.open(p, o), fileSize: (p) => testDriver.fileSize(p) } });
+  store.tables.book_groups.upsert({ groupId: 8, groupName: 'own', order: 1, show: true });
+  assert.equal(store.tables.book_groups.get(8)?.groupName, 'own');
+  store.close();
+});
+
+test('an engine that cannot run here is a DriverUnavailableError naming it', () => {
+  const missing = (['better-sqlite3', 'node:sqlite', 'bun:sqlite'] as DriverName[]).filter((n) => {
+    try {
+      driverNamed(n);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  assert.ok(missing.length > 0, 'no runtime has all three');
+  for (const name of missing) {
+    assert.throws(() => openStore(join(dir, `${name.replace(/\W/g, '')}.db`), { driver: name }), (e: unknown) => {
+      assert.ok(e instanceof DriverUnavailableError);
+      assert.equal(e.driver, name);
+      assert.match(e.message, new RegExp(`SQLite driver ${name} is not available here: .+`));
+      return true;
+    });
+  }
+});

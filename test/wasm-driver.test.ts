@@ -1,0 +1,180 @@
+// The SQLite WASM driver and the browser entry, run in Node on the 'memory' storage (OPFS needs
+// a browser: test/browser/page.test.ts). The same WASM build the browser loads, the same store.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import {
+  FileExistsError,
+  NotADatabaseError,
+  UniqueViolationError,
+  UnsupportedVersionError,
+  inspectFile,
+  openStore as openFileStore,
+} from 'legado-store';
+import { loadWasmDriver } from '../src/engine/drivers/wasm.js';
+import { deleteStore, exportBackup, exportDatabase, importBackup, listStores, openStore, openStoreFromBytes } from '../src/browser/index.js';
+import { exportBackup as exportBackupFile, importBackup as importBackupFile } from 'legado-store';
+import { fillSample } from '../src/sample/sample.js';
+import { book, chapter } from './helpers/domain.js';
+import { tempDir } from './helpers/files.js';
+import { createV49 } from './helpers/v49-fixture.js';
+
+const dir = tempDir('legado-wasm-');
+
+test('statements: named and positional parameters, pluck/raw/safeIntegers, iterate, blobs', async () => {
+  const driver = await loadWasmDriver({ storage: 'memory' });
+  const db = driver.open(':memory:');
+  assert.equal(db.driver, 'wasm');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, x TEXT NOT NULL UNIQUE, b BLOB)');
+  const insert = db.prepare('INSERT INTO t (id, x, b) VALUES (@id, :x, ?)');
+  assert.equal(insert.readonly, false);
+  assert.deepEqual(insert.run({ id: 1, x: 'a' }, new Uint8Array([1, 2])), { changes: 1, lastInsertRowid: 1 });
+  assert.equal(insert.run([2, 'b'].length === 2 ? { id: 2, x: 'b' } : {}, null).lastInsertRowid, 2);
+  assert.deepEqual(db.prepare('SELECT * FROM t WHERE id = ?').get(1), { id: 1, x: 'a', b: new Uint8Array([1, 2]) });
+  assert.deepEqual(db.prepare('SELECT x FROM t ORDER BY id').pluck().all(), ['a', 'b']);
+  assert.deepEqual(db.prepare('SELECT id, x FROM t ORDER BY id').raw().all(), [[1, 'a'], [2, 'b']]);
+  assert.equal(db.prepare('SELECT 9007199254740993').pluck().safeIntegers().get(), 9007199254740993n);
+  assert.equal(typeof db.prepare('SELECT 5').pluck().get(), 'number');
+  const seen: unknown[] = [];
+  for (const x of db.prepare('SELECT x FROM t ORDER BY id').pluck().iterate()) {
+    seen.push(x);
+    break;
+  }
+  assert.deepEqual(seen, ['a']);
+  assert.equal(db.prepare('SELECT 1').readonly, true);
+  assert.throws(() => insert.run({ id: 3 }, null), /Missing named parameter "x"/);
+  assert.throws(() => db.prepare('SELECT ?').get(), /Too few parameter values/);
+  db.close();
+  assert.equal(db.open, false);
+});
+
+test('engine errors carry SQLite result-code names, with SQLite own message', async () => {
+  const db = (await loadWasmDriver({ storage: 'memory' })).open(':memory:');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, x TEXT NOT NULL UNIQUE)');
+  db.exec("INSERT INTO t VALUES (1, 'a')");
+  const codeOf = (fn: () => unknown): unknown => {
+    try {
+      fn();
+    } catch (e) {
+      return [(e as { code?: string }).code, (e as Error).message];
+    }
+    return 'no error';
+  };
+  assert.deepEqual(codeOf(() => db.prepare("INSERT INTO t VALUES (1, 'b')").run()), ['SQLITE_CONSTRAINT_PRIMARYKEY', 'UNIQUE constraint failed: t.id']);
+  assert.deepEqual(codeOf(() => db.exec("INSERT INTO t VALUES (2, 'a')")), ['SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: t.x']);
+  assert.deepEqual(codeOf(() => db.prepare('SELEC 1')), ['SQLITE_ERROR', 'near "SELEC": syntax error']);
+  db.close();
+});
+
+test('transactions: commit, rollback on throw, nested savepoints, immediate', async () => {
+  const db = (await loadWasmDriver({ storage: 'memory' })).open(':memory:');
+  db.exec('CREATE TABLE t (x INTEGER)');
+  const add = db.prepare('INSERT INTO t VALUES (?)');
+  const count = (): unknown => db.prepare('SELECT count(*) FROM t').pluck().get();
+  const tx = db.transaction((n: number) => {
+    add.run(n);
+    if (n < 0) throw new Error('no negatives');
+    return n;
+  });
+  assert.equal(tx(1), 1);
+  assert.throws(() => tx(-1), /no negatives/);
+  assert.equal(count(), 1);
+  assert.equal(db.inTransaction, false);
+  const outer = db.transaction(() => {
+    tx(2);
+    assert.throws(() => tx(-2));
+    assert.equal(db.inTransaction, true);
+    return count();
+  });
+  assert.equal(outer.immediate(), 2);
+  assert.deepEqual(db.prepare('SELECT x FROM t ORDER BY x').pluck().all(), [1, 2]);
+  db.close();
+});
+
+test('browser entry, memory storage: a store survives close and reopen under its name; typed errors', async () => {
+  const store = await openStore('shelf.db', { driver: 'memory' });
+  assert.equal(store.db.driver, 'wasm');
+  assert.equal(store.version, 62);
+  store.books.save(book('u1', { name: '雪中', author: '烽火' }));
+  assert.throws(() => store.books.save(book('u2', { name: '雪中', author: '烽火' })), UniqueViolationError);
+  store.close();
+  assert.ok((await listStores({ driver: 'memory' })).includes('shelf.db'));
+  const again = await openStore('shelf.db', { driver: 'memory' });
+  assert.equal(again.books.get('u1')?.name, '雪中');
+  again.close();
+  assert.equal(await deleteStore('shelf.db', { driver: 'memory' }), true);
+});
+
+test('exportDatabase: a file Node opens and finds structurally sound, with the same rows', async () => {
+  const store = await openStore('export.db', { driver: 'memory' });
+  store.books.save(book('u1'));
+  store.chapters.replaceToc('u1', [chapter('u1', 0), chapter('u1', 1)]);
+  const bytes = exportDatabase(store);
+  const counts = store.counts();
+  store.close();
+  const path = join(dir, 'from-wasm.db');
+  writeFileSync(path, bytes);
+  const report = inspectFile(path);
+  assert.equal(report.ok, true, JSON.stringify(report.differences));
+  assert.equal(report.version, 62);
+  assert.deepEqual(report.rows, counts);
+  const node = openFileStore(path);
+  assert.equal(node.chapters.count('u1'), 2);
+  node.close();
+});
+
+test('openStoreFromBytes: a Node-made file (62, and 49 as is or upgraded); refuses others and leaves storage alone', async () => {
+  const path = join(dir, 'node.db');
+  const made = openFileStore(path);
+  made.books.save(book('n1', { name: 'from node' }));
+  made.close();
+  const s = await openStoreFromBytes(readFileSync(path), { driver: 'memory', name: 'n.db' });
+  assert.equal(s.books.get('n1')?.name, 'from node');
+  s.close();
+  await assert.rejects(openStoreFromBytes(readFileSync(path), { driver: 'memory', name: 'n.db' }), FileExistsError);
+
+  const v49 = join(dir, 'v49.db');
+  createV49(v49);
+  const old = await openStoreFromBytes(readFileSync(v49), { driver: 'memory' });
+  assert.equal(old.version, 49);
+  old.close();
+  const up = await openStoreFromBytes(readFileSync(v49), { driver: 'memory', upgrade: true });
+  assert.equal(up.version, 62);
+  assert.equal(up.inspect().ok, true);
+  up.close();
+
+  await assert.rejects(openStoreFromBytes(new TextEncoder().encode('not a database at all'.repeat(10)), { driver: 'memory' }), NotADatabaseError);
+  const plain = (await loadWasmDriver({ storage: 'memory' })).open('plain.db');
+  plain.exec('CREATE TABLE x (a)');
+  plain.close();
+  const before = await listStores({ driver: 'memory' });
+  await assert.rejects(
+    openStoreFromBytes((await loadWasmDriver({ storage: 'memory' })).readFile('plain.db'), { driver: 'memory', name: 'other.db' }),
+    UnsupportedVersionError,
+  );
+  assert.deepEqual(await listStores({ driver: 'memory' }), before);
+});
+
+test('importBackup / exportBackup on bytes: the same report and rows as the Node import of the same zip', async () => {
+  const origin = openFileStore(join(dir, 'sample.db'), { schema: 62 });
+  fillSample(origin);
+  const zipPath = join(dir, 'sample.zip');
+  await exportBackupFile(origin, zipPath);
+  origin.close();
+
+  const node = openFileStore(join(dir, 'node-import.db'));
+  const nodeReport = await importBackupFile(node, zipPath);
+  const wasm = await openStore('bytes-import.db', { driver: 'memory' });
+  const wasmReport = await importBackup(wasm, readFileSync(zipPath), { name: 'sample.zip' });
+  const stable = (r: typeof nodeReport): unknown => ({ kinds: r.kinds, totals: r.totals, skipped: r.skipped });
+  assert.deepEqual(stable(wasmReport), stable(nodeReport));
+  assert.deepEqual(wasm.counts(), node.counts());
+
+  const zip = await exportBackup(wasm);
+  const roundTrip = openFileStore(join(dir, 'round-trip.db'));
+  writeFileSync(join(dir, 'from-wasm.zip'), zip);
+  await importBackupFile(roundTrip, join(dir, 'from-wasm.zip'));
+  assert.deepEqual(roundTrip.counts(), node.counts());
+  for (const s of [node, wasm, roundTrip]) s.close();
+});

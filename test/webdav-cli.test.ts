@@ -1,0 +1,135 @@
+// The `webdav` commands as a user runs them, against a real WebDAV server on 127.0.0.1: reports,
+// exit codes, and the password: from LEGADO_WEBDAV_PASSWORD or a terminal prompt, never from the
+// command line, never printed, never in the store.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { CLI } from './helpers/cli.js';
+import { PASSWORD, startNodeDav, USER, type DavServer } from './helpers/dav-servers.js';
+import { appProgressJson, Phone } from './helpers/phone.js';
+import { nextSecond, phoneBackupZip, SHELF, shelfStore, storePath } from './helpers/webdav-fixtures.js';
+
+let server: DavServer;
+before(async () => {
+  server = await startNodeDav();
+});
+after(() => server.close());
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI without blocking this process (the server answers from it). */
+function run(args: string[], env: Record<string, string | undefined> = {}, command = process.execPath, argv = [CLI, ...args]): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(command, argv, { env: { ...process.env, LEGADO_WEBDAV_PASSWORD: undefined, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end();
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const withPassword = { LEGADO_WEBDAV_PASSWORD: PASSWORD };
+
+function noSecret(r: Run, storeFile?: string): void {
+  assert.ok(!r.stdout.includes(PASSWORD) && !r.stderr.includes(PASSWORD), 'the password is never printed');
+  if (storeFile) {
+    for (const f of [storeFile, `${storeFile}-wal`, `${storeFile}.webdav-sync.json`]) {
+      if (existsSync(f)) assert.ok(!readFileSync(f).includes(Buffer.from(PASSWORD)), `${f} never holds the password`);
+    }
+  }
+}
+
+test('webdav backup, list, restore and progress from the command line', async () => {
+  const store = shelfStore();
+  const path = store.path;
+  store.books.updateProgress(SHELF[0]!.bookUrl, { durChapterIndex: 8, durChapterPos: 80 });
+  store.close();
+  const common = ['--url', server.url, '--dir', 'cli', '--user', USER];
+
+  const backup = await run(['webdav', 'backup', path, ...common, '--device', 'cli', '--json'], withPassword);
+  assert.equal(backup.code, 0, backup.stderr);
+  const report = JSON.parse(backup.stdout);
+  assert.match(report.name, /^backup\d{4}-\d\d-\d\d-cli\.zip$/);
+  assert.equal(typeof report.requests, 'number');
+  noSecret(backup, path);
+
+  const again = await run(['webdav', 'backup', path, ...common, '--device', 'cli'], withPassword);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /^legado-store: FILE_EXISTS: .*--force/);
+  const forced = await run(['webdav', 'backup', path, ...common, '--device', 'cli', '--force'], withPassword);
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.match(forced.stdout, /replacing the one there/);
+
+  const list = await run(['webdav', 'list', path, ...common, '--json'], withPassword);
+  assert.equal(list.code, 0, list.stderr);
+  assert.deepEqual(JSON.parse(list.stdout).backups.map((b: { name: string }) => b.name), [report.name]);
+  const listText = await run(['webdav', 'list', path, ...common], withPassword);
+  assert.match(listText.stdout, new RegExp(`${report.name}\\n$`));
+
+  const fresh = storePath();
+  const restore = await run(['webdav', 'restore', fresh, ...common], withPassword);
+  assert.equal(restore.code, 0, restore.stderr);
+  assert.match(restore.stdout, new RegExp(`^restored ${report.name}`));
+  noSecret(restore, fresh);
+
+  // the phone moves on in one book; the command pulls it and pushes nothing else
+  const phone = new Phone(`${server.url}cli/`);
+  await nextSecond();
+  await phone.putProgress(SHELF[1]!.file, appProgressJson({ name: SHELF[1]!.name, author: SHELF[1]!.author, durChapterIndex: 30, durChapterPos: 3, durChapterTime: 3 }));
+  const pull = await run(['webdav', 'progress', fresh, ...common, '--pull'], withPassword);
+  assert.equal(pull.code, 0, pull.stderr);
+  assert.match(pull.stdout, /applied  三体 \/ 刘慈欣: chapter 1 @0 -> chapter 31 @3/);
+  assert.match(pull.stdout, /4 books, 1 files in .*: 1 downloaded, 1 applied, 0 pushed, 0 skipped; 2 requests \(changes tracked in .*\.webdav-sync\.json\)/);
+  const both = await run(['webdav', 'progress', fresh, ...common, '--json'], withPassword);
+  assert.equal(both.code, 0, both.stderr);
+  assert.deepEqual(JSON.parse(both.stdout).pushed.map((p: { bookUrl: string }) => p.bookUrl), [SHELF[0]!.bookUrl]);
+  noSecret(both, fresh);
+  assert.equal((await run(['webdav', 'progress', fresh, ...common, '--pull', '--push'], withPassword)).code, 2);
+});
+
+test('the password: never from argv, asked only on a terminal, never echoed or printed', async () => {
+  const path = shelfStore().path;
+  const common = ['--url', server.url, '--dir', 'pw', '--user', USER];
+
+  const argv = await run(['webdav', 'list', path, ...common, '--password', PASSWORD]);
+  assert.equal(argv.code, 2);
+  assert.match(argv.stderr, /unknown option '--password'/);
+  noSecret(argv);
+
+  const none = await run(['webdav', 'list', path, ...common]);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /no password: set LEGADO_WEBDAV_PASSWORD, or run on a terminal/);
+
+  const wrong = await run(['webdav', 'progress', path, ...common], { LEGADO_WEBDAV_PASSWORD: 'not the password' });
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /^legado-store: WEBDAV_AUTH: PROPFIND http:\/\/127\.0\.0\.1:\d+\/pw\/bookProgress\/: 401/);
+  assert.ok(!wrong.stderr.includes('not the password'));
+
+  const inUrl = await run(['webdav', 'list', path, '--url', server.url.replace('http://', `http://${USER}:secret-in-url@`)]);
+  assert.equal(inUrl.code, 1);
+  assert.match(inUrl.stderr, /WEBDAV_CONFIG/);
+  assert.ok(!inUrl.stderr.includes('secret-in-url'));
+
+  // on a terminal (a pseudo-terminal from util-linux `script`), typed without echo
+  await new Phone(`${server.url}pw/`).setup();
+  const cmd = [process.execPath, CLI, 'webdav', 'list', path, ...common].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const tty = await new Promise<Run>((resolve) => {
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: { ...process.env, LEGADO_WEBDAV_PASSWORD: undefined }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (stdout.includes('WebDAV password for reader: ') && !child.stdin.writableEnded) child.stdin.end(`${PASSWORD}\r`);
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
+  });
+  assert.equal(tty.code, 0, tty.stdout);
+  assert.match(tty.stdout, /no backups in http:\/\/127\.0\.0\.1:\d+\/pw\//);
+  noSecret(tty);
+});
