@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from 'legado-store';
 import { cli } from './helpers/cli.js';
-import { openDb } from './helpers/engine.js';
+import { openDb, testDriver } from './helpers/engine.js';
 import { snapshot, tempDir } from './helpers/files.js';
 import { buildStore, SECRET_CONFIG, SECRET_COOKIE } from './helpers/inspect-fixture.js';
 
@@ -240,8 +240,10 @@ test('query masks secrets: direct, renamed, in expressions, subqueries and union
     assert.ok(!/s3cr3t|p4ssw0rd|SESSION/.test(r.stdout), `${sql} printed a secret: ${r.stdout}`);
     assert.ok(r.stdout.includes('***'), sql);
   }
-  // Plain columns beside a secret one stay readable.
-  assert.equal(readOnly(db62, 'query', db62, 'SELECT url, cookie FROM cookies', '--json').stdout, '[\n  {"url":"biquge.example","cookie":"***"}\n]\n');
+  // Plain columns beside a secret one stay readable where the engine tells where a column comes
+  // from; bun:sqlite does not, so there every column of a statement reading a secret table is masked.
+  const plain = testDriver.name === 'bun:sqlite' ? '***' : 'biquge.example';
+  assert.equal(readOnly(db62, 'query', db62, 'SELECT url, cookie FROM cookies', '--json').stdout, `[\n  {"url":"${plain}","cookie":"***"}\n]\n`);
   const r = readOnly(db62, 'query', db62, 'SELECT upper(cookie) AS c FROM cookies', '--json', '--show-secrets');
   assert.equal(r.stdout, `[\n  {"c":"${SECRET_COOKIE.toUpperCase()}"}\n]\n`);
 });

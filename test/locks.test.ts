@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDb } from './helpers/engine.js';
 import { BusyError, openStore } from 'legado-store';
 import { tempDir } from './helpers/files.js';
 import { startChild } from './helpers/processes.js';
@@ -33,7 +33,7 @@ const increment = (path: string, busyTimeout: number): void => {
 };
 
 const counter = (path: string): number => {
-  const db = new Database(path, { readonly: true });
+  const db = openDb(path, { readonly: true });
   try {
     return Number(db.prepare("SELECT value FROM caches WHERE key = 'counter'").pluck().get());
   } finally {
@@ -76,7 +76,7 @@ test('four processes writing read-then-write transactions for several seconds: n
   const total = counts.reduce((a, b) => a + b, 0);
   assert.ok(counts.every((n) => n > 0), `every writer got turns: ${counts.join(', ')}`);
   assert.equal(counter(path), total, 'every increment is there');
-  const db = new Database(path, { readonly: true });
+  const db = openDb(path, { readonly: true });
   const values = db.prepare("SELECT CAST(value AS INTEGER) FROM caches WHERE key != 'counter' ORDER BY 1").pluck().all() as number[];
   db.close();
   // Each transaction saw the counter the one before left: the values read are 0, 1, 2, ... with no repeat.

@@ -6,8 +6,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { basename, join } from 'node:path';
+import { openDb } from './helpers/engine.js';
 import { openStore } from 'legado-store';
 import { CLI } from './helpers/cli.js';
 import { snapshot, tempDir } from './helpers/files.js';
@@ -16,8 +16,18 @@ const root = tempDir();
 chmodSync(root, 0o755);
 const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
+/** The runtime running this suite, where that user can run it (one fetched by npx lives under /root). */
+function runtimeForUser(): string {
+  if (spawnSync(process.execPath, ['--version'], asUser).status === 0) return process.execPath;
+  const copy = join(root, basename(process.execPath));
+  copyFileSync(process.execPath, copy);
+  chmodSync(copy, 0o755);
+  return copy;
+}
+const runtime = runtimeForUser();
+
 function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', ...asUser });
+  const r = spawnSync(runtime, [CLI, ...args], { encoding: 'utf8', ...asUser });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -34,7 +44,7 @@ function readOnlyFolder(name: string, live: boolean): { folder: string; file: st
   mkdirSync(folder);
   const file = join(folder, 's.db');
   if (live) {
-    const w = new Database(path);
+    const w = openDb(path);
     w.pragma('wal_autocheckpoint = 0');
     w.prepare("INSERT INTO books (bookUrl, name, author, origin, type) VALUES ('u3', 'Three', 'C', 'loc_book', 8)").run();
     for (const suffix of ['', '-wal', '-shm']) copyFileSync(path + suffix, file + suffix);

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDb } from './helpers/engine.js';
 import { exportBackup, importInputs, inspectFile, LegadoStoreError, migrate, openStore, type ErrorCode } from 'legado-store';
 import { cli } from './helpers/cli.js';
 import { snapshot, tempDir } from './helpers/files.js';
@@ -195,7 +195,7 @@ test('a lock held by another process past busyTimeout is BUSY from the tables, t
     holder.child.kill();
     await holder.exited;
   }
-  const db = new Database(path, { readonly: true });
+  const db = openDb(path, { readonly: true });
   assert.equal(db.prepare("SELECT count(*) FROM books WHERE bookUrl = 'u9'").pluck().get(), 0, 'the refused write left nothing');
   db.close();
 });
@@ -206,7 +206,7 @@ test('a damaged file is CORRUPT (naming the file) from the tables and domain are
   s.tables.chapters.insertMany(Array.from({ length: 2000 }, (_, i) => chapter('u1', i, { title: `t${i}`.repeat(20) })));
   s.close();
   // Scribble over the pages after the first few (the schema stays readable; the rows do not).
-  const db = new Database(path);
+  const db = openDb(path);
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   const pages = db.pragma('page_count', { simple: true }) as number;
   db.close();

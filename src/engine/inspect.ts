@@ -25,9 +25,12 @@ export interface FileReport {
   readonly ok: boolean;
 }
 
+function hasMasterTable(db: Db): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'room_master_table'").get() !== undefined;
+}
+
 export function readIdentityHash(db: Db): string | null {
-  const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'room_master_table'").get();
-  if (!has) return null;
+  if (!hasMasterTable(db)) return null;
   const v = db.prepare('SELECT identity_hash FROM room_master_table WHERE id = 42').pluck().get();
   return typeof v === 'string' ? v : null;
 }
@@ -47,8 +50,17 @@ export function inspectDatabase(db: Db): FileReport {
   }
   const schema = schemas[version];
   const differences = checkStructure(db, schema);
-  // Room rejects a wrong hash; a missing master table is validated by structure and accepted.
-  if (identityHash !== null && identityHash !== schema.identityHash) {
+  // Room reads row 42 of room_master_table and refuses any other hash, a missing row (or one
+  // under another id) included. A file without the table is validated by structure and
+  // accepted (Room's pre-packaged database path).
+  if (identityHash === null && hasMasterTable(db)) {
+    differences.push({
+      table: 'room_master_table',
+      kind: 'identity-hash',
+      expected: schema.identityHash,
+      message: `room_master_table: no identity hash in row 42 (expected ${schema.identityHash} for schema ${version}); the app refuses such a file`,
+    });
+  } else if (identityHash !== null && identityHash !== schema.identityHash) {
     differences.push({
       table: 'room_master_table',
       kind: 'identity-hash',

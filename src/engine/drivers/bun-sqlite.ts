@@ -3,9 +3,9 @@
 // values(), pluck is emulated, named parameters are bare (strict mode), and a missing file
 // with fileMustExist is refused by opening without the create flag.
 import { createRequire } from 'node:module';
-import { bindable, READ_ONLY_SQL, RowMode } from './emulation.js';
+import { bindable, READ_ONLY_SQL, refuseTail, RowMode } from './emulation.js';
 import { nodeFileSize } from './node-files.js';
-import type { Connection, Driver, DriverOpenOptions, PragmaOptions, RunResult, Statement, TransactionFn } from '../driver.js';
+import type { ColumnInfo, Connection, Driver, DriverOpenOptions, PragmaOptions, RunResult, Statement, TransactionFn } from '../driver.js';
 
 // The part of bun:sqlite used here (no Bun types in this toolchain).
 interface BunStatement {
@@ -16,6 +16,8 @@ interface BunStatement {
   iterate(...params: unknown[]): IterableIterator<unknown>;
   safeIntegers(on: boolean): BunStatement;
   readonly readonly?: boolean;
+  readonly reader?: boolean;
+  readonly columnNames: string[];
 }
 interface BunDatabase {
   prepare(sql: string): BunStatement;
@@ -46,6 +48,15 @@ class BunSqliteStatement implements Statement {
     this.readonly = stmt.readonly ?? READ_ONLY_SQL.test(sql);
   }
 
+  get reader(): boolean | undefined {
+    return this.stmt.reader;
+  }
+
+  /** The result columns by name (bun:sqlite does not tell where a column comes from). */
+  columns(): ColumnInfo[] {
+    return this.stmt.columnNames.map((name) => ({ name, table: null, column: null }));
+  }
+
   run(...params: unknown[]): RunResult {
     return this.stmt.run(...bindable(params));
   }
@@ -64,6 +75,11 @@ class BunSqliteStatement implements Statement {
   }
 
   *iterate(...params: unknown[]): IterableIterator<unknown> {
+    // Rows as objects lose a repeated column name: then arrays, all at once, from values().
+    if (this.mode !== RowMode.Objects && new Set(this.stmt.columnNames).size < this.stmt.columnNames.length) {
+      yield* this.all(...params);
+      return;
+    }
     for (const row of this.stmt.iterate(...bindable(params))) {
       if (this.mode === RowMode.Objects) yield row;
       else {
@@ -109,6 +125,7 @@ class BunSqliteConnection implements Connection {
   }
 
   prepare(sql: string): Statement {
+    refuseTail(sql);
     return new BunSqliteStatement(this.db.prepare(sql), sql);
   }
 
@@ -122,7 +139,15 @@ class BunSqliteConnection implements Connection {
   }
 
   transaction<A extends unknown[], R>(fn: (...args: A) => R): TransactionFn<A, R> {
-    return this.db.transaction(fn);
+    // As better-sqlite3: a function returning a promise is an error (rolled back), since what
+    // it writes after an await would land outside the transaction.
+    return this.db.transaction(function (this: unknown, ...args: A): R {
+      const result = fn.apply(this, args);
+      if (result && typeof (result as { then?: unknown }).then === 'function') {
+        throw new TypeError('Transaction function cannot return a promise');
+      }
+      return result;
+    });
   }
 
   close(): void {

@@ -5,9 +5,9 @@
 // name in `code` (Node puts the number in `errcode`).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { bindable, READ_ONLY_SQL, RowMode } from './emulation.js';
+import { bindable, isExplain, readonlyFromProgram, refuseTail, RowMode } from './emulation.js';
 import { nodeFileSize } from './node-files.js';
-import type { Connection, Driver, DriverOpenOptions, PragmaOptions, RunResult, Statement, TransactionFn } from '../driver.js';
+import type { ColumnInfo, Connection, Driver, DriverOpenOptions, PragmaOptions, RunResult, Statement, TransactionFn } from '../driver.js';
 import { resultCodeName } from './result-codes.js';
 import { emulateTransaction, type TransactionHost } from './transaction.js';
 
@@ -21,6 +21,8 @@ interface NodeStatementSync {
   setAllowUnknownNamedParameters?: (on: boolean) => void;
   /** Node 22.16 / 24 and newer. */
   setReturnArrays?: (on: boolean) => void;
+  /** Node 22.16 / 24 and newer. */
+  columns?: () => { name: string; table: string | null; column: string | null }[];
 }
 interface NodeDatabaseSync {
   prepare(sql: string): NodeStatementSync;
@@ -66,8 +68,9 @@ export function withSqliteCode(e: unknown): unknown {
 }
 
 class NodeSqliteStatement implements Statement {
-  readonly readonly: boolean;
   readonly source: string;
+  private readonly db: NodeDatabaseSync;
+  private isReadonly: boolean | undefined;
   private readonly stmt: NodeStatementSync;
   private mode = RowMode.Objects;
   /** Where Node cannot ignore unknown named values (before 22.16): the names the SQL uses. */
@@ -75,14 +78,34 @@ class NodeSqliteStatement implements Statement {
   /** True when the engine itself returns arrays (setReturnArrays). */
   private readonly arrays: boolean;
 
-  constructor(stmt: NodeStatementSync, sql: string) {
+  constructor(db: NodeDatabaseSync, stmt: NodeStatementSync, sql: string) {
+    this.db = db;
     this.stmt = stmt;
     this.source = sql;
-    this.readonly = READ_ONLY_SQL.test(sql);
     this.arrays = typeof stmt.setReturnArrays === 'function';
     // better-sqlite3 ignores named values the SQL does not use; callers pass shared objects.
     if (stmt.setAllowUnknownNamedParameters) stmt.setAllowUnknownNamedParameters(true);
     else this.names = new Set(Array.from(sql.matchAll(/[:@$]([A-Za-z_]\w*)/g), (m) => m[1]!));
+  }
+
+  /** node:sqlite does not tell (sqlite3_stmt_readonly): read from the statement's program, once. */
+  get readonly(): boolean {
+    if (this.isReadonly === undefined) {
+      const sql = this.source;
+      this.isReadonly = isExplain(sql) || readonlyFromProgram(this.db.prepare(`EXPLAIN ${sql}`).all() as { opcode: string; p2: number }[]);
+    }
+    return this.isReadonly;
+  }
+
+  /** True when the statement returns rows (Node 22.16 / 24 and newer tell by its columns). */
+  get reader(): boolean | undefined {
+    return this.stmt.columns ? this.stmt.columns().length > 0 : undefined;
+  }
+
+  /** The result columns with their origins (Node 22.16 / 24 and newer). */
+  get columns(): (() => ColumnInfo[]) | undefined {
+    const columns = this.stmt.columns?.bind(this.stmt);
+    return columns && (() => columns().map((c) => ({ name: c.name, table: c.table ?? null, column: c.column ?? null })));
   }
 
   /** The parameters as node:sqlite takes them: arrays spread, unused named values dropped. */
@@ -220,7 +243,8 @@ class NodeSqliteConnection implements Connection {
 
   prepare(sql: string): Statement {
     try {
-      return new NodeSqliteStatement(this.db.prepare(sql), sql);
+      refuseTail(sql);
+      return new NodeSqliteStatement(this.db, this.db.prepare(sql), sql);
     } catch (e) {
       throw withSqliteCode(e);
     }

@@ -14,6 +14,8 @@ import sqlite3InitModule, {
   type Sqlite3Static,
 } from '@sqlite.org/sqlite-wasm';
 import { DriverUnavailableError } from '../../errors.js';
+import { refuseTail } from './emulation.js';
+import { emulateTransaction, type TransactionHost } from './transaction.js';
 import type {
   Connection,
   Driver,
@@ -307,13 +309,12 @@ function engineError(sqlite3: Sqlite3Static, e: unknown): unknown {
   return e;
 }
 
-const SAVEPOINT = '"\t_legado."';
 
 export class WasmConnection implements Connection {
   readonly driver = 'wasm';
   private closed = false;
   private readonly finalizer: FinalizationRegistry<PreparedStatement>;
-  private control: Record<string, WasmStatement> | undefined;
+  private readonly control = new Map<string, WasmStatement>();
 
   constructor(
     readonly sqlite3: Sqlite3Static,
@@ -341,6 +342,7 @@ export class WasmConnection implements Connection {
   prepare(sql: string): Statement {
     this.pointer;
     let stmt: PreparedStatement;
+    refuseTail(sql);
     try {
       stmt = this.db.prepare(sql);
     } catch (e) {
@@ -366,49 +368,20 @@ export class WasmConnection implements Connection {
   }
 
   transaction<A extends unknown[], R>(fn: (...args: A) => R): TransactionFn<A, R> {
-    const run = (begin: 'begin' | 'deferred' | 'immediate') =>
-      (...args: A): R => {
-        const c = this.controls();
-        const nested = this.inTransaction;
-        if (nested) c.savepoint!.run();
-        else c[begin]!.run();
-        try {
-          const result = fn(...args);
-          if (result !== null && typeof (result as { then?: unknown })?.then === 'function') {
-            throw new TypeError('Transaction function cannot return a promise');
-          }
-          if (nested) c.release!.run();
-          else c.commit!.run();
-          return result;
-        } catch (e) {
-          if (this.inTransaction) {
-            if (nested) {
-              c.rollbackTo!.run();
-              c.release!.run();
-            } else c.rollback!.run();
-          }
-          throw e;
-        }
-      };
-    const tx = run('begin') as TransactionFn<A, R>;
-    tx.deferred = run('deferred');
-    tx.immediate = run('immediate');
-    return tx;
+    return emulateTransaction(this.host, this, fn);
   }
 
-  private controls(): Record<string, WasmStatement> {
-    this.control ??= {
-      begin: this.prepare('BEGIN') as WasmStatement,
-      deferred: this.prepare('BEGIN DEFERRED') as WasmStatement,
-      immediate: this.prepare('BEGIN IMMEDIATE') as WasmStatement,
-      commit: this.prepare('COMMIT') as WasmStatement,
-      rollback: this.prepare('ROLLBACK') as WasmStatement,
-      savepoint: this.prepare(`SAVEPOINT ${SAVEPOINT}`) as WasmStatement,
-      release: this.prepare(`RELEASE ${SAVEPOINT}`) as WasmStatement,
-      rollbackTo: this.prepare(`ROLLBACK TO ${SAVEPOINT}`) as WasmStatement,
-    };
-    return this.control;
-  }
+  /** What the shared transaction emulation runs on: BEGIN, COMMIT, savepoints, prepared once each. */
+  private readonly host: TransactionHost = ((conn: WasmConnection): TransactionHost => ({
+    get inTransaction(): boolean {
+      return conn.inTransaction;
+    },
+    run: (sql) => {
+      let stmt = conn.control.get(sql);
+      if (stmt === undefined) conn.control.set(sql, (stmt = conn.prepare(sql) as WasmStatement));
+      stmt.run();
+    },
+  }))(this);
 
   /** The whole database as the bytes of a database file (sqlite3_serialize of main). */
   serialize(): Uint8Array {
@@ -421,7 +394,7 @@ export class WasmConnection implements Connection {
       this.beforeClose();
     } finally {
       this.closed = true;
-      this.control = undefined;
+      this.control.clear();
       this.db.close();
     }
   }
