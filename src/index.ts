@@ -1,5 +1,5 @@
 // The public surface of legado-store.
-export { openStore, inspectFile, type OpenOptions, type FileInspection } from './store/open.js';
+export { openStore, inspectFile, type OpenOptions, type FileInspection, type InspectOptions, type IntegrityCheck } from './store/open.js';
 export { Store, type AnyStore, type Tables, type TableOf, type StoreOptions } from './store/store.js';
 export type { ChangeListener, ChangeOptions } from './store/changes.js';
 export * from './domain/index.js';

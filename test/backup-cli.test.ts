@@ -1,12 +1,13 @@
 // The import and export commands: summaries (--json and plain), exit codes, one-line errors,
 // the progress bar on a terminal and never with --json.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import type { ImportResult } from '../src/backup/report.js';
+import { encryptBackupText } from '../src/backup/aes.js';
 import { openStore } from '../src/store/open.js';
 import { sampleBackup, writeBackupFolder, writeJson } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
@@ -92,4 +93,47 @@ test('on a terminal the import shows a progress bar with records and rate; --jso
   assert.equal(json.status, 0);
   assert.doesNotMatch(json.stdout, /records\/s/);
   assert.equal((JSON.parse(json.stdout.replace(/\r\n/g, '\n')) as ImportResult).totals.stored, 3000);
+});
+
+test('the backup password: from LEGADO_BACKUP_PASSWORD, asked on a terminal with --ask-password (nothing echoed), or --password; never printed', { skip: hasScript ? false : 'no `script` command to run the CLI on a pseudo-terminal' }, async () => {
+  const dir = tempDir();
+  const servers = JSON.stringify([{ id: 1, name: 'dav-with-password', type: 'WEBDAV', config: '{"url":"u"}', sortNumber: 0 }]);
+  const backup = writeBackupFolder(join(dir, 'b'), { 'servers.json': encryptBackupText(servers, 'pw-s3cret'), 'bookSource.json': [{ bookSourceUrl: 'https://s' }] });
+  const serverName = (db: string): string | undefined => {
+    const s = openStore(db, { readonly: true, schema: 62 });
+    try {
+      return s.tables.servers.get(1)?.name;
+    } finally {
+      s.close();
+    }
+  };
+  const noEnv = { ...process.env, LEGADO_BACKUP_PASSWORD: undefined };
+  // Without a password the file is skipped and reported, the rest imported.
+  let r = spawnSync(process.execPath, [MAIN, 'import', join(dir, 'none.db'), backup], { encoding: 'utf8', env: noEnv });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(serverName(join(dir, 'none.db')), undefined);
+  // From the environment.
+  r = spawnSync(process.execPath, [MAIN, 'import', join(dir, 'env.db'), backup, '--json'], { encoding: 'utf8', env: { ...process.env, LEGADO_BACKUP_PASSWORD: 'pw-s3cret' } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(serverName(join(dir, 'env.db')), 'dav-with-password');
+  assert.ok(!r.stdout.includes('pw-s3cret') && !r.stderr.includes('pw-s3cret'));
+  // --ask-password off a terminal is a usage error, before anything is opened.
+  r = spawnSync(process.execPath, [MAIN, 'import', join(dir, 'pipe.db'), backup, '--ask-password'], { encoding: 'utf8', env: noEnv });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /no password: set LEGADO_BACKUP_PASSWORD, or run on a terminal/);
+  assert.equal(existsSync(join(dir, 'pipe.db')), false);
+  // On a terminal: asked, typed without echo.
+  const cmd = [process.execPath, MAIN, 'import', join(dir, 'tty.db'), backup, '--ask-password'].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const tty = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: noEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Backup password: ') && !child.stdin.writableEnded) child.stdin.end('pw-s3cret\r');
+    });
+    child.on('close', (code) => resolve({ code, out }));
+  });
+  assert.equal(tty.code, 0, tty.out);
+  assert.ok(!tty.out.includes('pw-s3cret'), 'not echoed');
+  assert.equal(serverName(join(dir, 'tty.db')), 'dav-with-password');
 });

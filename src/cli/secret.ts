@@ -2,11 +2,23 @@
 // nothing echoed. Never from argv (another user can read a process's arguments).
 import { UsageError } from './exit.js';
 
+/** Where the backup password (for an encrypted servers.json) comes from, besides a prompt. */
+export const BACKUP_PASSWORD_ENV = 'LEGADO_BACKUP_PASSWORD';
+
 /** The secret in `envName`, else asked on the terminal; an error when there is neither. */
 export async function secretFromEnvOrPrompt(envName: string, question: string): Promise<string> {
+  return secretFromEnv(envName) ?? askSecret(question, `set ${envName}, or run on a terminal to be asked (a password is never taken from the command line)`);
+}
+
+/** The secret in `envName`, when it is set and not empty. */
+export function secretFromEnv(envName: string): string | undefined {
   const fromEnv = process.env[envName];
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  if (!process.stdin.isTTY) throw new UsageError(`no password: set ${envName}, or run on a terminal to be asked (a password is never taken from the command line)`);
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
+}
+
+/** Asks on the terminal with nothing echoed; a usage error (saying `otherwise`) when stdin is not one. */
+export function askSecret(question: string, otherwise: string): Promise<string> {
+  if (!process.stdin.isTTY) throw new UsageError(`no password: ${otherwise}`);
   return promptHidden(question);
 }
 

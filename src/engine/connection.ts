@@ -1,6 +1,6 @@
 // Opening SQLite connections with the settings every store connection must have, through
 // whichever engine (driver) was chosen.
-import { NotADatabaseError } from '../errors.js';
+import { CorruptError, NotADatabaseError } from '../errors.js';
 import type { Connection, DriverChoice } from './driver.js';
 import { resolveDriver } from './drivers/index.js';
 import { isReadOnly, openForReading } from './read-only.js';
@@ -79,7 +79,8 @@ export function setUpForWork(db: Db, path: string, readonly: boolean): void {
 
 export function asOpenError(path: string, e: unknown): unknown {
   const code = (e as { code?: string }).code;
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') return new NotADatabaseError(path, (e as Error).message);
+  if (code === 'SQLITE_NOTADB') return new NotADatabaseError(path, (e as Error).message);
+  if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) return new CorruptError(path, [{ message: (e as Error).message }]);
   return e;
 }
 

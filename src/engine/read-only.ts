@@ -1,7 +1,8 @@
 // Reading a store file without leaving anything beside it, even on read-only media. SQLite's
 // read-only connection to a WAL-mode file creates -wal and -shm files it never removes, and in
 // a read-only folder cannot open the file at all (it needs those files). So:
-//   - a -wal beside the file holds rows that must be seen but never checkpointed: read-only;
+//   - a -wal beside the file holds rows that must be seen but never checkpointed: read-only
+//     (from a copy when there is no -shm, which a read-only connection would leave behind);
 //   - file and folder writable: a read-write connection with PRAGMA query_only, which writes
 //     nothing and removes its own empty -wal/-shm on close;
 //   - otherwise a WAL-mode file is read from a copy in a temporary folder (nobody can be
@@ -23,6 +24,9 @@ export function openForReading(driver: Driver, path: string, options: ReadOption
   // as before; otherwise a connection that writes nothing.
   if (driver.name === 'wasm') return queryOnly(driver.open(path, { ...common, readonly: wal }), wal);
   if (wal) {
+    // A -wal with no -shm: no connection has the file open. Reading in place would leave a -shm
+    // behind (and make the -wal look in use to the next writer's check): read a copy.
+    if (driver.fileSize(`${path}-shm`) === undefined) return fromCopy(driver, path, true);
     try {
       return driver.open(path, { ...common, readonly: true });
     } catch (e) {

@@ -3,6 +3,7 @@
 // inspection, before the file is opened for writing, so a refused file is left byte-for-byte as
 // it was; the upgrade itself is one transaction (upgrade.ts).
 import { asOpenError, openForInspection, openForWork, type DriverOptions } from '../engine/connection.js';
+import { refuseDamaged, walState } from '../engine/integrity.js';
 import { resolveDriver } from '../engine/drivers/index.js';
 import { inspectDatabase } from '../engine/inspect.js';
 import { FileExistsError, FileNotFoundError, SchemaMismatchError, UnsupportedVersionError, VersionMismatchError } from '../errors.js';
@@ -101,8 +102,11 @@ interface Preflight {
 function preflight(path: string, asked: SchemaVersion | undefined, options: DriverOptions): Preflight {
   const driver = resolveDriver(options.driver);
   if (driver.fileSize(path) === undefined) throw new FileNotFoundError(path);
+  const wal = walState((p) => driver.fileSize(p), path);
   const db = openForInspection(path, { driver });
   try {
+    // A migration rewrites tables: a damaged file (or a foreign -wal beside it) is refused first.
+    refuseDamaged(db, path, wal);
     const report = inspectDatabase(db);
     const from = report.version;
     if (!isSupportedVersion(from)) {

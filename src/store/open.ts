@@ -2,6 +2,7 @@
 // trusting it. A file that is refused is looked at through a read-only connection, so it is
 // left exactly as it was.
 import {
+  type Damage,
   FileNotFoundError,
   InvalidArgumentError,
   SchemaMismatchError,
@@ -12,6 +13,8 @@ import { asOpenError, openForInspection, openForWork, type Db, type DriverOption
 import { resolveDriver } from '../engine/drivers/index.js';
 import { createSchema, isEmptyDatabase } from '../engine/create.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
+import { foreignKeyCheck, integrityCheck, quickCheck, refuseDamaged, walState, type WalState } from '../engine/integrity.js';
+import { appInvariants } from '../domain/invariants.js';
 import { upgradeOnOpen } from '../migrate/on-open.js';
 import { CURRENT_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type SchemaVersion } from '../schema/index.js';
 import { describeSchema } from '../schema/lines.js';
@@ -87,7 +90,9 @@ function open(path: string, opened: OpenOptions): AnyStore {
     return createStore(path, wanted ?? CURRENT_VERSION, options);
   }
   if (options.upgrade) upgradeOnOpen(path, { ...options, to: wanted ?? CURRENT_VERSION });
-  const report = checkFile(path, wanted, options);
+  // A -wal beside the file is merged into it on the first checkpoint: check what it holds first.
+  const wal = options.readonly ? 'none' : walState((p) => driver.fileSize(p), path);
+  const report = checkFile(path, wanted, options, wal);
   if (report === 'empty') return createStore(path, wanted ?? CURRENT_VERSION, options);
   const db = openForWork(path, options);
   return withSpecialGroups(new Store(path, db, schemas[report.version as SchemaVersion], options), options.specialGroups ?? false);
@@ -115,9 +120,10 @@ function withSpecialGroups(store: Store<SchemaVersion>, insert: boolean): AnySto
 }
 
 /** Throws unless the file is a store of a supported (and, if given, the wanted) version. */
-function checkFile(path: string, wanted: SchemaVersion | undefined, options: DriverOptions): FileReport | 'empty' {
+function checkFile(path: string, wanted: SchemaVersion | undefined, options: DriverOptions, wal: WalState): FileReport | 'empty' {
   const db = openForInspection(path, options);
   try {
+    if (wal !== 'none') refuseDamaged(db, path, wal);
     if (isEmptyDatabase(db)) return 'empty';
     const report = inspectDatabase(db);
     if (!report.supported) {
@@ -142,26 +148,53 @@ export interface FileInspection extends FileReport {
   readonly path: string;
   /** Rows per table of the file's version (tables that exist). */
   readonly rows: Record<string, number>;
+  /** Which content checks ran (see InspectOptions.check). */
+  readonly checked: IntegrityCheck;
+  /** What those checks found damaged or broken, each with its table and key where known. */
+  readonly damage: readonly Damage[];
 }
 
-/** Reads what a file is without changing it: version, identity hash, structure, row counts. */
-export function inspectFile(path: string, options: DriverOptions = {}): FileInspection {
+/**
+ * How far `inspectFile` looks into the content, beyond the structure:
+ * - 'none': structure, identity hash and row counts only (what `info` shows);
+ * - 'quick': also PRAGMA quick_check, pages and records (what `verify` runs);
+ * - 'deep': PRAGMA integrity_check (indexes against their rows too), foreign_key_check, and the
+ *   app's own invariants the schema cannot state (`verify --deep`).
+ */
+export type IntegrityCheck = 'none' | 'quick' | 'deep';
+
+export interface InspectOptions extends DriverOptions {
+  /** Default 'none'. */
+  readonly check?: IntegrityCheck;
+}
+
+/** Reads what a file is without changing it: version, identity hash, structure, row counts, and the checks asked for. */
+export function inspectFile(path: string, options: InspectOptions = {}): FileInspection {
   checkPathName(path);
+  const check = options.check ?? 'none';
+  if (check !== 'none' && check !== 'quick' && check !== 'deep') throw new InvalidArgumentError('inspectFile check', check, "'none', 'quick' or 'deep'");
   try {
-    return inspect(path, options);
+    return inspect(path, options, check);
   } catch (e) {
     throw fsError(path, engineError(path, e));
   }
 }
 
-function inspect(path: string, options: DriverOptions): FileInspection {
+function inspect(path: string, options: DriverOptions, check: IntegrityCheck): FileInspection {
   const driver = resolveDriver(options.driver);
   if (driver.fileSize(path) === undefined) throw new FileNotFoundError(path);
+  // A -wal no connection has open gets the deeper page check, as before a write (see refuseDamaged).
+  const orphanWal = check === 'quick' && walState((p) => driver.fileSize(p), path) === 'orphan';
   const db: Db = openForInspection(path, { driver });
   try {
+    // Pages first: a damaged page can make the structure queries below fail.
+    const pages = check === 'deep' || orphanWal ? integrityCheck(db) : check === 'quick' ? quickCheck(db) : [];
     const report = inspectDatabase(db);
-    const rows = report.supported ? rowCounts(db, schemas[report.version as SchemaVersion]) : {};
-    return { path, ...report, rows };
+    const schema = report.supported ? schemas[report.version as SchemaVersion] : undefined;
+    const rows = schema && pages.length === 0 ? rowCounts(db, schema) : {};
+    const damage = [...pages];
+    if (check === 'deep' && schema && pages.length === 0) damage.push(...foreignKeyCheck(db, schema), ...appInvariants(db, schema));
+    return { path, ...report, ok: report.ok && damage.length === 0, rows, checked: check, damage };
   } catch (e) {
     throw asOpenError(path, e);
   } finally {

@@ -6,6 +6,7 @@ import { isSqliteFile } from '../../engine/source.js';
 import { nothingStoredHint, type ImportResult } from '../../backup/report.js';
 import { openStore } from '../../store/open.js';
 import { backupFileByKind, KIND_NAMES } from '../../backup/file-map.js';
+import { askSecret, BACKUP_PASSWORD_ENV, secretFromEnv } from '../secret.js';
 import { EXIT, parseSchemaOption, UsageError } from '../exit.js';
 import { progressBar } from '../progress.js';
 
@@ -14,6 +15,7 @@ interface ImportFlags {
   strict?: boolean;
   json?: boolean;
   password?: string;
+  askPassword?: boolean;
   schema?: string;
   keepName?: boolean;
   keepGroup?: boolean;
@@ -48,7 +50,8 @@ export function registerImport(program: Command): void {
     .option('--max-entry-size <size>', 'largest expanded zip entry (default 512M)')
     .option('--max-archive-size <size>', 'largest expanded zip, all entries read (default 1G)')
     .option('--max-ratio <n>', 'largest expanded/compressed ratio of a zip entry (default 100)')
-    .option('--password <password>', 'the backup password, for an encrypted servers.json')
+    .option('--ask-password', `ask for the backup password (for an encrypted servers.json) on the terminal; or set ${BACKUP_PASSWORD_ENV}`)
+    .option('--password <password>', `the backup password on the command line, where other users can see it: prefer ${BACKUP_PASSWORD_ENV} or --ask-password`)
     .option('--schema <version>', 'schema version for a new store, 49 to 75')
     .option('--json', 'print a machine-readable summary, no progress bar')
     .action(async (storePath: string, inputs: string[], flags: ImportFlags) => {
@@ -69,6 +72,8 @@ export function registerImport(program: Command): void {
         ...(flags.maxArchiveSize !== undefined ? { archiveBytes: parseSize('--max-archive-size', flags.maxArchiveSize)! } : {}),
         ...(ratio !== undefined ? { ratio } : {}),
       };
+      // Asked before the store opens, so nothing waits on a lock while someone types.
+      const password = await backupPassword(flags);
       const store = openStore(storePath, schema === undefined ? {} : { schema });
       const bar = progressBar(!flags.json, databases.length ? 'rows' : 'records');
       let total = 0;
@@ -86,7 +91,7 @@ export function registerImport(program: Command): void {
         const result = await importInputs(store, inputs, {
           kind: flags.kind,
           strict: flags.strict,
-          password: flags.password,
+          password,
           keepName: flags.keepName,
           keepGroup: flags.keepGroup,
           keepEnabled: flags.keepEnabled,
@@ -150,4 +155,12 @@ export function renderImport(r: ImportResult): string {
 export function renderDatabaseImport(r: DatabaseImportResult): string {
   const head = `from ${r.source.path}: ${r.source.description}, into schema ${r.schema}`;
   return `${head}\n${renderImport(r)}`;
+}
+
+/** The backup password: --password, else --ask-password's prompt, else LEGADO_BACKUP_PASSWORD, else none (the app's default key). */
+async function backupPassword(flags: ImportFlags): Promise<string | undefined> {
+  if (flags.password !== undefined && flags.askPassword) throw new UsageError('--password and --ask-password: give one');
+  if (flags.password !== undefined) return flags.password;
+  if (flags.askPassword) return askSecret('Backup password: ', `set ${BACKUP_PASSWORD_ENV}, or run on a terminal to be asked`);
+  return secretFromEnv(BACKUP_PASSWORD_ENV);
 }

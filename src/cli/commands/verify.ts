@@ -6,11 +6,13 @@ import { renderInspection } from '../report.js';
 export function registerVerify(program: Command): void {
   program
     .command('verify')
-    .description('check the file against its schema version; exit 1 and list the differences when it does not match')
+    .description('check the file against its schema version and its pages (quick_check); exit 1 and list what differs or is damaged')
     .argument('<file>', 'a store file')
+    .option('--deep', 'also check every index against its rows (integrity_check), rows whose parent is missing (foreign_key_check) and the app\'s own rules (blank keys, group bits no group has); slower')
     .option('--json', 'print JSON')
-    .action((file: string, opts: { json?: boolean }) => {
-      const r = inspectFile(file);
+    .addHelpText('after', '\nExamples:\n  $ legado-store verify legado.db\n  $ legado-store verify legado.db --deep --json\n')
+    .action((file: string, opts: { json?: boolean; deep?: boolean }) => {
+      const r = inspectFile(file, { check: opts.deep ? 'deep' : 'quick' });
       const { rows: _rows, ...result } = r;
       process.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : renderInspection(r, false));
       if (!r.ok) process.exitCode = EXIT.failure;

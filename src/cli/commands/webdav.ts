@@ -8,7 +8,7 @@ import '../../webdav/attach.js';
 import type { WebDavOptions } from '../../webdav/sync.js';
 import type { ProgressDirection, ProgressReport } from '../../webdav/progress.js';
 import { EXIT, UsageError } from '../exit.js';
-import { secretFromEnvOrPrompt } from '../secret.js';
+import { BACKUP_PASSWORD_ENV, secretFromEnv, secretFromEnvOrPrompt } from '../secret.js';
 import { renderImport } from './import.js';
 
 export const PASSWORD_ENV = 'LEGADO_WEBDAV_PASSWORD';
@@ -56,7 +56,7 @@ export function registerWebDav(program: Command): void {
   common(webdav.command('restore').description('download the newest backup (or NAME) and import it (merge, one transaction)').argument('<store>', 'the store file (created at schema 62 when missing)').argument('[name]', 'the backup to restore'))
     .action(async (path: string, name: string | undefined, flags: Flags) => {
       await withStore(path, true, flags, async (store, options) => {
-        const r = await store.webdav(options).restore(name);
+        const r = await store.webdav(options).restore(name, { password: secretFromEnv(BACKUP_PASSWORD_ENV) });
         return flags.json ? r : `restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests\n${renderImport(r.import).trimEnd()}`;
       });
     });
