@@ -7,7 +7,7 @@
 # (The machine's Node runs them on better-sqlite3 in `npm test`.) First every runtime, the
 # machine's Node too, writes store files into one folder; then each runtime's suite, which
 # includes test/cross-engine.test.js, opens all of them. Exits non-zero if anything failed.
-# RUNTIMES="node@22 node@24 bun@1" chooses which to run. Node 22.13.0, the oldest node:sqlite
+# RUNTIMES="node@22 node@24 bun@1" chooses which to run (WASM="" leaves out the SQLite WASM run). Node 22.13.0, the oldest node:sqlite
 # the store supports (no setReturnArrays, isTransaction or unknown named parameters, which the
 # adapter then makes up for), runs the seam's own suites (OLDEST_NODE="" leaves it out).
 set -uo pipefail
@@ -103,6 +103,25 @@ if [ -n "$OLDEST_NODE" ]; then
   if ! $cmd --test --test-reporter=tap $SEAM_SUITES > "$log" 2>&1; then failed+=("$OLDEST_NODE"); fi
   grep -E '^# (checked|tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)' "$log"
   grep -E -A14 '^ *not ok' "$log" | head -150 || true
+fi
+
+# SQLite WASM (the browser's engine) on the machine's Node, memory storage. Under Node the WASM
+# build has no file system, so the suites about files on disk (-wal/-shm files, read-only
+# folders, other processes, migrating a file in place, the CLI) cannot run on it; the browser
+# suite (npm run test:browser) covers its persistent storage, OPFS, in a real Chromium.
+WASM_SUITES="tables constraints schema schema-changes schema-versions seam table-fast-paths types-exact
+  domain-books domain-cache domain-chapters domain-cookies domain-read-records domain-replace-rules domain-rss
+  domain-rules domain-schema domain-search-keywords domain-sources
+  backup-exact backup-export backup-gson backup-import backup-json-split backup-json-stream backup-records
+  backup-versions backup-zip corpus webdav-faults webdav-sync webdav-synctime webdav-two-stores"
+if [ "${WASM-1}" != "" ]; then
+  files=$(for s in $WASM_SUITES; do echo "dist/test/$s.test.js"; done)
+  log="$WORK/wasm.log"
+  echo
+  echo "== SQLite WASM ($(node -p "require('./node_modules/@sqlite.org/sqlite-wasm/package.json').version"), memory storage) on the machine's Node, LEGADO_STORE_DRIVER=wasm: node --import dist/test/runtimes/wasm-preload.js --test <$(echo $WASM_SUITES | wc -w) suites>"
+  if ! LEGADO_STORE_DRIVER=wasm node --import ./dist/test/runtimes/wasm-preload.js --test --test-reporter=tap $files > "$log" 2>&1; then failed+=("wasm"); fi
+  grep -a -E '^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)' "$log"
+  grep -a -E -A14 '^ *not ok' "$log" | head -150 || true
 fi
 
 echo

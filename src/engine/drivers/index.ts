@@ -28,10 +28,23 @@ const PREFERENCE: readonly DriverName[] = (globalThis as { Bun?: unknown }).Bun
 
 const why = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
 
+/** Drivers loaded elsewhere (the WASM one loads asynchronously), found by name as the built-in ones are. */
+const registered = new Map<DriverName, Driver>();
+
+/** Makes a loaded driver one that a name (`driver: 'wasm'`, LEGADO_STORE_DRIVER=wasm) finds. */
+export function registerDriver(driver: Driver): void {
+  registered.set(driver.name, driver);
+}
+
 /** The driver of that name, loaded; a DriverUnavailableError naming it when it cannot run here. */
 export function driverNamed(name: DriverName): Driver {
+  const loaded = registered.get(name);
+  if (loaded) return loaded;
   const c = candidates[name];
-  if (!c) throw new DriverUnavailableError(String(name), `not a driver for this runtime (drivers: ${Object.keys(candidates).join(', ')})`);
+  if (!c) {
+    const hint = name === 'wasm' ? ': the WASM driver loads asynchronously (loadWasmDriver, or the legado-store/browser entry)' : '';
+    throw new DriverUnavailableError(String(name), `not a driver for this runtime (drivers: ${Object.keys(candidates).join(', ')})${hint}`);
+  }
   try {
     c.load();
   } catch (e) {

@@ -408,6 +408,9 @@ export class WasmConnection implements Connection {
 
 type Mode = 'object' | 'raw' | 'pluck';
 
+/** UTF-8 as SQLite stores it, a leading U+FEFF kept (TextDecoder drops it unless told not to). */
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
 class WasmStatement implements Statement {
   private mode: Mode = 'object';
   private safe = false;
@@ -589,8 +592,12 @@ class WasmStatement implements Statement {
         return this.safe ? BigInt(capi.sqlite3_column_int64(p, i)) : capi.sqlite3_column_double(p, i);
       case capi.SQLITE_FLOAT:
         return capi.sqlite3_column_double(p, i);
-      case capi.SQLITE_TEXT:
-        return capi.sqlite3_column_text(p, i);
+      case capi.SQLITE_TEXT: {
+        // Decoded here: the binding's own decoder drops a leading U+FEFF from every value.
+        const n = capi.sqlite3_column_bytes(p, i);
+        const at = Number(capi.sqlite3_column_blob(p, i));
+        return n ? UTF8.decode(wasm.heap8u().subarray(at, at + n)) : '';
+      }
       case capi.SQLITE_BLOB: {
         const n = capi.sqlite3_column_bytes(p, i);
         const at = Number(capi.sqlite3_column_blob(p, i));
