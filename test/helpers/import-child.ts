@@ -3,10 +3,20 @@
 import { importFiles } from '../../src/backup/import-node.js';
 import { openStore } from '../../src/store/open.js';
 
-const [storePath, input] = process.argv.slice(2);
+//   import-child.js <store> <input> [holdAt]
+// With holdAt, once that many records are read it says so and stops there, inside the
+// transaction, until it is killed: the parent's kill then lands at exactly that point, however
+// slowly the output reaches it. (Written with writeSync: a runtime may buffer process.stdout.)
+import { writeSync } from 'node:fs';
+
+const [storePath, input, holdAt] = process.argv.slice(2);
+const hold = holdAt === undefined ? Infinity : Number(holdAt);
 const store = openStore(storePath!);
 const result = await importFiles(store, [input!], {
-  onProgress: (p) => process.stdout.write(`progress ${p.records}\n`),
+  onProgress: (p) => {
+    writeSync(1, `progress ${p.records}\n`);
+    if (p.records >= hold) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+  },
 });
 store.close();
 process.stdout.write(`done ${result.totals.stored}\n`);
