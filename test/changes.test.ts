@@ -248,3 +248,53 @@ test('a read-only store can be observed (nothing it does changes anything)', () 
   assert.deepEqual(calls, []);
   ro.close();
 });
+
+test('a bulk write past the point where it silences its triggers notifies once, and leaves the triggers as they were', () => {
+  const s = newStore();
+  s.tables.books.insert(book('b1'));
+  const { calls } = recorder(s, ['books', 'chapters']);
+  const before = tempObjects(s);
+  const many = (from: number, n: number) => Array.from({ length: n }, (_, i) => chapter('b1', from + i));
+  assert.equal(s.tables.chapters.insertMany(many(0, 1000)), 1000);
+  assert.deepEqual(calls, [['chapters']]);
+  assert.deepEqual(tempObjects(s), before, 'the same triggers after the write');
+  s.db.prepare('DELETE FROM chapters WHERE `index` = 0').run();
+  assert.deepEqual(calls.at(-1), ['chapters'], 'raw SQL on the table is still recorded by its triggers');
+
+  // A failure after the triggers were silenced: nothing reported, nothing written, triggers back.
+  const failing = [...many(1000, 600), chapter('nope', 5000)];
+  assert.throws(() => s.tables.chapters.insertMany(failing), /row 600/);
+  assert.equal(calls.length, 2);
+  assert.deepEqual(tempObjects(s), before);
+  assert.equal(s.tables.chapters.count({ bookUrl: 'b1' }), 999);
+
+  // Inside a transaction that rolls back later: the logged table goes with it.
+  assert.throws(() =>
+    s.transaction(() => {
+      s.tables.chapters.upsertMany(many(2000, 500));
+      throw new Error('abort');
+    }),
+  );
+  assert.equal(calls.length, 2);
+  s.transaction(() => {
+    s.tables.chapters.upsertMany(many(2000, 500));
+    s.tables.books.update('b1', { durChapterPos: 1 });
+  });
+  assert.deepEqual(calls.at(-1), ['books', 'chapters']);
+  s.db.exec("UPDATE chapters SET title = 'x' WHERE `index` = 2000");
+  assert.deepEqual(calls.at(-1), ['chapters']);
+  assert.equal(calls.length, 4);
+  s.close();
+});
+
+test('a typed write to a table nobody observes does not read the log: what a bypassing statement wrote waits for the next report', () => {
+  const s = newStore();
+  const { calls } = recorder(s, 'books');
+  const bypass = (Object.getPrototypeOf(s.db) as Connection).prepare.call(s.db, 'INSERT INTO books (bookUrl, name, author) VALUES (?, ?, ?)');
+  bypass.run('x', 'x', 'x');
+  s.tables.caches.insert({ key: 'k', deadline: 0 });
+  assert.deepEqual(calls, []);
+  s.flushChanges();
+  assert.deepEqual(calls, [['books']]);
+  s.close();
+});

@@ -1,17 +1,26 @@
 // Change notifications, done the way Room's InvalidationTracker does them: TEMP triggers on
-// each observed table record the table's name in a TEMP table. Those writes belong to the
-// transaction that caused them, so a rolled-back transaction leaves nothing to report. After a
-// commit the log is read and cleared in one statement and each listener is called once with
-// the observed tables that changed.
+// each observed table count its changed rows in a TEMP table, one counter per table. Those
+// writes belong to the transaction that caused them, so a rolled-back transaction leaves the
+// counters as they were. After a commit the counters are read (a read: nothing is cleared) and
+// each listener is called once with the observed tables whose counter moved since the last read.
 //
-// When is "after a commit"? The tracker wraps the store's own connection: the typed tables
-// call `flush` after each write, and `exec`, `prepare` (the statements it returns) and
-// `transaction` of `store.db` are replaced by thin wrappers that flush once the call returns
-// outside a transaction. Writes by another connection or another process are not seen: their
-// changes never pass through this connection's triggers.
-import type { Statement } from '../engine/driver.js';
+// When is "after a commit"? The tracker wraps the store's own connection: `exec`, `prepare`
+// (the statements it returns) and `transaction` of `store.db` are replaced by thin wrappers that
+// report once the call returns outside a transaction. The typed tables know what they wrote and
+// tell the tracker (`wrote`): a write to a table nobody observes (nor any observed table its
+// cascades reach) costs nothing; a one-statement write outside a transaction moved its table's
+// counter by exactly the rows it changed, so it is reported without reading anything. A bulk
+// write silences its table's triggers (one per row costs more than the rows) and moves the
+// counter itself, in its transaction, so a rollback still takes it back.
+// Writes by another connection or another process are not seen: their changes never pass
+// through this connection's triggers.
+import type { Statement, TransactionFn } from '../engine/driver.js';
 import { TransactionStateError } from '../errors.js';
 import type { Db } from '../engine/connection.js';
+import type { Table } from '../schema/index.js';
+import { Cascades, type WriteOp } from './cascades.js';
+
+export type { WriteOp } from './cascades.js';
 
 /** Called once per committed transaction with the observed tables it changed. */
 export type ChangeListener<T extends string = string> = (changed: ReadonlySet<T>) => void;
@@ -24,14 +33,36 @@ export interface ChangeOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** What the typed tables need from the tracker: one flag to test, and their unwrapped prepare. */
+/** What the typed tables need from the tracker: one flag to test, and unwrapped connection methods. */
 export interface WriteHooks {
   /** True while anything is observed; when false a write pays nothing more. */
   readonly active: boolean;
-  /** Reports committed changes (does nothing inside a transaction). */
-  flush(): void;
+  /**
+   * A typed write of `table` changed rows: reported now, or at the commit of the open
+   * transaction. `rows`: the rows one statement changed (each fired the table's trigger once);
+   * left out when not known (bulk writes), which makes the report read the counters.
+   */
+  wrote(table: string, op: WriteOp, rows?: number): void;
+  /**
+   * Inside a bulk write's transaction: drops the table's triggers, if it has any, and says
+   * whether it did. `unsilence` then counts the table as changed (when it is) and restores them.
+   */
+  silence(table: string): boolean;
+  unsilence(table: string, changed: boolean): void;
   prepare(sql: string): Statement;
+  /** A transaction function that does not report by itself (the caller reports). */
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): TransactionFn<A, R>;
 }
+
+/** Hooks for a table outside a store: nothing observes its writes. */
+export const unobserved = (db: Db): WriteHooks => ({
+  active: false,
+  wrote() {},
+  silence: () => false,
+  unsilence() {},
+  prepare: (sql) => db.prepare(sql),
+  transaction: (fn) => db.transaction(fn),
+});
 
 interface Subscription {
   readonly tables: ReadonlySet<string>;
@@ -52,10 +83,21 @@ export class ChangeTracker implements WriteHooks {
   private readonly db: Db;
   private readonly rawPrepare: (sql: string) => Statement;
   private readonly rawExec: (sql: string) => unknown;
+  private readonly rawTransaction: Db['transaction'];
   private readonly subs: Subscription[] = [];
   /** Tables whose triggers exist on the connection. */
   private readonly installed = new Set<string>();
-  private drainLog: Statement | undefined;
+  private readonly cascades: Cascades;
+  /** Per table, for deletes and updates: whether it can move another installed table's counter (through cascades). */
+  private readonly reachesOthers = { delete: new Map<string, boolean>(), update: new Map<string, boolean>() };
+  /** Each installed table's counter as last reported. */
+  private readonly seen = new Map<string, number>();
+  /** Tables changed by typed writes outside a transaction, not reported yet. */
+  private known = new Set<string>();
+  /** The counters may have moved without being read: set by every write that could have fired a trigger. */
+  private pending = false;
+  private readCounters: Statement | undefined;
+  private bump: Statement | undefined;
   private cannotWrite: boolean | undefined;
   /** Trigger changes asked for inside a transaction, made at the next flush outside one. */
   private syncPending = false;
@@ -64,11 +106,65 @@ export class ChangeTracker implements WriteHooks {
   /** Set while `prepare` asks the wrapped connection for an unwrapped statement. */
   private unwrapped = false;
 
-  constructor(db: Db) {
+  constructor(db: Db, tables: readonly Table[] = []) {
     this.db = db;
     this.rawPrepare = db.prepare.bind(db) as (sql: string) => Statement;
     this.rawExec = db.exec.bind(db);
+    this.rawTransaction = db.transaction.bind(db) as Db['transaction'];
+    this.cascades = new Cascades(tables);
     this.wrapConnection(db);
+  }
+
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): TransactionFn<A, R> {
+    return this.rawTransaction(fn);
+  }
+
+  wrote(table: string, op: WriteOp, rows?: number): void {
+    if (!this.active) return;
+    const mine = this.installed.has(table);
+    const others = op !== 'insert' && this.reaches(table, op);
+    if (!mine && !others) return;
+    const inTransaction = this.db.inTransaction;
+    if (inTransaction || others || rows === undefined) {
+      // Counted by the triggers (or unsilence); read at the report after the commit.
+      this.pending = true;
+    } else {
+      // Committed already, and its trigger moved the counter by exactly `rows`.
+      this.seen.set(table, (this.seen.get(table) ?? 0) + rows);
+      this.known.add(table);
+    }
+    if (!inTransaction) this.flush();
+  }
+
+  silence(table: string): boolean {
+    if (!this.installed.has(table) || !this.db.inTransaction) return false;
+    try {
+      this.dropTriggers(table);
+    } catch {
+      // Left as they were: the triggers go on counting each row.
+      this.createTriggers(table);
+      return false;
+    }
+    return true;
+  }
+
+  unsilence(table: string, changed: boolean): void {
+    if (changed) {
+      (this.bump ??= this.rawPrepare(`UPDATE temp.${LOG} SET n = n + 1 WHERE tbl = ?`)).run(table);
+      this.pending = true;
+    }
+    this.createTriggers(table);
+  }
+
+  /** Whether a write of this kind to `table` can change rows of another observed table, through foreign-key actions. */
+  private reaches(table: string, op: 'update' | 'delete'): boolean {
+    const cache = this.reachesOthers[op];
+    let r = cache.get(table);
+    if (r === undefined) {
+      r = [...this.cascades.reached(table, op)].some((t) => this.installed.has(t));
+      cache.set(table, r);
+    }
+    return r;
   }
 
   /**
@@ -102,9 +198,14 @@ export class ChangeTracker implements WriteHooks {
     };
   }
 
-  /** Reports what committed since the last report; inside a transaction it waits for the commit. */
-  flush(): void {
+  /**
+   * Reports what committed since the last report; inside a transaction it waits for the commit.
+   * The counters are read only when a write may have moved them unseen, or when `all`
+   * (flushChanges) asks.
+   */
+  flush(all = false): void {
     if (!this.active || !this.db.open || this.db.inTransaction) return;
+    if (!this.pending && !all && this.known.size === 0) return;
     if (this.flushing) {
       // A listener wrote: report that after the current round.
       this.again = true;
@@ -114,7 +215,13 @@ export class ChangeTracker implements WriteHooks {
     try {
       do {
         this.again = false;
-        const changed = this.drainLog ? new Set(this.drainLog.all() as string[]) : new Set<string>();
+        let changed = this.known;
+        if (this.pending || all) {
+          changed = this.moved();
+          for (const t of this.known) changed.add(t);
+        }
+        if (this.known.size > 0) this.known = new Set();
+        this.pending = all = false;
         if (this.syncPending) this.sync();
         if (changed.size > 0) this.notify(changed);
       } while (this.again && this.db.open && !this.db.inTransaction);
@@ -123,11 +230,24 @@ export class ChangeTracker implements WriteHooks {
     }
   }
 
+  /** The tables whose counter moved since it was last seen. */
+  private moved(): Set<string> {
+    const changed = new Set<string>();
+    if (!this.readCounters) return changed;
+    for (const [t, n] of this.readCounters.all() as [string, number][]) {
+      if (this.seen.get(t) === n) continue;
+      this.seen.set(t, n);
+      changed.add(t);
+    }
+    return changed;
+  }
+
   /** Forgets every listener (the TEMP triggers go with the connection). */
   dispose(): void {
     for (const s of this.subs) s.live = false;
     this.subs.length = 0;
     this.installed.clear();
+    this.known.clear();
     this.active = false;
   }
 
@@ -165,27 +285,40 @@ export class ChangeTracker implements WriteHooks {
     if ((this.cannotWrite ??= this.db.readonly || this.db.pragma('query_only', { simple: true }) === 1)) return;
     const wanted = new Set<string>();
     for (const s of this.subs) for (const t of s.tables) wanted.add(t);
-    if (wanted.size > 0 && !this.drainLog) {
-      this.rawExec(`CREATE TEMP TABLE IF NOT EXISTS ${LOG} (tbl TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID`);
-      this.drainLog = this.rawPrepare(`DELETE FROM temp.${LOG} RETURNING tbl`).pluck();
+    if (wanted.size > 0 && !this.readCounters) {
+      this.rawExec(`CREATE TEMP TABLE IF NOT EXISTS ${LOG} (tbl TEXT PRIMARY KEY NOT NULL, n INTEGER NOT NULL) WITHOUT ROWID`);
+      this.readCounters = this.rawPrepare(`SELECT tbl, n FROM temp.${LOG}`).raw();
     }
     for (const t of wanted) {
       if (this.installed.has(t)) continue;
-      for (const op of OPERATIONS) {
-        this.rawExec(
-          `CREATE TEMP TRIGGER IF NOT EXISTS \`${triggerName(t, op)}\` AFTER ${op} ON \`${t}\` ` +
-            `BEGIN INSERT OR IGNORE INTO ${LOG} (tbl) VALUES (${sqlText(t)}); END`,
-        );
-      }
+      this.rawExec(`INSERT OR IGNORE INTO temp.${LOG} (tbl, n) VALUES (${sqlText(t)}, 0)`);
+      this.createTriggers(t);
       this.installed.add(t);
     }
     for (const t of [...this.installed]) {
       if (wanted.has(t)) continue;
-      for (const op of OPERATIONS) this.rawExec(`DROP TRIGGER IF EXISTS temp.\`${triggerName(t, op)}\``);
+      this.dropTriggers(t);
       this.installed.delete(t);
     }
-    // While triggers remain, flushes must keep draining the log.
+    // Counters of tables observed now start from what they hold (a table observed again keeps its row).
+    if (this.readCounters) for (const [t, n] of this.readCounters.all() as [string, number][]) if (!this.seen.has(t)) this.seen.set(t, n);
+    this.reachesOthers.delete.clear();
+    this.reachesOthers.update.clear();
+    // While triggers remain, flushes must keep reading the counters.
     this.active = this.subs.length > 0 || this.installed.size > 0;
+  }
+
+  private createTriggers(table: string): void {
+    for (const op of OPERATIONS) {
+      this.rawExec(
+        `CREATE TEMP TRIGGER IF NOT EXISTS \`${triggerName(table, op)}\` AFTER ${op} ON \`${table}\` ` +
+          `BEGIN UPDATE temp.${LOG} SET n = n + 1 WHERE tbl = ${sqlText(table)}; END`,
+      );
+    }
+  }
+
+  private dropTriggers(table: string): void {
+    for (const op of OPERATIONS) this.rawExec(`DROP TRIGGER IF EXISTS temp.\`${triggerName(table, op)}\``);
   }
 
   /**
@@ -199,16 +332,18 @@ export class ChangeTracker implements WriteHooks {
       try {
         result = fn.apply(self ?? this, args);
       } catch (e) {
+        tracker.pending = true;
         if (tracker.active) tracker.flushQuietly();
         throw e;
       }
+      tracker.pending = true;
       if (tracker.active) tracker.flush();
       return result;
     };
   }
 
   /** After a failed call: report what did commit, without hiding the original error. */
-  private flushQuietly(): void {
+  flushQuietly(): void {
     try {
       this.flush();
     } catch {
@@ -257,6 +392,7 @@ export class ChangeTracker implements WriteHooks {
         try {
           yield* iterate.apply(stmt, args) as Iterable<unknown>;
         } finally {
+          tracker.pending = true;
           if (tracker.active) tracker.flushQuietly();
         }
       };

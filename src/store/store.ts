@@ -1,6 +1,7 @@
 // A store: one connection to one file of a known schema version, with a typed API per table.
 import { InvalidArgumentError, UnknownTableError } from '../errors.js';
 import type { Db } from '../engine/connection.js';
+import type { TransactionFn } from '../engine/driver.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
 import { isReadOnly } from '../engine/read-only.js';
 import { q } from '../schema/ddl.js';
@@ -59,6 +60,8 @@ export class Store<V extends SchemaVersion = 62> {
   /** False for a store opened read-only (its transactions then take no write lock). */
   private readonly writable: boolean;
   private readonly areas = new Map<unknown, unknown>();
+  /** One transaction function for every store.transaction / store.read call: it runs the function it is given. */
+  private readonly runInTransaction: TransactionFn<[() => unknown], unknown>;
 
   constructor(path: string, db: Db, schema: VersionedSchema, options: StoreOptions = {}) {
     this.path = path;
@@ -66,7 +69,8 @@ export class Store<V extends SchemaVersion = 62> {
     this.schema = schema;
     this.version = schema.version as V;
     this.clock = options.clock ?? Date.now;
-    this.changes = new ChangeTracker(db);
+    this.changes = new ChangeTracker(db, schema.tables);
+    this.runInTransaction = this.changes.transaction((fn: () => unknown) => fn());
     this.writable = !isReadOnly(db);
     const tables: Record<string, TableApi<object, object, object, unknown>> = {};
     for (const t of schema.tables) tables[t.name] = ownedBy(new TableApi(db, t, schema.version, this.changes), path);
@@ -91,7 +95,7 @@ export class Store<V extends SchemaVersion = 62> {
    * only needed after writing through a statement prepared some other way on this connection.
    */
   flushChanges(): void {
-    this.changes.flush();
+    this.changes.flush(true);
   }
 
   /** Books: save, lookups, bookshelf tabs and orderings, search, progress, refresh list. */
@@ -201,16 +205,19 @@ export class Store<V extends SchemaVersion = 62> {
     if (typeof fn !== 'function' || fn.constructor.name === 'AsyncFunction' || fn.constructor.name === 'AsyncGeneratorFunction') {
       throw new InvalidArgumentError(what, fn, 'a synchronous function (an async one would commit what it writes after an await outside the transaction)');
     }
+    let result: T;
     try {
-      const t = this.db.transaction(fn);
-      return immediate ? t.immediate() : t.deferred();
+      result = (immediate ? this.runInTransaction.immediate(fn) : this.runInTransaction.deferred(fn)) as T;
     } catch (e) {
+      this.changes.flushQuietly();
       // better-sqlite3 has rolled back what fn wrote before it returned the promise.
       if (e instanceof TypeError && /cannot return a promise/.test(e.message)) {
         throw new InvalidArgumentError(what, fn, 'a function that does not return a promise; what it wrote was rolled back');
       }
       throw e;
     }
+    this.changes.flush();
+    return result;
   }
 
   /** Version, identity hash and structure check of the open file. */

@@ -6,7 +6,7 @@ import type { Connection as Database, RunResult, Statement, TransactionFn } from
 import { LegadoStoreError, MissingFieldError, ValueTypeError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Column, Table } from '../schema/index.js';
-import type { WriteHooks } from '../store/changes.js';
+import { unobserved, type WriteHooks } from '../store/changes.js';
 import { Codec, type SqlValue } from './codec.js';
 import { compileQuery, type Query, type Where } from './query.js';
 import { deleteSql, getSql, hasSql, insertSql, selectList, updateSql, upsertSql } from './sql.js';
@@ -22,8 +22,8 @@ interface UpdateNode {
   stmt: Statement | undefined;
 }
 
-/** A table on its own, outside a store: nothing observes its writes. */
-const unobserved = (db: Database): WriteHooks => ({ active: false, flush() {}, prepare: (sql) => db.prepare(sql) });
+/** Rows a bulk write writes with its table's change triggers in place; beyond, it silences them (changes.ts). */
+const QUIET_AFTER = 256;
 
 export class TableApi<R extends object, N extends object, P extends object, K> {
   readonly name: string;
@@ -118,15 +118,15 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       this.updateStatements++;
     }
     for (const k of keyVals) vals.push(k);
-    let changed: boolean;
+    let changes: number;
     try {
-      changed = stmt.run(...vals).changes > 0;
+      changes = stmt.run(...vals).changes;
     } catch (e) {
       const current = this.get(key) as Fields | undefined;
       throw translateWriteError(this.db, this.model, 'update', e, (f) => (p[f] !== undefined ? p[f] : current?.[f]));
     }
-    if (this.hooks.active) this.hooks.flush();
-    return changed;
+    if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'update', changes);
+    return changes > 0;
   }
 
   private updateChild(node: UpdateNode, field: string): UpdateNode {
@@ -137,9 +137,9 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** Deletes the row with this key (its dependent rows go with it where the schema cascades). */
   delete(key: K): boolean {
-    const deleted = this.stmt(this.sql.delete).run(...this.keyValues(key)).changes > 0;
-    if (this.hooks.active) this.hooks.flush();
-    return deleted;
+    const changes = this.stmt(this.sql.delete).run(...this.keyValues(key)).changes;
+    if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'delete', changes);
+    return changes > 0;
   }
 
   list(query?: Query<R>): R[] {
@@ -173,14 +173,18 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** Inserts every row in one transaction: all of them, or none when one fails. Returns the count. */
   insertMany(rows: Iterable<N>): number {
-    this.runInsertMany ??= this.db.transaction((all: Iterable<N>) => this.each(all, (r) => this.writeRow('insert', r)));
-    return this.runInsertMany.immediate(rows);
+    this.runInsertMany ??= this.hooks.transaction((all: Iterable<N>) => this.each(all, 'insert'));
+    const n = this.runInsertMany.immediate(rows);
+    if (n > 0 && this.hooks.active) this.hooks.wrote(this.name, 'insert');
+    return n;
   }
 
   /** Upserts every row in one transaction: all of them, or none when one fails. Returns the count. */
   upsertMany(rows: Iterable<N>): number {
-    this.runUpsertMany ??= this.db.transaction((all: Iterable<N>) => this.each(all, (r) => this.writeRow('upsert', r)));
-    return this.runUpsertMany.immediate(rows);
+    this.runUpsertMany ??= this.hooks.transaction((all: Iterable<N>) => this.each(all, 'upsert'));
+    const n = this.runUpsertMany.immediate(rows);
+    if (n > 0 && this.hooks.active) this.hooks.wrote(this.name, 'update');
+    return n;
   }
 
   private write(kind: 'insert' | 'upsert', row: N): K {
@@ -196,13 +200,14 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     return key as K;
   }
 
-  /** insertMany and upsertMany: like write, without making a key nobody reads. */
-  private writeRow(kind: 'insert' | 'upsert', row: N): void {
-    const fields = row as Fields;
-    this.runWrite(kind, fields, this.codec.encodeRow(fields));
+  private runWrite(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
+    const info = this.runRow(kind, fields, vals);
+    if (info.changes > 0 && this.hooks.active) this.hooks.wrote(this.name, kind === 'insert' ? 'insert' : 'update', info.changes);
+    return info;
   }
 
-  private runWrite(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
+  /** One row's INSERT or upsert, its failure as a typed error; nothing reported. */
+  private runRow(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
     const model = this.model;
     let info: RunResult;
     try {
@@ -210,21 +215,29 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     } catch (e) {
       throw translateWriteError(this.db, model, kind, e, (f) => fields[f], (f) => vals[model.columns.findIndex((c) => c.field === f)]);
     }
-    if (this.hooks.active) this.hooks.flush();
     return info;
   }
 
-  private each(rows: Iterable<N>, fn: (row: N) => void): number {
+  /**
+   * The rows of insertMany or upsertMany, in their transaction. Past QUIET_AFTER rows the
+   * table's change triggers are silenced and the table is counted once instead; a failure
+   * rolls the transaction back, triggers and counter with it.
+   */
+  private each(rows: Iterable<N>, kind: 'insert' | 'upsert'): number {
     let i = 0;
+    let changes = 0;
+    let silenced = false;
     for (const row of rows) {
+      if (i === QUIET_AFTER && this.hooks.active) silenced = this.hooks.silence(this.name);
       try {
-        fn(row);
+        changes += this.runRow(kind, row as Fields, this.codec.encodeRow(row as Fields)).changes;
       } catch (e) {
         if (e instanceof LegadoStoreError) e.message = `row ${i}: ${e.message}`;
         throw e;
       }
       i++;
     }
+    if (silenced) this.hooks.unsilence(this.name, changes > 0);
     return i;
   }
 
