@@ -155,3 +155,26 @@ test('a stale or foreign -wal beside an intact store: verify exits 1, open, impo
   assert.equal(s.tables.books.count(), 1);
   s.close();
 });
+
+test('after SQLite reports the file damaged, closing the store leaves the file and its -wal as they were (no checkpoint merges them)', () => {
+  const path = storeWith('live.db', 'a', 3000);
+  const other = storeWith('live-other.db', 'b', 3000);
+  const o = openStore(other);
+  o.db.pragma('wal_autocheckpoint = 0');
+  o.transaction(() => {
+    for (let i = 3000; i < 3500; i++) o.tables.chapters.insert(chapter('b', i));
+  });
+  // With its -shm too, the -wal looks in use: the open checks pages only (quick_check), which
+  // index entries that do not match their rows pass.
+  copyFileSync(`${other}-wal`, `${path}-wal`);
+  copyFileSync(`${other}-shm`, `${path}-shm`);
+  o.close();
+  const before = readFileSync(path);
+  const walBefore = readFileSync(`${path}-wal`);
+  const s = openStore(path);
+  assert.throws(() => s.chapters.deleteByBook('a'), (e: unknown) => e instanceof CorruptError && e.message.includes(path));
+  s.close();
+  // (The -shm is SQLite's index of the -wal, rebuilt at will; the file and the -wal are the data.)
+  assert.ok(readFileSync(path).equals(before), 'the store file is unchanged');
+  assert.ok(readFileSync(`${path}-wal`).equals(walBefore), 'the -wal is still there, not merged');
+});

@@ -1,7 +1,7 @@
 // Opening SQLite connections with the settings every store connection must have, through
 // whichever engine (driver) was chosen.
 import { CorruptError, NotADatabaseError } from '../errors.js';
-import type { Connection, DriverChoice } from './driver.js';
+import type { Connection, Driver, DriverChoice } from './driver.js';
 import { resolveDriver } from './drivers/index.js';
 import { isReadOnly, openForReading } from './read-only.js';
 
@@ -87,4 +87,24 @@ export function asOpenError(path: string, e: unknown): unknown {
 /** Tables present in the file, by name. */
 export function listTables(db: Db): string[] {
   return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]).sort();
+}
+
+/**
+ * Closes a connection without the checkpoint SQLite runs when the last connection to a WAL file
+ * closes: a read-only connection is kept open meanwhile (its lock makes the closing one not the
+ * last), and a read-only connection never checkpoints when it closes in turn. The -wal stays.
+ */
+export function closeWithoutCheckpoint(db: Db, path: string, driver: Driver): void {
+  let keeper: Connection | undefined;
+  try {
+    keeper = driver.open(path, { readonly: true, fileMustExist: true });
+    keeper.prepare('SELECT count(*) FROM sqlite_master').get(); // a read takes the lock it keeps
+  } catch {
+    // Cannot hold the file open (it is damaged beyond reading, or gone): close as SQLite will.
+  }
+  try {
+    db.close();
+  } finally {
+    keeper?.close();
+  }
 }

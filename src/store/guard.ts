@@ -1,19 +1,29 @@
 // Every public method of a store, its tables and its domain areas reports failures as typed
 // errors naming the file. Rather than a try/catch in each of some 200 methods, each class's
 // methods are wrapped once, at load time; the wrapper costs one extra call, and the catch runs
-// only on failure. The file a method's object belongs to is recorded when the store makes it.
+// only on failure. The store a method's object belongs to is recorded when the store makes it.
+import { CorruptError } from '../errors.js';
 import { engineError } from './engine-errors.js';
 
-/** The file behind each guarded object, registered by the store that owns it. */
-const files = new WeakMap<object, string>();
+/** The store behind guarded objects: its file, and whether SQLite has reported it damaged. */
+export interface Owner {
+  readonly path: string;
+  damaged: boolean;
+}
 
-export function ownedBy<T extends object>(o: T, path: string): T {
-  files.set(o, path);
+const owners = new WeakMap<object, Owner>();
+
+export function ownedBy<T extends object>(o: T, owner: Owner): T {
+  owners.set(o, owner);
   return o;
 }
 
-const translate = (self: unknown, e: unknown): unknown =>
-  engineError((typeof self === 'object' && self !== null && files.get(self)) || '(store)', e);
+function translate(self: unknown, e: unknown): unknown {
+  const owner = typeof self === 'object' && self !== null ? owners.get(self) : undefined;
+  const typed = engineError(owner?.path ?? '(store)', e);
+  if (owner && typed instanceof CorruptError) owner.damaged = true;
+  return typed;
+}
 
 /**
  * Wraps each method on the prototype of each class (inherited ones included, up to Object):

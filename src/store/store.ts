@@ -1,7 +1,8 @@
 // A store: one connection to one file of a known schema version, with a typed API per table.
 import { InvalidArgumentError, UnknownTableError } from '../errors.js';
-import type { Db } from '../engine/connection.js';
-import type { TransactionFn } from '../engine/driver.js';
+import { closeWithoutCheckpoint, type Db } from '../engine/connection.js';
+import { resolveDriver } from '../engine/drivers/index.js';
+import type { DriverChoice, TransactionFn } from '../engine/driver.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
 import { isReadOnly } from '../engine/read-only.js';
 import { q } from '../schema/ddl.js';
@@ -29,7 +30,7 @@ import {
   TxtTocRules,
 } from '../domain/index.js';
 import { ChangeTracker, type ChangeListener, type ChangeOptions } from './changes.js';
-import { guardMethods, ownedBy } from './guard.js';
+import { guardMethods, ownedBy, type Owner } from './guard.js';
 
 export type TableOf<N extends TableName<V>, V extends SchemaVersion = 62> = TableApi<Row<N, V>, NewRow<N, V>, Patch<N, V>, Key<N, V>>;
 
@@ -41,6 +42,8 @@ export type AnyStore = { [V in SchemaVersion]: Store<V> }[SchemaVersion];
 export interface StoreOptions {
   /** Milliseconds since the epoch, for cache expiry, reading times and stars (default Date.now). */
   readonly clock?: () => number;
+  /** The engine the connection is on (to close a damaged store without a checkpoint). */
+  readonly driver?: DriverChoice;
 }
 
 export class Store<V extends SchemaVersion = 62> {
@@ -60,11 +63,16 @@ export class Store<V extends SchemaVersion = 62> {
   /** False for a store opened read-only (its transactions then take no write lock). */
   private readonly writable: boolean;
   private readonly areas = new Map<unknown, unknown>();
+  /** The file, and whether SQLite reported it damaged (set by the guard on a CORRUPT error). */
+  private readonly owner: Owner;
+  private readonly driver: DriverChoice | undefined;
   /** One transaction function for every store.transaction / store.read call: it runs the function it is given. */
   private readonly runInTransaction: TransactionFn<[() => unknown], unknown>;
 
   constructor(path: string, db: Db, schema: VersionedSchema, options: StoreOptions = {}) {
     this.path = path;
+    this.owner = { path, damaged: false };
+    this.driver = options.driver;
     this.db = db;
     this.schema = schema;
     this.version = schema.version as V;
@@ -73,8 +81,8 @@ export class Store<V extends SchemaVersion = 62> {
     this.runInTransaction = this.changes.transaction((fn: () => unknown) => fn());
     this.writable = !isReadOnly(db);
     const tables: Record<string, TableApi<object, object, object, unknown>> = {};
-    for (const t of schema.tables) tables[t.name] = ownedBy(new TableApi(db, t, schema.version, this.changes), path);
-    ownedBy(this, path);
+    for (const t of schema.tables) tables[t.name] = ownedBy(new TableApi(db, t, schema.version, this.changes), this.owner);
+    ownedBy(this, this.owner);
     this.tables = Object.freeze(tables) as unknown as Tables<V>;
   }
 
@@ -234,16 +242,23 @@ export class Store<V extends SchemaVersion = 62> {
     return this.db.open;
   }
 
+  /**
+   * Closes the connection. After SQLite reported the file damaged, the -wal is left as it is
+   * rather than merged into the file by the closing checkpoint (it may be what is damaged: a
+   * stale or foreign -wal), so the file and the -wal can still be looked at apart.
+   */
   close(): void {
     this.changes.dispose();
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    if (this.owner.damaged && this.path !== ':memory:') closeWithoutCheckpoint(this.db, this.path, resolveDriver(this.driver));
+    else this.db.close();
   }
 
   /** A domain area, created on first use (so its statements are prepared once per store). */
   private area<T>(Kind: new (store: Store<SchemaVersion>) => T): T {
     let a = this.areas.get(Kind) as T | undefined;
     if (a === undefined) {
-      a = ownedBy(new Kind(this as unknown as Store<SchemaVersion>) as object, this.path) as T;
+      a = ownedBy(new Kind(this as unknown as Store<SchemaVersion>) as object, this.owner) as T;
       this.areas.set(Kind, a);
     }
     return a;
