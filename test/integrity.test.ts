@@ -25,6 +25,19 @@ function storeWith(name: string, book: string, n: number): string {
   return path;
 }
 
+/** Puts another store's -wal (and with `shm` its -shm) beside `path`: only that store's latest pages, as a crash or a copy leaves them. */
+function foreignWal(path: string, otherName: string, shm: boolean): void {
+  const other = storeWith(otherName, 'b', 3000);
+  const o = openStore(other);
+  o.db.pragma('wal_autocheckpoint = 0');
+  o.transaction(() => {
+    for (let i = 3000; i < 3500; i++) o.tables.chapters.insert(chapter('b', i));
+  });
+  copyFileSync(`${other}-wal`, `${path}-wal`);
+  if (shm) copyFileSync(`${other}-shm`, `${path}-shm`);
+  o.close();
+}
+
 function rawExec(path: string, sql: string): void {
   const db = openDb(path);
   try {
@@ -123,15 +136,7 @@ test('verify --deep: orphan rows by foreign_key_check, blank keys and group bits
 
 test('a stale or foreign -wal beside an intact store: verify exits 1, open, import and migrate refuse with CORRUPT, nothing is written or checkpointed; without it the store is intact', () => {
   const path = storeWith('intact.db', 'a', 3000);
-  // Another store's -wal, holding only its latest pages (as after a crash or a copy).
-  const other = storeWith('other.db', 'b', 3000);
-  const o = openStore(other);
-  o.db.pragma('wal_autocheckpoint = 0');
-  o.transaction(() => {
-    for (let i = 3000; i < 3500; i++) o.tables.chapters.insert(chapter('b', i));
-  });
-  copyFileSync(`${other}-wal`, `${path}-wal`);
-  o.close();
+  foreignWal(path, 'other.db', false);
   const before = snapshot(path);
   const walBefore = readFileSync(`${path}-wal`);
 
@@ -158,17 +163,9 @@ test('a stale or foreign -wal beside an intact store: verify exits 1, open, impo
 
 test('after SQLite reports the file damaged, closing the store leaves the file and its -wal as they were (no checkpoint merges them)', () => {
   const path = storeWith('live.db', 'a', 3000);
-  const other = storeWith('live-other.db', 'b', 3000);
-  const o = openStore(other);
-  o.db.pragma('wal_autocheckpoint = 0');
-  o.transaction(() => {
-    for (let i = 3000; i < 3500; i++) o.tables.chapters.insert(chapter('b', i));
-  });
   // With its -shm too, the -wal looks in use: the open checks pages only (quick_check), which
   // index entries that do not match their rows pass.
-  copyFileSync(`${other}-wal`, `${path}-wal`);
-  copyFileSync(`${other}-shm`, `${path}-shm`);
-  o.close();
+  foreignWal(path, 'live-other.db', true);
   const before = readFileSync(path);
   const walBefore = readFileSync(`${path}-wal`);
   const s = openStore(path);
