@@ -31,3 +31,37 @@ export {
   type SpecialGroup,
 } from './special-groups.js';
 export { splitGroups, GROUP_SEPARATORS } from './support.js';
+
+import { BookGroups } from './book-groups.js';
+import { Books } from './books.js';
+import { Cache } from './cache.js';
+import { Chapters } from './chapters.js';
+import { Cookies } from './cookies.js';
+import { ReadRecords } from './read-records.js';
+import { ReplaceRules } from './replace-rules.js';
+import { Rss } from './rss.js';
+import { Bookmarks, DictRules, HttpTts, KeyboardAssists, RuleSubs, Servers, TxtTocRules } from './rules.js';
+import { SearchKeywords } from './search-keywords.js';
+import { BookSources, RssSources } from './sources.js';
+
+/** Every domain area class (the store guards their methods: typed errors naming the file). */
+export const DOMAIN_AREAS = [
+  BookGroups,
+  BookSources,
+  Bookmarks,
+  Books,
+  Cache,
+  Chapters,
+  Cookies,
+  DictRules,
+  HttpTts,
+  KeyboardAssists,
+  ReadRecords,
+  ReplaceRules,
+  Rss,
+  RssSources,
+  RuleSubs,
+  SearchKeywords,
+  Servers,
+  TxtTocRules,
+] as const;

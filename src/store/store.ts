@@ -28,6 +28,7 @@ import {
   SearchKeywords,
   Servers,
   TxtTocRules,
+  DOMAIN_AREAS,
 } from '../domain/index.js';
 import { ChangeTracker, type ChangeListener, type ChangeOptions } from './changes.js';
 import { guardMethods, ownedBy, type Owner } from './guard.js';
@@ -275,25 +276,4 @@ export function rowCounts(db: Db, schema: VersionedSchema): Record<string, numbe
 }
 
 // Failures of every public method come out as typed errors naming the file (guard.ts).
-guardMethods(
-  Store,
-  TableApi,
-  BookGroups,
-  BookSources,
-  Bookmarks,
-  Books,
-  Cache,
-  Chapters,
-  Cookies,
-  DictRules,
-  HttpTts,
-  KeyboardAssists,
-  ReadRecords,
-  ReplaceRules,
-  Rss,
-  RssSources,
-  RuleSubs,
-  SearchKeywords,
-  Servers,
-  TxtTocRules,
-);
+guardMethods(Store, TableApi, ...DOMAIN_AREAS);
