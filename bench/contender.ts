@@ -6,6 +6,9 @@ import type { BookIn, CacheEntry, ChapterIn, ProgressSave, ReplaceRuleIn, Source
 
 export type MaybePromise<T> = T | Promise<T>;
 
+/** The tables a benchmark backup holds. */
+export type BackupTable = 'books' | 'book_sources' | 'replace_rules';
+
 /** "Now" for the cache deadlines, set by the workload; every contender reads the same value. */
 export interface Clock {
   now: number;
@@ -37,22 +40,35 @@ export interface Session {
   chapterAt(bookUrl: string, indexes: readonly number[]): MaybePromise<readonly (object | undefined)[]>;
   /** 6. All chapters of the book, by index. */
   chapterList(bookUrl: string): MaybePromise<readonly object[]>;
+  /** 8. The book with each url (undefined for none). */
+  bookAt(urls: readonly string[]): MaybePromise<readonly (object | undefined)[]>;
+  /** 9. Inserts these chapters (the book has none yet), in one transaction; returns the count. */
+  insertChapters(bookUrl: string, chapters: readonly ChapterIn[]): MaybePromise<number>;
   close(): MaybePromise<void>;
+}
+
+/** What a session is opened for: the table the workload writes (listener contenders watch it, or another). */
+export interface SessionPurpose {
+  readonly writes?: string;
 }
 
 export interface Contender {
   readonly name: string;
+  /** What kind of contender, for the ratios: the store, hand-written code (an ORM counts), the C floor, the store with a listener. */
+  readonly kind: 'store' | 'hand' | 'floor' | 'listener';
   /** The engines it runs on (default: every one). */
   readonly engines?: readonly DriverName[];
+  /** The workloads (keys) it takes part in (default: every one it has the methods for). */
+  readonly only?: readonly string[];
   /** A session on an existing store file, with the store's pragmas. */
-  open(path: string, clock: Clock): Session;
+  open(path: string, clock: Clock, purpose?: SessionPurpose): Session;
   /**
-   * 7. Opens the file, checks it is a store it can use, and closes it. Contenders that cannot
+   * 10. Opens the file, checks it is a store it can use, and closes it. Contenders that cannot
    * check a file's schema leave it out.
    */
   openAndCheck?(path: string): void;
-  /** 8. Writes the profile (books, sources, replace rules) of `store` to `dir` as a Legado backup. */
-  exportBackup?(path: string, dir: string): MaybePromise<number>;
-  /** 8. Reads the backup in `dir` into the (empty) store file at `path`. */
+  /** 11, 13. Writes the tables' rows of `store` to `dir` as a Legado backup (books, sources, replace rules when not given). */
+  exportBackup?(path: string, dir: string, tables?: readonly BackupTable[]): MaybePromise<number>;
+  /** 11, 12. Reads the backup in `dir` into the (empty) store file at `path`. */
   importBackup?(path: string, dir: string): MaybePromise<number>;
 }

@@ -88,6 +88,9 @@ export function books(n: number, seed = 1): BookIn[] {
   return out;
 }
 
+/** The chapter fields of local books (positions in a file) and variables, empty in the made-up chapters. */
+const NO_POSITIONS = { start: null, end: null, startFragmentId: null, endFragmentId: null, variable: null } as const;
+
 /** A table of contents of `n` chapters (every hundredth a volume heading). */
 export function chapters(bookUrl: string, n: number, seed = 2): ChapterIn[] {
   const r = random(seed);
@@ -104,11 +107,7 @@ export function chapters(bookUrl: string, n: number, seed = 2): ChapterIn[] {
       isPay: false,
       resourceUrl: null,
       tag: r() < 0.3 ? `更新于${han(r, 2)}` : null,
-      start: null,
-      end: null,
-      startFragmentId: null,
-      endFragmentId: null,
-      variable: null,
+      ...NO_POSITIONS,
     });
   }
   return out;
@@ -335,3 +334,35 @@ export function progressSaves(shelf: readonly BookIn[], n: number, seed = 7): Pr
     };
   });
 }
+
+/**
+ * The bulk insert's chapters: a pattern SQLite can produce by itself too (c-floor.ts makes the
+ * same rows with one INSERT … SELECT), so every contender's table ends the same as the floor's.
+ */
+export function bulkChapters(bookUrl: string, n: number): ChapterIn[] {
+  const out: ChapterIn[] = new Array(n);
+  const baseUrl = `${bookUrl}index.html`;
+  for (let i = 0; i < n; i++) {
+    out[i] = {
+      url: `${bookUrl}${i}.html`,
+      title: `第${i + 1}章`,
+      isVolume: i % 100 === 0,
+      baseUrl,
+      bookUrl,
+      index: i,
+      isVip: i % 10 === 1,
+      isPay: false,
+      resourceUrl: null,
+      tag: i % 3 === 0 ? `tag${i % 7}` : null,
+      ...NO_POSITIONS,
+    };
+  }
+  return out;
+}
+
+/** bulkChapters in SQL: one statement that inserts the same `n` rows (parameters: n - 1, bookUrl, baseUrl, bookUrl). */
+export const BULK_CHAPTERS_SQL =
+  'WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?) ' +
+  'INSERT INTO chapters (url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay, resourceUrl, tag, start, `end`, startFragmentId, endFragmentId, variable) ' +
+  "SELECT ? || i || '.html', '第' || (i + 1) || '章', i % 100 = 0, ?, ?, i, i % 10 = 1, 0, NULL, " +
+  "CASE WHEN i % 3 = 0 THEN 'tag' || (i % 7) END, NULL, NULL, NULL, NULL, NULL FROM n";

@@ -1,21 +1,23 @@
 // Runs the workloads against the contenders in one process: a fresh copy of the workload's
 // template per run, warm-up runs first, contenders interleaved (the order rotates every round
-// so none always runs first), the median of the timed runs, rows per second, the peak memory of
-// each run, every contender's result checked against legado-store's, and the tables.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// so none always runs first), the median of the timed runs (wall and CPU), rows per second and
+// µs per row, the peak memory of each run, every contender's result checked against
+// legado-store's; then the ratios and targets (ratios.ts) and the tables (report.ts).
+import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { defaultDriver } from '../src/engine/drivers/index.js';
 import { openStore } from '../src/index.js';
 import type { Clock, Contender } from './contender.js';
+import { benchEngine } from './engine.js';
 import type { RunContext, RunOutput, Sizes, Workload } from './workloads.js';
 
 export interface HarnessOptions {
   readonly contenders: readonly Contender[];
   readonly workloads: readonly Workload[];
   readonly sizes: Sizes;
+  readonly tiers: readonly number[];
   /** Timed runs per contender and workload (the median is reported). */
   readonly repeats: number;
   /** Untimed runs first (the first one is also the result check). */
@@ -28,6 +30,7 @@ export interface HarnessOptions {
 export interface Measurement {
   readonly workload: Workload;
   readonly contender: string;
+  readonly kind: Contender['kind'];
   /** Milliseconds of each timed run. */
   readonly times: number[];
   readonly median: number;
@@ -43,8 +46,10 @@ export interface Measurement {
 }
 
 export interface Report {
+  readonly engine: string;
   readonly measurements: Measurement[];
   readonly sizes: Sizes;
+  readonly tiers: readonly number[];
   readonly repeats: number;
   readonly warmup: number;
   readonly openRepeats: number;
@@ -52,24 +57,7 @@ export interface Report {
   readonly mismatches: string[];
 }
 
-const STORE = 'legado-store';
-
-const CONTENDER_NOTES = [
-  '- **legado-store**: its public API only: `store.chapters.replaceToc`, `store.tables.book_sources.upsertMany`, ' +
-    '`store.books.shelf` (sorted by the bookshelf\'s last-read order), `store.books.updateProgress`, `store.cache.put/get`, ' +
-    '`store.chapters.get/list`, `openStore` (which checks version, identity hash and every table, index and foreign key), ' +
-    '`exportBackup`/`importBackup` (streamed, one record in memory at a time, lenient coercion and a per-record report).',
-  '- **raw**: better-sqlite3 prepared statements written by hand, rows read as objects (`stmt.all()`) and mapped in JS ' +
-    'to the same values (booleans, `group` as an exact bigint via a `CASE` that reads it as text only beyond 2^53). ' +
-    'Its open only reads `user_version` and the identity hash; its backup is `JSON.stringify`/`JSON.parse` of whole files.',
-  '- **drizzle**: the schema as `sqliteTable`s; prepared queries with `sql.placeholder` for everything run many times ' +
-    '(its fastest path here: in a quick test, 10,000 chapters went in about 4 times faster this way than as multi-row `values([...])` inserts), ' +
-    '`db.transaction`, `onConflictDoUpdate` with `excluded.*`. `group` is a number (Drizzle\'s SQLite integer has no bigint mode).',
-  '- **kysely**: a `Database` interface and its own `SqliteDialect` on better-sqlite3; every query built and awaited ' +
-    '(Kysely prepares each statement again on every execution); booleans stay 0/1.',
-  '- Every contender\'s result (rows read, or the table state left) is compared with legado-store\'s; the `result` column says so.',
-  '- `peak RSS Δ`: the highest resident-set peak of a timed run above the RSS at its start (Linux `VmHWM`, reset before each run).',
-];
+export const STORE = 'legado-store';
 
 /** gc() without the command-line flag (Bun has its own). */
 const gc: () => void = (() => {
@@ -105,18 +93,28 @@ export const median = (xs: readonly number[]): number => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
+/** A workload instance's label: its number, and its tier when it has tiers. */
+export const instance = (w: Workload): string => (w.scales ? `${w.id}×${w.tier}` : String(w.id));
+
 export async function runHarness(o: HarnessOptions): Promise<Report> {
   const log = o.log ?? (() => {});
+  const engine = benchEngine();
   const root = mkdtempSync(join(os.tmpdir(), 'legado-bench-'));
   const loadBefore = os.loadavg()[0]!;
   const measurements: Measurement[] = [];
   const mismatches: string[] = [];
+  const files: string[] = [];
+  const remove = (path: string) => {
+    engine.remove(path);
+    files.splice(files.indexOf(path), 1);
+  };
+  const made = (path: string) => (files.push(path), path);
   try {
-    const empty = join(root, 'empty.db');
-    makeEmpty(empty);
+    const empty = made(join(root, 'empty.db'));
+    openStore(empty, { driver: engine.driver }).close();
     for (const w of o.workloads) {
-      const template = join(root, `template-${w.key}.db`);
-      w.template(template);
+      const template = made(join(root, `template-${w.key}-${w.tier}.db`));
+      w.template(template, root);
       const contenders = o.contenders.filter((c) => w.canRun(c));
       const times = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
       const cpus = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
@@ -128,14 +126,14 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
       for (let round = 0; round < rounds; round++) {
         for (let k = 0; k < contenders.length; k++) {
           const c = contenders[(k + round) % contenders.length]!;
-          const dir = join(root, `run-${w.key}-${c.name}-${round}`);
+          const dir = join(root, `run-${w.key}-${w.tier}-${c.name}-${round}`);
           mkdirSync(dir);
-          const path = join(dir, 'store.db');
-          const emptyPath = join(dir, 'empty.db');
-          copyFileSync(template, path);
-          copyFileSync(empty, emptyPath);
+          const path = made(join(dir, 'store.db'));
+          const emptyPath = made(join(dir, 'empty.db'));
+          engine.copy(template, path);
+          engine.copy(empty, emptyPath);
           const clock: Clock = { now: 1_750_000_000_000 };
-          const session = w.session ? c.open(path, clock) : undefined;
+          const session = w.session ? c.open(path, clock, { ...(w.writes && { writes: w.writes }) }) : undefined;
           const ctx: RunContext = { contender: c, path, emptyPath, scratch: dir, clock, ...(session ? { session } : {}) };
           gc();
           const rssBefore = process.memoryUsage().rss;
@@ -156,18 +154,22 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
             cpus.get(c.name)!.push((cpu.user + cpu.system) / 1000);
             peaks.set(c.name, Math.max(peaks.get(c.name)!, peak));
           }
+          remove(path);
+          remove(emptyPath);
           rmSync(dir, { recursive: true, force: true });
         }
       }
+      remove(template);
       const storeCheck = checks.get(STORE);
       for (const c of contenders) {
         const ts = times.get(c.name)!;
         const check = checks.get(c.name) ?? '';
         const same = storeCheck === undefined || check === storeCheck;
-        if (!same) mismatches.push(`${w.id}. ${w.title}: ${c.name} result ${check} differs from ${STORE}'s ${storeCheck}`);
+        if (!same) mismatches.push(`${instance(w)}. ${w.title}: ${c.name} result ${check} differs from ${STORE}'s ${storeCheck}`);
         const m: Measurement = {
           workload: w,
           contender: c.name,
+          kind: c.kind,
           times: ts,
           median: median(ts),
           cpu: median(cpus.get(c.name)!),
@@ -178,15 +180,20 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
           sameAsStore: same,
         };
         measurements.push(m);
-        log(`${w.id}. ${w.title.padEnd(17)} ${c.name.padEnd(13)} median ${fmtMs(m.median).padStart(10)} ms  cpu ${fmtMs(m.cpu).padStart(10)} ms  ${fmtRate(m.rows, m.median).padStart(12)} rows/s${same ? '' : '  RESULT DIFFERS'}`);
+        log(
+          `${instance(w).padEnd(6)} ${w.title.padEnd(19)} ${c.name.padEnd(21)} median ${fmtMs(m.median).padStart(8)} ms  cpu ${fmtMs(m.cpu).padStart(8)} ms  ${fmtUs(m.median, m.rows).padStart(8)} µs/row${same ? '' : '  RESULT DIFFERS'}`,
+        );
       }
     }
   } finally {
+    for (const f of [...files]) engine.remove(f);
     rmSync(root, { recursive: true, force: true });
   }
   return {
+    engine: engine.name,
     measurements,
     sizes: o.sizes,
+    tiers: o.tiers,
     repeats: o.repeats,
     warmup: o.warmup,
     openRepeats: o.openRepeats,
@@ -195,15 +202,10 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
   };
 }
 
-/** A new, empty store, created by legado-store's own DDL as every file of the benchmark is. */
-function makeEmpty(path: string): void {
-  openStore(path).close();
-}
-
 function environment(loadBefore: number): Record<string, string> {
   const cpus = os.cpus();
-  const driver = defaultDriver();
-  const db = driver.open(':memory:');
+  const engine = benchEngine();
+  const db = engine.driver.open(':memory:');
   const sqlite = db.prepare('SELECT sqlite_version()').pluck().get() as string;
   db.close();
   const version = (pkg: string): string => {
@@ -213,16 +215,17 @@ function environment(loadBefore: number): Record<string, string> {
       return '?';
     }
   };
+  const bun = (globalThis as { Bun?: { version: string } }).Bun;
   return {
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
     cpu: `${cpus[0]?.model ?? '?'} (${cpus.length} cores)`,
     memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     os: `${os.type()} ${os.release()}`,
-    node: process.version,
-    ...((globalThis as { Bun?: { version: string } }).Bun && { bun: (globalThis as unknown as { Bun: { version: string } }).Bun.version }),
-    engine: driver.name,
+    runtime: bun ? `Bun ${bun.version}` : `Node ${process.version}`,
+    engine: engine.name,
     sqlite,
-    'better-sqlite3': version('better-sqlite3'),
+    ...(engine.name === 'better-sqlite3' && { 'better-sqlite3': version('better-sqlite3') }),
+    ...(engine.name === 'wasm' && { '@sqlite.org/sqlite-wasm': version('@sqlite.org/sqlite-wasm') }),
     'drizzle-orm': version('drizzle-orm'),
     kysely: version('kysely'),
     'load average (1 min) before/after': `${loadBefore.toFixed(2)} / ${os.loadavg()[0]!.toFixed(2)}`,
@@ -230,92 +233,11 @@ function environment(loadBefore: number): Record<string, string> {
 }
 
 export const fmtMs = (ms: number): string => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+export const fmtUs = (ms: number, rows: number): string => {
+  const us = (ms * 1000) / Math.max(1, rows);
+  return us >= 100 ? us.toFixed(0) : us >= 10 ? us.toFixed(1) : us.toFixed(2);
+};
 export const fmtRate = (rows: number, ms: number): string => {
   const r = rows / (ms / 1000);
   return r >= 1e6 ? `${(r / 1e6).toFixed(2)} M` : r >= 1e3 ? `${(r / 1e3).toFixed(0)} k` : r.toFixed(0);
 };
-const fmtMb = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
-const ratio = (a: number | undefined, b: number | undefined): string => (a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}x`);
-
-/** The target of each workload, and whether the measurements meet it. */
-export function targets(r: Report): { workload: Workload; target: string; met: boolean | undefined }[] {
-  const byW = new Map<number, Map<string, Measurement>>();
-  for (const m of r.measurements) {
-    if (!byW.has(m.workload.id)) byW.set(m.workload.id, new Map());
-    byW.get(m.workload.id)!.set(m.contender, m);
-  }
-  const out: { workload: Workload; target: string; met: boolean | undefined }[] = [];
-  for (const ms of byW.values()) {
-    const store = ms.get(STORE);
-    if (!store) continue;
-    const w = store.workload;
-    const parts: string[] = [];
-    let met: boolean | undefined = true;
-    if (w.id >= 1 && w.id <= 6) {
-      const raw = ms.get('raw');
-      parts.push('≤ 1.10x raw');
-      if (raw) met &&= store.median <= raw.median * 1.1;
-    }
-    if (w.key === 'open') {
-      parts.push('< 5 ms');
-      met &&= store.median < 5;
-    }
-    const orms = ['drizzle', 'kysely'].filter((n) => ms.has(n));
-    if (orms.length) {
-      parts.push(`faster than ${orms.join(' and ')}`);
-      for (const n of orms) met &&= store.median < ms.get(n)!.median;
-    }
-    if (![...ms.values()].every((m) => m.sameAsStore)) met = false;
-    out.push({ workload: w, target: parts.join(', '), met });
-  }
-  return out;
-}
-
-export function markdown(r: Report, contenders: readonly string[], command: string): string {
-  const lines: string[] = [];
-  const byW = new Map<number, Map<string, Measurement>>();
-  const ws: Workload[] = [];
-  for (const m of r.measurements) {
-    if (!byW.has(m.workload.id)) {
-      byW.set(m.workload.id, new Map());
-      ws.push(m.workload);
-    }
-    byW.get(m.workload.id)!.set(m.contender, m);
-  }
-  const others = contenders.filter((c) => c !== STORE);
-  lines.push('# Benchmark results', '');
-  lines.push(`Command: \`${command}\`. Median of ${r.repeats} timed runs (the open workload: ${Math.max(r.repeats, r.openRepeats)}) after ${r.warmup} warm-up run(s), contenders interleaved, each run on a fresh copy of the workload's file (WAL, foreign keys on, synchronous NORMAL).`, '');
-  lines.push('## Summary', '');
-  lines.push(`| # | workload | rows | ${contenders.map((c) => `${c} ms`).join(' | ')} | ${others.map((c) => `store / ${c}`).join(' | ')} | target | met |`);
-  lines.push(`|---|---|---:|${contenders.map(() => '---:').join('|')}|${others.map(() => '---:').join('|')}|---|---|`);
-  const tg = new Map(targets(r).map((t) => [t.workload.id, t]));
-  for (const w of ws) {
-    const ms = byW.get(w.id)!;
-    const store = ms.get(STORE);
-    const cells = contenders.map((c) => (ms.has(c) ? fmtMs(ms.get(c)!.median) : 'n/a'));
-    const ratios = others.map((c) => (ms.has(c) ? ratio(store?.median, ms.get(c)!.median) : 'n/a'));
-    const t = tg.get(w.id);
-    lines.push(`| ${w.id} | ${w.title} | ${store?.rows ?? ''} | ${cells.join(' | ')} | ${ratios.join(' | ')} | ${t?.target ?? ''} | ${t?.met === undefined ? '' : t.met ? 'yes' : '**no**'} |`);
-  }
-  lines.push('', '## Detail', '');
-  lines.push('| # | workload | contender | median ms | min ms | CPU ms | rows/s | peak RSS Δ MB | result |');
-  lines.push('|---|---|---|---:|---:|---:|---:|---:|---|');
-  for (const w of ws) {
-    for (const c of contenders) {
-      const m = byW.get(w.id)!.get(c);
-      if (!m) {
-        lines.push(`| ${w.id} | ${w.title} | ${c} | n/a | | | | | cannot do this work |`);
-        continue;
-      }
-      lines.push(`| ${w.id} | ${w.title} | ${c} | ${fmtMs(m.median)} | ${fmtMs(m.min)} | ${fmtMs(m.cpu)} | ${fmtRate(m.rows, m.median)} | ${fmtMb(m.peakBytes)} | ${m.sameAsStore ? 'same as store' : '**differs**'} |`);
-    }
-  }
-  lines.push('', '## Workloads', '');
-  for (const w of ws) lines.push(`${w.id}. **${w.title}**: ${w.measures}.`);
-  lines.push('', '## How each contender does the work', '', ...CONTENDER_NOTES);
-  lines.push('', '## Sizes', '', '```', JSON.stringify(r.sizes), '```', '', '## Machine', '');
-  for (const [k, v] of Object.entries(r.environment)) lines.push(`- ${k}: ${v}`);
-  if (r.mismatches.length) lines.push('', '## Result mismatches', '', ...r.mismatches.map((m) => `- ${m}`));
-  lines.push('');
-  return lines.join('\n');
-}

@@ -1,36 +1,47 @@
-// npm run bench [-- options]: runs the workloads against legado-store, hand-written
-// better-sqlite3, Drizzle and Kysely, prints the table and writes it to bench/results.md.
+// npm run bench [-- options]: runs the workloads against legado-store, the hand-written
+// contenders (fastest and naive), Drizzle, Kysely and the C floor on one engine, prints the
+// tables and writes them to bench/results.md (better-sqlite3) or bench/results-<engine>.md.
 //
-//   --smoke               tiny sizes, 1 timed run: checks the harness works (CI runs this)
-//   --only 1,3            only these workloads (numbers or keys: toc, sources, shelf, ...)
-//   --contenders a,b      only these contenders (legado-store, raw, drizzle, kysely)
-//   --driver NAME         the engine: better-sqlite3, node:sqlite, bun:sqlite (default: the
-//                         store's automatic choice); Drizzle and Kysely run on better-sqlite3 only
-//   --repeats N           timed runs per workload and contender (default 7; open: at least 25)
+//   --quick, --smoke      tiny sizes, tiers ×1 and ×2, 1 timed run: checks the harness works (the test suite runs this)
+//   --big                 tiers ×1, ×10 and ×100 (1,000,000 chapters in the bulk insert); default ×1 and ×10
+//   --tiers 1,10          the size tiers
+//   --only 1,bulk         only these workloads (numbers or keys: toc, sources, shelf, progress, cache, chapters,
+//                         chapter-get, book-get, bulk, open, backup, import, export)
+//   --contenders a,b      only these contenders (legado-store, store+listener, store+other-listener, raw,
+//                         raw-naive, drizzle, kysely, c-floor)
+//   --driver NAME         the engine: better-sqlite3, node:sqlite (Node 22.13+), bun:sqlite (Bun), wasm
+//                         (SQLite WASM, memory storage); default: the store's automatic choice
+//   --repeats N           timed runs per workload and contender (default 5; open: at least 25)
 //   --warmup N            untimed runs first (default 1; at least 1, the result check)
-//   --size k=v,...        sizes, e.g. --size cache=20000,books=5000 (keys: see DEFAULT_SIZES)
-//   --scale F             every size times F
-//   --out FILE            where to write the markdown (default bench/results.md, with --driver
-//                         bench/results-<driver>.md; "-" for none)
+//   --size k=v,...        tier-1 sizes, e.g. --size cache=20000,books=5000 (keys: see DEFAULT_SIZES)
+//   --scale F             every tier-1 size times F
+//   --out FILE            where to write the markdown (default bench/results.md, on another engine
+//                         bench/results-<engine>.md; "-" for none)
 import { writeFileSync } from 'node:fs';
-import { defaultDriver, DRIVER_ENV } from '../src/engine/drivers/index.js';
-import type { DriverName } from '../src/index.js';
 import { pathToFileURL } from 'node:url';
+import type { DriverName } from '../src/index.js';
 import type { Contender } from './contender.js';
+import { cFloor } from './contenders/c-floor.js';
 import { drizzleContender } from './contenders/drizzle.js';
 import { kyselyContender } from './contenders/kysely.js';
-import { legadoStore } from './contenders/legado-store.js';
+import { legadoStore, storeListening, storeListeningElsewhere } from './contenders/legado-store.js';
+import { loadRawEngine } from './contenders/raw-engines.js';
+import { rawNaive } from './contenders/raw-naive.js';
 import { raw } from './contenders/raw.js';
-import { markdown, runHarness, targets, type Report } from './harness.js';
+import { useEngine } from './engine.js';
+import { runHarness, type Report } from './harness.js';
+import { targets, label } from './ratios.js';
+import { markdown } from './report.js';
 import { DEFAULT_SIZES, SMOKE_SIZES, workloads, type Sizes } from './workloads.js';
 
-export const CONTENDERS: readonly Contender[] = [legadoStore, raw, drizzleContender, kyselyContender];
+export const CONTENDERS: readonly Contender[] = [legadoStore, storeListening, storeListeningElsewhere, raw, rawNaive, drizzleContender, kyselyContender, cFloor];
 
 export interface BenchArgs {
   readonly smoke: boolean;
   readonly only?: readonly string[];
   readonly contenders?: readonly string[];
   readonly driver?: DriverName;
+  readonly tiers: readonly number[];
   readonly repeats: number;
   readonly warmup: number;
   readonly sizes: Sizes;
@@ -39,18 +50,21 @@ export interface BenchArgs {
   readonly argv: readonly string[];
 }
 
+const SWITCHES = new Set(['--smoke', '--quick', '--big']);
+
 export function parseArgs(argv: readonly string[]): BenchArgs {
   const flags = new Map<string, string>();
-  let smoke = false;
+  const on = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--smoke') smoke = true;
+    if (SWITCHES.has(a)) on.add(a);
     else if (a.startsWith('--')) {
       const v = argv[++i];
       if (v === undefined) throw new Error(`${a} needs a value`);
       flags.set(a.slice(2), v);
     } else throw new Error(`unknown argument ${a}`);
   }
+  const smoke = on.has('--smoke') || on.has('--quick');
   const sizes: Record<string, number> = { ...(smoke ? SMOKE_SIZES : DEFAULT_SIZES) };
   const scale = Number(flags.get('scale') ?? 1);
   if (!(scale > 0)) throw new Error('--scale must be a positive number');
@@ -61,14 +75,17 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     sizes[k] = Number(v);
   }
   const list = (k: string) => flags.get(k)?.split(',').map((s) => s.trim()).filter(Boolean);
+  const tiers = list('tiers')?.map(Number) ?? (smoke ? [1, 2] : on.has('--big') ? [1, 10, 100] : [1, 10]);
+  if (!tiers.every((t) => Number.isInteger(t) && t >= 1)) throw new Error('--tiers: positive integers');
   const driver = flags.get('driver');
-  const out = flags.get('out') ?? (smoke ? '-' : driver ? `bench/results-${driver.replace(/\W+/g, '-')}.md` : 'bench/results.md');
+  const out = flags.get('out') ?? (smoke ? '-' : driver && driver !== 'better-sqlite3' ? `bench/results-${driver.replace(/\W+/g, '-')}.md` : 'bench/results.md');
   return {
     smoke,
     only: list('only'),
     contenders: list('contenders'),
     ...(driver !== undefined && { driver: driver as DriverName }),
-    repeats: Math.max(1, Number(flags.get('repeats') ?? (smoke ? 1 : 7))),
+    tiers,
+    repeats: Math.max(1, Number(flags.get('repeats') ?? (smoke ? 1 : 5))),
     warmup: Math.max(1, Number(flags.get('warmup') ?? 1)),
     sizes: sizes as unknown as Sizes,
     out: out === '-' ? undefined : out,
@@ -77,19 +94,20 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
 }
 
 export async function bench(args: BenchArgs, log: (line: string) => void = console.log): Promise<{ report: Report; markdown: string }> {
-  const all = workloads(args.sizes);
+  const all = workloads(args.sizes, args.tiers);
   const selected = args.only ? all.filter((w) => args.only!.some((o) => o === String(w.id) || o === w.key)) : all;
   if (selected.length === 0) throw new Error(`--only ${args.only?.join(',')}: no such workload`);
-  // Every store the harness opens, and the raw contender, run on this engine.
-  if (args.driver) process.env[DRIVER_ENV] = args.driver;
-  const engine = defaultDriver().name;
+  // Every store the harness opens, and every hand-written contender, run on this engine.
+  const engine = await useEngine(args.driver);
+  await loadRawEngine(engine.name);
   const contenders = (args.contenders ? CONTENDERS.filter((c) => args.contenders!.includes(c.name)) : CONTENDERS).filter(
-    (c) => !c.engines || c.engines.includes(engine),
+    (c) => !c.engines || c.engines.includes(engine.name),
   );
   const report = await runHarness({
     contenders,
     workloads: selected,
     sizes: args.sizes,
+    tiers: args.tiers,
     repeats: args.repeats,
     warmup: args.warmup,
     openRepeats: args.smoke ? 1 : 25,
@@ -113,7 +131,7 @@ async function main(): Promise<void> {
     console.error(`results differ:\n${report.mismatches.join('\n')}`);
     process.exitCode = 1;
   }
-  if (missed.length) console.log(`targets missed: ${missed.map((t) => `${t.workload.id}. ${t.workload.title}`).join(', ')}`);
+  if (missed.length) console.log(`targets not met: ${missed.map((t) => `${label(t.workload)} (${t.target})`).join('; ')}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -1,10 +1,14 @@
-// The eight workloads: what each prepares (untimed, once, in a template file every run copies),
-// what it times, how many rows that is, and what every contender's result must equal.
+// The workloads: what each prepares (untimed, once, in a template file every run copies), what
+// it times, how many rows that is, and what every contender's result must equal. The write and
+// read workloads come in tiers (sizes ×1, ×10, ×100), so a cost per row that grows shows.
 import { createHash } from 'node:crypto';
-import { defaultDriver } from '../src/engine/drivers/index.js';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { openStore } from '../src/index.js';
 import type { Clock, Contender, MaybePromise, Session } from './contender.js';
+import { toJson, SOURCE_JSON, writeJson } from './contenders/backup-json.js';
 import * as data from './data.js';
+import { benchEngine } from './engine.js';
 
 export interface Sizes {
   /** 1: chapters of the refreshed table of contents (and of the one it replaces). */
@@ -17,33 +21,46 @@ export interface Sizes {
   updates: number;
   /** 5: cache puts, then as many gets. */
   cache: number;
-  /** 6: chapters of the book read. */
+  /** 6: chapters of the book listed. */
   chapters: number;
-  /** 6: random single-chapter reads. */
-  reads: number;
   /** 6: full chapter-list reads. */
   lists: number;
-  /** 7: books in the store file opened. */
+  /** 7: chapters of the book, and as many random single-chapter reads. */
+  chapterReads: number;
+  /** 8: books on the shelf, and as many single-book reads. */
+  bookReads: number;
+  /** 9: chapters inserted in one transaction. */
+  bulk: number;
+  /** 10: books in the store file opened. */
   openBooks: number;
-  /** 8: the backup profile. */
+  /** 11: the backup profile. */
   backupBooks: number;
   backupSources: number;
   backupRules: number;
+  /** 12, 13: book sources in the imported file, and in the exported store. */
+  sourceFile: number;
 }
 
+/** The sizes that scale with the tier (every write and read workload); the others stay as given. */
+const SCALED: readonly (keyof Sizes)[] = ['toc', 'sources', 'books', 'updates', 'cache', 'chapters', 'chapterReads', 'bookReads', 'bulk', 'sourceFile'];
+
+/** Tier 1 sizes; tiers 10 and 100 multiply the scaled ones (so 10k / 100k / 1M chapters). */
 export const DEFAULT_SIZES: Sizes = {
   toc: 10_000,
-  sources: 5_000,
-  books: 10_000,
-  updates: 10_000,
-  cache: 100_000,
+  sources: 1_000,
+  books: 1_000,
+  updates: 1_000,
+  cache: 1_000,
   chapters: 10_000,
-  reads: 10_000,
-  lists: 10,
+  lists: 3,
+  chapterReads: 10_000,
+  bookReads: 10_000,
+  bulk: 10_000,
   openBooks: 1_000,
   backupBooks: 2_000,
   backupSources: 5_000,
   backupRules: 500,
+  sourceFile: 1_000,
 };
 
 /** Tiny sizes: the smoke test runs every workload and contender in a few seconds. */
@@ -54,13 +71,23 @@ export const SMOKE_SIZES: Sizes = {
   updates: 25,
   cache: 60,
   chapters: 30,
-  reads: 20,
   lists: 2,
+  chapterReads: 30,
+  bookReads: 20,
+  bulk: 50,
   openBooks: 10,
   backupBooks: 10,
   backupSources: 12,
   backupRules: 5,
+  sourceFile: 15,
 };
+
+/** The sizes of a tier. */
+export function tierSizes(sizes: Sizes, tier: number): Sizes {
+  const out = { ...sizes };
+  for (const k of SCALED) out[k] = sizes[k] * tier;
+  return out;
+}
 
 /** Where one timed run happens: its own copy of the template, and a scratch folder. */
 export interface RunContext {
@@ -87,13 +114,21 @@ export interface Workload {
   readonly id: number;
   readonly key: string;
   readonly title: string;
+  /** The size multiplier of this instance (1, 10, 100); 1 for workloads that do not scale. */
+  readonly tier: number;
+  /** Whether the workload comes in tiers. */
+  readonly scales: boolean;
   /** What it measures, for the README and the results file. */
   readonly measures: string;
   /** False for workloads that work on files rather than an open session (open, backup). */
   readonly session: boolean;
+  /** The table the timed work writes (listener contenders watch it, or another). */
+  readonly writes?: string;
+  /** Bytes of the input file the workload reads (the import's memory target is below it). */
+  inputBytes?(): number;
   canRun(c: Contender): boolean;
-  /** Fills a new store file (untimed, once): every run starts from a copy of it. */
-  template(path: string): void;
+  /** Fills a new store file (untimed, once): every run starts from a copy of it. `dir` is the harness's scratch root. */
+  template(path: string, dir: string): void;
   /** The timed work. */
   run(ctx: RunContext): MaybePromise<RunOutput>;
   /** The result check, after the run (untimed): a digest of what must be the same for everyone. */
@@ -105,9 +140,11 @@ const BOOK = 'https://www.site0.example.com/book/toc/';
 const SHELF_GROUP = 1n << 2n;
 const CACHE_T0 = 1_750_000_000_000;
 
+const open = (path: string) => openStore(path, { driver: benchEngine().driver });
+
 /** The shelf's book and user groups (as the app has them: a book_groups row per bit). */
 function fillShelf(path: string, books: readonly data.BookIn[]): void {
-  const store = openStore(path);
+  const store = open(path);
   try {
     store.transaction(() => {
       for (let bit = 0; bit < data.GROUP_BITS; bit++) store.bookGroups.create(`分组${bit}`);
@@ -119,7 +156,7 @@ function fillShelf(path: string, books: readonly data.BookIn[]): void {
 }
 
 function fillBookWithChapters(path: string, chapters: readonly data.ChapterIn[]): void {
-  const store = openStore(path);
+  const store = open(path);
   try {
     store.transaction(() => {
       store.tables.books.insert({ bookUrl: BOOK, name: '目录测试', author: '作者', origin: 'https://www.site0.example.com' });
@@ -163,7 +200,7 @@ export function digest(value: unknown): string {
 
 /** A digest of what a table holds, read exactly (64-bit integers as bigints), in key order. */
 export function tableDigest(path: string, table: string, orderBy: string, columns = '*'): string {
-  const db = defaultDriver().open(path, { readonly: true, fileMustExist: true });
+  const db = benchEngine().driver.open(path, { readonly: true, fileMustExist: true });
   try {
     return digest(db.prepare(`SELECT ${columns} FROM \`${table}\` ORDER BY ${orderBy}`).safeIntegers(true).all());
   } finally {
@@ -171,33 +208,65 @@ export function tableDigest(path: string, table: string, orderBy: string, column
   }
 }
 
-export function workloads(sizes: Sizes): Workload[] {
-  const lazy = <T>(make: () => T): (() => T) => {
-    let v: T | undefined;
-    return () => (v ??= make());
-  };
+const lazy = <T>(make: () => T): (() => T) => {
+  let v: T | undefined;
+  return () => (v ??= make());
+};
+
+/** Every workload at every tier (the ones that do not scale once), in the order they run. */
+export function workloads(base: Sizes, tiers: readonly number[] = [1]): Workload[] {
+  const all: Workload[][] = tiers.map((t) => tierWorkloads(tierSizes(base, t), t));
+  const out: Workload[] = [];
+  for (let i = 0; i < all[0]!.length; i++) {
+    for (let t = 0; t < tiers.length; t++) {
+      const w = all[t]![i]!;
+      if (w.scales || t === 0) out.push(w);
+    }
+  }
+  return out;
+}
+
+function tierWorkloads(sizes: Sizes, tier: number): Workload[] {
   const toc = lazy(() => ({ old: data.chapters(BOOK, sizes.toc, 20), fresh: data.chapters(BOOK, sizes.toc, 21) }));
   const shelf = lazy(() => data.books(sizes.books));
   const sources = lazy(() => data.sources(sizes.sources).rows);
   const cache = lazy(() => data.cacheEntries(sizes.cache));
-  const reads = lazy(() => ({ chapters: data.chapters(BOOK, sizes.chapters, 60), picks: data.chapterPicks(sizes.chapters, sizes.reads) }));
+  const listed = lazy(() => data.chapters(BOOK, sizes.chapters, 60));
+  const reads = lazy(() => ({ chapters: data.chapters(BOOK, sizes.chapterReads, 61), picks: data.chapterPicks(sizes.chapterReads, sizes.chapterReads) }));
+  const bookReads = lazy(() => {
+    const books = data.books(sizes.bookReads, 62);
+    const r = data.random(63);
+    // One url in twenty is not on the shelf.
+    const urls = Array.from({ length: sizes.bookReads }, (_, i) => (i % 20 === 19 ? `https://missing.example.com/${i}` : books[Math.floor(r() * books.length)]!.bookUrl));
+    return { books, urls };
+  });
   const saves = lazy(() => data.progressSaves(shelf(), sizes.updates));
+  const bulk = lazy(() => data.bulkChapters(BOOK, sizes.bulk));
   const profile = lazy(() => ({
     books: data.books(sizes.backupBooks, 80),
     sources: data.sources(sizes.backupSources, 81).rows,
     rules: data.replaceRules(sizes.backupRules),
   }));
+  const fileSources = lazy(() => data.sources(sizes.sourceFile, 90).rows);
+  let importDir = '';
+  let importBytes = 0;
   const session = (ctx: RunContext): Session => ctx.session!;
-  const all = () => true;
+  const has = (c: Contender, key: string) => !c.only || c.only.includes(key);
+  const hand = (key: string) => (c: Contender) => c.kind !== 'floor' && c.kind !== 'listener' && has(c, key);
+  const scaled = { tier, scales: true } as const;
+  const once = { tier: 1, scales: false } as const;
+  const n = (x: number) => x.toLocaleString('en-US');
 
   return [
     {
       id: 1,
       key: 'toc',
       title: 'TOC refresh',
-      measures: `delete a book's ${sizes.toc} chapters and insert ${sizes.toc} new ones, in one transaction`,
+      ...scaled,
+      measures: `delete a book's ${n(sizes.toc)} chapters and insert ${n(sizes.toc)} new ones, in one transaction`,
       session: true,
-      canRun: all,
+      writes: 'chapters',
+      canRun: hand('toc'),
       template: (path) => fillBookWithChapters(path, toc().old),
       run: async (ctx) => ({ rows: await session(ctx).replaceToc(BOOK, toc().fresh) }),
       check: (ctx) => tableDigest(ctx.path, 'chapters', 'bookUrl, `index`'),
@@ -205,11 +274,13 @@ export function workloads(sizes: Sizes): Workload[] {
     {
       id: 2,
       key: 'sources',
-      title: 'Source import',
-      measures: `upsert ${sizes.sources} book sources with real rule JSON (one transaction), then the same ${sizes.sources} again (all updates)`,
+      title: 'Source upsert',
+      ...scaled,
+      measures: `upsert ${n(sizes.sources)} book sources with real rule JSON (one transaction), then the same ${n(sizes.sources)} again (all updates)`,
       session: true,
-      canRun: all,
-      template: (path) => openStore(path).close(),
+      writes: 'book_sources',
+      canRun: hand('sources'),
+      template: (path) => open(path).close(),
       run: async (ctx) => {
         const s = session(ctx);
         const first = await s.upsertSources(sources());
@@ -221,9 +292,10 @@ export function workloads(sizes: Sizes): Workload[] {
       id: 3,
       key: 'shelf',
       title: 'Bookshelf',
-      measures: `read all ${sizes.books} books by durChapterTime descending, then the books of one group (bit test on \`group\`)`,
+      ...scaled,
+      measures: `read all ${n(sizes.books)} books by durChapterTime descending, then the books of one group (bit test on \`group\`)`,
       session: true,
-      canRun: all,
+      canRun: hand('shelf'),
       template: (path) => fillShelf(path, shelf()),
       run: async (ctx) => {
         const s = session(ctx);
@@ -237,9 +309,11 @@ export function workloads(sizes: Sizes): Workload[] {
       id: 4,
       key: 'progress',
       title: 'Reading progress',
-      measures: `${sizes.updates} single-row updates of durChapterIndex/durChapterPos (and durChapterTime), each its own transaction`,
+      ...scaled,
+      measures: `${n(sizes.updates)} single-row updates of durChapterIndex/durChapterPos (and durChapterTime) on a shelf of ${n(sizes.books)}, each its own transaction`,
       session: true,
-      canRun: all,
+      writes: 'books',
+      canRun: (c) => c.kind !== 'floor' && has(c, 'progress'),
       template: (path) => fillShelf(path, shelf()),
       run: async (ctx) => ({ rows: await session(ctx).saveProgress(saves()) }),
       check: (ctx) => tableDigest(ctx.path, 'books', 'bookUrl', 'bookUrl, durChapterIndex, durChapterPos, durChapterTime'),
@@ -248,10 +322,12 @@ export function workloads(sizes: Sizes): Workload[] {
       id: 5,
       key: 'cache',
       title: 'Cache',
-      measures: `${sizes.cache} puts with deadlines (each its own transaction), then ${sizes.cache} gets that honour them`,
+      ...scaled,
+      measures: `${n(sizes.cache)} puts with deadlines (each its own transaction), then ${n(sizes.cache)} gets that honour them`,
       session: true,
-      canRun: all,
-      template: (path) => openStore(path).close(),
+      writes: 'caches',
+      canRun: hand('cache'),
+      template: (path) => open(path).close(),
       run: async (ctx) => {
         const s = session(ctx);
         const { entries, reads: keys } = cache();
@@ -266,31 +342,75 @@ export function workloads(sizes: Sizes): Workload[] {
     {
       id: 6,
       key: 'chapters',
-      title: 'Chapter reads',
-      measures: `${sizes.reads} random chapters by (bookUrl, index), then ${sizes.lists} full lists of a ${sizes.chapters}-chapter book`,
+      title: 'Chapter list',
+      ...scaled,
+      measures: `${sizes.lists} full lists of a ${n(sizes.chapters)}-chapter book, by index`,
       session: true,
-      canRun: all,
-      template: (path) => fillBookWithChapters(path, reads().chapters),
+      canRun: hand('chapters'),
+      template: (path) => fillBookWithChapters(path, listed()),
       run: async (ctx) => {
         const s = session(ctx);
-        const single = await s.chapterAt(BOOK, reads().picks);
-        let rows = single.length;
+        let rows = 0;
         let last: readonly object[] = [];
         for (let i = 0; i < sizes.lists; i++) {
           last = await s.chapterList(BOOK);
           rows += last.length;
         }
-        return { rows, result: [single, last] };
+        return { rows, result: last };
       },
       check: (_ctx, out) => digest(out.result),
     },
     {
       id: 7,
+      key: 'chapter-get',
+      title: 'Chapter by index',
+      ...scaled,
+      measures: `${n(sizes.chapterReads)} random chapters of a ${n(sizes.chapterReads)}-chapter book, one by one by (bookUrl, index)`,
+      session: true,
+      canRun: hand('chapter-get'),
+      template: (path) => fillBookWithChapters(path, reads().chapters),
+      run: async (ctx) => {
+        const got = await session(ctx).chapterAt(BOOK, reads().picks);
+        return { rows: got.length, result: got };
+      },
+      check: (_ctx, out) => digest(out.result),
+    },
+    {
+      id: 8,
+      key: 'book-get',
+      title: 'Book by url',
+      ...scaled,
+      measures: `${n(sizes.bookReads)} random books of a ${n(sizes.bookReads)}-book shelf, one by one by url (one in twenty missing)`,
+      session: true,
+      canRun: hand('book-get'),
+      template: (path) => fillShelf(path, bookReads().books),
+      run: async (ctx) => {
+        const got = await session(ctx).bookAt(bookReads().urls);
+        return { rows: got.length, result: got };
+      },
+      check: (_ctx, out) => digest(out.result),
+    },
+    {
+      id: 9,
+      key: 'bulk',
+      title: 'Bulk insert',
+      ...scaled,
+      measures: `insert ${n(sizes.bulk)} chapters of one book in one transaction (\`insertMany\`); the C floor makes the same rows with one INSERT … SELECT`,
+      session: true,
+      writes: 'chapters',
+      canRun: (c) => has(c, 'bulk'),
+      template: (path) => fillBookWithChapters(path, []),
+      run: async (ctx) => ({ rows: await session(ctx).insertChapters(BOOK, bulk()) }),
+      check: (ctx) => tableDigest(ctx.path, 'chapters', 'bookUrl, `index`'),
+    },
+    {
+      id: 10,
       key: 'open',
       title: 'Open',
-      measures: `open an existing store file (${sizes.openBooks} books) and check it fully, then close it`,
+      ...once,
+      measures: `open an existing store file (${n(sizes.openBooks)} books) and check it fully, then close it`,
       session: false,
-      canRun: (c) => c.openAndCheck !== undefined,
+      canRun: (c) => c.openAndCheck !== undefined && has(c, 'open'),
       template: (path) => fillShelf(path, data.books(sizes.openBooks, 70)),
       run: (ctx) => {
         ctx.contender.openAndCheck!(ctx.path);
@@ -299,15 +419,16 @@ export function workloads(sizes: Sizes): Workload[] {
       check: () => 'opened',
     },
     {
-      id: 8,
+      id: 11,
       key: 'backup',
       title: 'Backup',
-      measures: `export a profile of ${sizes.backupBooks} books, ${sizes.backupSources} sources and ${sizes.backupRules} replace rules to backup files, and import them into an empty store`,
+      ...once,
+      measures: `export a profile of ${n(sizes.backupBooks)} books, ${n(sizes.backupSources)} sources and ${n(sizes.backupRules)} replace rules to backup files, and import them into an empty store`,
       session: false,
-      canRun: (c) => c.exportBackup !== undefined && c.importBackup !== undefined,
+      canRun: (c) => c.exportBackup !== undefined && c.importBackup !== undefined && has(c, 'backup'),
       template: (path) => {
         const p = profile();
-        const store = openStore(path);
+        const store = open(path);
         try {
           store.transaction(() => {
             store.tables.books.insertMany(p.books);
@@ -331,5 +452,50 @@ export function workloads(sizes: Sizes): Workload[] {
           tableDigest(ctx.emptyPath, 'replace_rules', 'id'),
         ].join('/'),
     },
+    {
+      id: 12,
+      key: 'import',
+      title: 'Source file import',
+      ...scaled,
+      measures: `import a bookSource.json of ${n(sizes.sourceFile)} book sources (the app's export format) into an empty store`,
+      session: false,
+      writes: 'book_sources',
+      inputBytes: () => importBytes,
+      canRun: (c) => c.importBackup !== undefined && hand('import')(c),
+      template: (path, dir) => {
+        importDir = join(dir, `import-${tier}`);
+        mkdirSync(importDir, { recursive: true });
+        writeJson(join(importDir, 'bookSource.json'), fileSources() as unknown as Record<string, unknown>[], SOURCE_JSON);
+        importBytes = statSync(join(importDir, 'bookSource.json')).size;
+        open(path).close();
+      },
+      run: async (ctx) => ({ rows: await ctx.contender.importBackup!(ctx.path, importDir) }),
+      check: (ctx) => tableDigest(ctx.path, 'book_sources', 'bookSourceUrl'),
+    },
+    {
+      id: 13,
+      key: 'export',
+      title: 'Source file export',
+      ...scaled,
+      measures: `export the ${n(sizes.sourceFile)} book sources of a store to a bookSource.json`,
+      session: false,
+      canRun: (c) => c.exportBackup !== undefined && hand('export')(c),
+      template: (path) => {
+        const store = open(path);
+        try {
+          store.tables.book_sources.insertMany(fileSources());
+        } finally {
+          store.close();
+        }
+      },
+      run: async (ctx) => ({ rows: await ctx.contender.exportBackup!(ctx.path, `${ctx.scratch}/export`, ['book_sources']) }),
+      // The records written, as the app would read them back (key order and layout aside).
+      check: (ctx) => digest((JSON.parse(readFileSync(`${ctx.scratch}/export/bookSource.json`, 'utf8')) as object[]).map(normalSource)),
+    },
   ];
+}
+
+/** A source record as JSON.parse reads it, with the fields the app reads the same when left out or null. */
+function normalSource(o: object): object {
+  return toJson(o as Record<string, unknown>, { booleans: [], objects: [] });
 }

@@ -1,44 +1,64 @@
-// The benchmark harness in smoke mode (tiny sizes, one timed run): every workload runs against
-// every contender that can do it, every result equals legado-store's, and the markdown table
-// has a row per workload. No timing is asserted: speed claims come from `npm run bench` only.
+// The benchmark harness in quick mode (tiny sizes, tiers ×1 and ×2, one timed run): every
+// workload runs against every contender that can do it on the suite's engine, every result
+// equals legado-store's, and the results file has its targets, medians and scaling tables.
+// No timing is asserted: speed claims come from `npm run bench` only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bench, CONTENDERS, parseArgs } from '../bench/run.js';
+import { instance } from '../bench/harness.js';
+import { targets } from '../bench/ratios.js';
 import { workloads, SMOKE_SIZES } from '../bench/workloads.js';
 import { testDriver } from './helpers/engine.js';
 
-test('smoke mode runs every workload against every contender and writes the table', async () => {
-  const { report, markdown } = await bench(parseArgs(['--smoke']), () => {});
-  const all = workloads(SMOKE_SIZES);
-  assert.equal(all.length, 8);
-  for (const w of all) {
-    const row = new RegExp(`^\\| ${w.id} \\| ${w.title} \\| \\d+ \\|`, 'm');
-    assert.match(markdown, row, `summary row of workload ${w.id}`);
-    // Drizzle and Kysely are built on better-sqlite3; the others run on every engine.
-    for (const c of CONTENDERS.filter((x) => !x.engines || x.engines.includes(testDriver.name))) {
-      const m = report.measurements.find((x) => x.workload.id === w.id && x.contender === c.name);
+test('quick mode runs every workload at two tiers against every contender and writes the tables', async () => {
+  const { report, markdown } = await bench(parseArgs(['--quick']), () => {});
+  const all = workloads(SMOKE_SIZES, [1, 2]);
+  const keys = new Set(all.map((w) => w.key));
+  for (const key of ['toc', 'sources', 'shelf', 'progress', 'cache', 'chapters', 'chapter-get', 'book-get', 'bulk', 'open', 'backup', 'import', 'export']) {
+    assert.ok(keys.has(key), `workload ${key}`);
+  }
+  // Write and read workloads come at both tiers; open and backup once.
+  assert.equal(all.filter((w) => w.key === 'bulk').length, 2);
+  assert.equal(all.filter((w) => w.key === 'open').length, 1);
+  const engine = testDriver.name;
+  const here = CONTENDERS.filter((c) => !c.engines || c.engines.includes(engine));
+  for (const w of workloads(SMOKE_SIZES, [1, 2])) {
+    assert.match(markdown, new RegExp(`^\\| ${instance(w)} \\| ${w.title} \\| \\d+ \\|`, 'm'), `medians row of ${instance(w)}`);
+    for (const c of here) {
+      const m = report.measurements.find((x) => x.workload.key === w.key && x.workload.tier === w.tier && x.contender === c.name);
       if (!w.canRun(c)) {
-        assert.equal(m, undefined);
+        assert.equal(m, undefined, `${c.name} left out of ${instance(w)}`);
         continue;
       }
-      assert.ok(m, `${c.name} ran workload ${w.id}`);
-      assert.ok(m.rows > 0, `${c.name} did rows in workload ${w.id}`);
+      assert.ok(m, `${c.name} ran ${instance(w)}`);
+      assert.ok(m.rows > 0, `${c.name} did rows in ${instance(w)}`);
       assert.equal(m.times.length, 1);
     }
   }
-  if (testDriver.name === 'better-sqlite3') assert.deepEqual(new Set(report.measurements.map((m) => m.contender)), new Set(CONTENDERS.map((c) => c.name)));
-  else assert.deepEqual(new Set(report.measurements.map((m) => m.contender)), new Set(['legado-store', 'raw']));
-  // Open and backup: legado-store can do them, and raw too (its own minimal check and files).
-  for (const key of ['open', 'backup']) assert.ok(report.measurements.some((m) => m.workload.key === key && m.contender === 'legado-store'));
+  assert.deepEqual(new Set(report.measurements.map((m) => m.contender)), new Set(here.map((c) => c.name)));
+  // The bulk insert has its C floor and both listener variants; the import its memory target.
+  const bulk = report.measurements.filter((m) => m.workload.key === 'bulk').map((m) => m.contender);
+  for (const name of ['legado-store', 'c-floor', 'store+listener', 'store+other-listener', 'raw', 'raw-naive', 'kysely']) assert.ok(bulk.includes(name), `${name} in the bulk insert`);
+  const t = targets(report).map((x) => `${instance(x.workload)} ${x.target}`);
+  assert.ok(t.some((x) => x.startsWith('9×2 ≤ 1.20× the C floor')));
+  assert.ok(t.some((x) => x.startsWith('9×1 store+listener ≤ 1.20×')));
+  assert.ok(t.some((x) => x.startsWith('12×1 ≤ 1.15× JSON.parse')));
+  assert.ok(t.some((x) => x.startsWith('12×2 peak memory')));
+  for (const heading of ['## Targets', '## Medians (wall ms)', '## Scaling (µs per row, wall medians)', '## Detail']) assert.ok(markdown.includes(heading), heading);
   assert.deepEqual(report.mismatches, [], 'every contender returned the same results as legado-store');
 });
 
-test('arguments: sizes, scale, only, repeats', () => {
+test('arguments: sizes, scale, tiers, only, repeats', () => {
   const a = parseArgs(['--only', '1,cache', '--repeats', '9', '--size', 'cache=500', '--scale', '0.5', '--out', '-']);
   assert.deepEqual(a.only, ['1', 'cache']);
   assert.equal(a.repeats, 9);
   assert.equal(a.sizes.cache, 500);
   assert.equal(a.sizes.toc, 5000);
   assert.equal(a.out, undefined);
+  assert.deepEqual(a.tiers, [1, 10]);
+  assert.deepEqual(parseArgs(['--big']).tiers, [1, 10, 100]);
+  assert.deepEqual(parseArgs(['--tiers', '1,3']).tiers, [1, 3]);
+  assert.equal(parseArgs(['--driver', 'node:sqlite']).out, 'bench/results-node-sqlite.md');
+  assert.equal(parseArgs([]).out, 'bench/results.md');
   assert.throws(() => parseArgs(['--size', 'nope=1']), /--size/);
 });

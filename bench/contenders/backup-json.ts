@@ -25,6 +25,13 @@ export const RULE_JSON: JsonShape = {
   renamed: { sortOrder: 'order' },
 };
 
+/** The file of each table a benchmark backup holds, and how its rows look there. */
+export const BACKUP_FILES = {
+  books: { file: 'bookshelf.json', shape: BOOK_JSON },
+  book_sources: { file: 'bookSource.json', shape: SOURCE_JSON },
+  replace_rules: { file: 'replaceRule.json', shape: RULE_JSON },
+} as const;
+
 /** A row (booleans as 0/1 or as booleans) as the app's backup writes it. */
 export function toJson(row: Obj, shape: JsonShape): Obj {
   const out: Obj = {};

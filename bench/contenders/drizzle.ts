@@ -1,15 +1,18 @@
-// Drizzle ORM on better-sqlite3, used as its documentation shows: the query builder, with
-// prepared queries and placeholders for statements run many times, db.transaction for
-// atomic steps, and the schema of drizzle-schema.ts.
+// Drizzle ORM on better-sqlite3, at its fastest as its documentation ("Query performance")
+// recommends: every query run more than once built once with `sql.placeholder` and
+// `.prepare()`d, bulk inserts as prepared multi-row `values([...])` batches (one prepared
+// statement per batch size), db.transaction for atomic steps, and the schema of drizzle-schema.ts.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, asc, desc, eq, getTableColumns, gt, or, sql, type Column } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Contender, Session } from '../contender.js';
-import { BOOK_JSON, fromJson, readJson, RULE_JSON, SOURCE_JSON, writeJson } from './backup-json.js';
+import { BOOK_JSON, fromJson, RULE_JSON, SOURCE_JSON, writeJson } from './backup-json.js';
+import { readJsonIfThere } from './raw-naive.js';
 import { bookSources, books, caches, chapters, replaceRules } from './drizzle-schema.js';
-import { connect } from './raw.js';
+import { connectBetterSqlite3 as connect } from './raw-engines.js';
+import { CHAPTER_BATCH } from './raw.js';
 
 /** `set` for an upsert: every column but the key takes the value of the row that was refused. */
 function excludedSet(table: SQLiteTable, key: string): Record<string, ReturnType<typeof sql.raw>> {
@@ -20,9 +23,9 @@ function excludedSet(table: SQLiteTable, key: string): Record<string, ReturnType
   return set;
 }
 
-/** Placeholders for every field of a table, for a prepared insert. */
-function placeholders(table: SQLiteTable): Record<string, ReturnType<typeof sql.placeholder>> {
-  return Object.fromEntries(Object.keys(getTableColumns(table)).map((f) => [f, sql.placeholder(f)]));
+/** Placeholders for every field of a table, for a prepared insert (row `r` of a batch: `<field>_<r>`). */
+function placeholders(table: SQLiteTable, r?: number): Record<string, ReturnType<typeof sql.placeholder>> {
+  return Object.fromEntries(Object.keys(getTableColumns(table)).map((f) => [f, sql.placeholder(r === undefined ? f : `${f}_${r}`)]));
 }
 
 /**
@@ -40,6 +43,7 @@ function filled<T extends object>(table: SQLiteTable, row: T): Record<string, un
 
 export const drizzleContender: Contender = {
   name: 'drizzle',
+  kind: 'hand',
   engines: ['better-sqlite3'],
 
   open(path, clock): Session {
@@ -49,7 +53,36 @@ export const drizzleContender: Contender = {
       let v: T | undefined;
       return () => (v ??= make());
     };
-    const insertChapter = once(() => db.insert(chapters).values(placeholders(chapters) as never).prepare());
+    // A prepared multi-row insert per batch size, bound with one object of `<field>_<row>` values.
+    const chapterBatches = new Map<number, { run(values: Record<string, unknown>): unknown }>();
+    const chapterBatch = (n: number) => {
+      let q = chapterBatches.get(n);
+      if (!q) chapterBatches.set(n, (q = db.insert(chapters).values(Array.from({ length: n }, (_, r) => placeholders(chapters, r)) as never).prepare()));
+      return q;
+    };
+    const fields = Object.keys(getTableColumns(chapters));
+    const insertChapters = (list: readonly Record<string, unknown>[], bookUrl: string): void => {
+      for (let at = 0; at < list.length; at += CHAPTER_BATCH) {
+        const n = Math.min(CHAPTER_BATCH, list.length - at);
+        const values: Record<string, unknown> = {};
+        for (let r = 0; r < n; r++) {
+          const row = filled(chapters, { ...list[at + r], bookUrl });
+          for (const f of fields) values[`${f}_${r}`] = row[f];
+        }
+        chapterBatch(n).run(values);
+      }
+    };
+    const bookAt = once(() => db.select().from(books).where(eq(books.bookUrl, sql.placeholder('bookUrl'))).prepare());
+    const shelf = once(() => db.select().from(books).orderBy(desc(books.durChapterTime)).prepare());
+    const shelfGroup = once(() =>
+      db
+        .select()
+        .from(books)
+        .where(sql`(${books.group} & ${sql.placeholder('group')}) != 0`)
+        .orderBy(desc(books.durChapterTime))
+        .prepare(),
+    );
+    const deleteChapters = once(() => db.delete(chapters).where(eq(chapters.bookUrl, sql.placeholder('bookUrl'))).prepare());
     const upsertSource = once(() =>
       db
         .insert(bookSources)
@@ -95,12 +128,22 @@ export const drizzleContender: Contender = {
 
     return {
       replaceToc(bookUrl, list) {
-        const ins = insertChapter();
-        return db.transaction((tx) => {
-          tx.delete(chapters).where(eq(chapters.bookUrl, bookUrl)).run();
-          for (const c of list) ins.run(filled(chapters, { ...c, bookUrl }));
+        const del = deleteChapters();
+        return db.transaction(() => {
+          del.run({ bookUrl });
+          insertChapters(list as never, bookUrl);
           return list.length;
         });
+      },
+      insertChapters(bookUrl, list) {
+        return db.transaction(() => {
+          insertChapters(list as never, bookUrl);
+          return list.length;
+        });
+      },
+      bookAt(urls) {
+        const get = bookAt();
+        return urls.map((bookUrl) => get.get({ bookUrl }));
       },
       upsertSources(rows) {
         const up = upsertSource();
@@ -109,14 +152,8 @@ export const drizzleContender: Contender = {
           return rows.length;
         });
       },
-      shelf: () => db.select().from(books).orderBy(desc(books.durChapterTime)).all(),
-      shelfGroup: (groupId) =>
-        db
-          .select()
-          .from(books)
-          .where(sql`(${books.group} & ${groupId}) != 0`)
-          .orderBy(desc(books.durChapterTime))
-          .all(),
+      shelf: () => shelf().all(),
+      shelfGroup: (groupId) => shelfGroup().all({ group: groupId }),
       saveProgress(saves) {
         const up = saveProgress();
         let n = 0;
@@ -144,16 +181,17 @@ export const drizzleContender: Contender = {
     };
   },
 
-  exportBackup(path, dir) {
+  exportBackup(path, dir, tables = ['books', 'book_sources', 'replace_rules']) {
     const client = connect(path);
     try {
       const db = drizzle({ client });
       mkdirSync(dir, { recursive: true });
-      return (
-        writeJson(join(dir, 'bookshelf.json'), db.select().from(books).all(), BOOK_JSON) +
-        writeJson(join(dir, 'bookSource.json'), db.select().from(bookSources).all(), SOURCE_JSON) +
-        writeJson(join(dir, 'replaceRule.json'), db.select().from(replaceRules).all(), { ...RULE_JSON, renamed: {} })
-      );
+      const files = {
+        books: () => writeJson(join(dir, 'bookshelf.json'), db.select().from(books).all(), BOOK_JSON),
+        book_sources: () => writeJson(join(dir, 'bookSource.json'), db.select().from(bookSources).all(), SOURCE_JSON),
+        replace_rules: () => writeJson(join(dir, 'replaceRule.json'), db.select().from(replaceRules).all(), { ...RULE_JSON, renamed: {} }),
+      };
+      return tables.reduce((n, t) => n + files[t](), 0);
     } finally {
       client.close();
     }
@@ -164,9 +202,9 @@ export const drizzleContender: Contender = {
     try {
       const db = drizzle({ client });
       const all = [
-        { table: books, key: 'bookUrl', rows: readJson(join(dir, 'bookshelf.json'), true).map((o) => fromJson(o, BOOK_JSON)) },
-        { table: bookSources, key: 'bookSourceUrl', rows: readJson(join(dir, 'bookSource.json')).map((o) => fromJson(o, SOURCE_JSON)) },
-        { table: replaceRules, key: 'id', rows: readJson(join(dir, 'replaceRule.json')) },
+        { table: books, key: 'bookUrl', rows: readJsonIfThere(join(dir, 'bookshelf.json'), true).map((o) => fromJson(o, BOOK_JSON)) },
+        { table: bookSources, key: 'bookSourceUrl', rows: readJsonIfThere(join(dir, 'bookSource.json')).map((o) => fromJson(o, SOURCE_JSON)) },
+        { table: replaceRules, key: 'id', rows: readJsonIfThere(join(dir, 'replaceRule.json')) },
       ];
       return db.transaction((tx) => {
         let n = 0;
