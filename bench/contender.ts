@@ -60,6 +60,8 @@ export interface Contender {
   readonly engines?: readonly DriverName[];
   /** The workloads (keys) it takes part in (default: every one it has the methods for). */
   readonly only?: readonly string[];
+  /** Loads what it needs on this engine before the run (modules that only some runtimes have). */
+  load?(engine: DriverName): Promise<void>;
   /** A session on an existing store file, with the store's pragmas. */
   open(path: string, clock: Clock, purpose?: SessionPurpose): Session;
   /**

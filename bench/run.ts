@@ -103,6 +103,7 @@ export async function bench(args: BenchArgs, log: (line: string) => void = conso
   const contenders = (args.contenders ? CONTENDERS.filter((c) => args.contenders!.includes(c.name)) : CONTENDERS).filter(
     (c) => !c.engines || c.engines.includes(engine.name),
   );
+  for (const c of contenders) await c.load?.(engine.name);
   const report = await runHarness({
     contenders,
     workloads: selected,

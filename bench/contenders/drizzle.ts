@@ -5,13 +5,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, asc, desc, eq, getTableColumns, gt, or, sql, type Column } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Contender, Session } from '../contender.js';
 import { BOOK_JSON, fromJson, RULE_JSON, SOURCE_JSON, writeJson } from './backup-json.js';
 import { readJsonIfThere } from './raw-naive.js';
 import { bookSources, books, caches, chapters, replaceRules } from './drizzle-schema.js';
-import { connectBetterSqlite3 as connect } from './raw-engines.js';
+import { connectBetterSqlite3, PRAGMAS } from './raw-engines.js';
+import { benchEngine } from '../engine.js';
 import { CHAPTER_BATCH } from './raw.js';
 
 /** `set` for an upsert: every column but the key takes the value of the row that was refused. */
@@ -41,14 +42,37 @@ function filled<T extends object>(table: SQLiteTable, row: T): Record<string, un
   return out;
 }
 
+/** Drizzle's Bun driver, loaded only under Bun (it imports bun:sqlite). */
+let bunDrizzle: { drizzle(config: { client: unknown }): unknown; Database: new (path: string, options: object) => { exec(sql: string): void; close(): void } } | undefined;
+
+/** A Drizzle database on the benchmark's engine (better-sqlite3, or bun:sqlite with Drizzle's Bun driver), with the store's pragmas. */
+function connect(path: string): { db: BetterSQLite3Database; close(): void } {
+  if (benchEngine().name === 'bun:sqlite') {
+    const client = new bunDrizzle!.Database(path, { readwrite: true, create: false });
+    client.exec('PRAGMA busy_timeout = 5000');
+    for (const p of PRAGMAS) client.exec(`PRAGMA ${p}`);
+    // Both drivers are synchronous SQLite sessions with the same query API.
+    return { db: bunDrizzle!.drizzle({ client }) as BetterSQLite3Database, close: () => client.close() };
+  }
+  const client = connectBetterSqlite3(path);
+  return { db: drizzle({ client }), close: () => void client.close() };
+}
+
 export const drizzleContender: Contender = {
   name: 'drizzle',
   kind: 'hand',
-  engines: ['better-sqlite3'],
+  engines: ['better-sqlite3', 'bun:sqlite'],
+
+  async load(engine) {
+    if (engine !== 'bun:sqlite' || bunDrizzle) return;
+    const driver = 'drizzle-orm/bun-sqlite';
+    const sqlite = 'bun:sqlite';
+    const [d, b] = await Promise.all([import(driver), import(sqlite)]);
+    bunDrizzle = { drizzle: d.drizzle, Database: b.Database };
+  },
 
   open(path, clock): Session {
-    const client = connect(path);
-    const db = drizzle({ client });
+    const { db, close } = connect(path);
     const once = <T>(make: () => T): (() => T) => {
       let v: T | undefined;
       return () => (v ??= make());
@@ -176,15 +200,14 @@ export const drizzleContender: Contender = {
       },
       chapterList: (bookUrl) => chapterList().all({ bookUrl }),
       close: () => {
-        client.close();
+        close();
       },
     };
   },
 
   exportBackup(path, dir, tables = ['books', 'book_sources', 'replace_rules']) {
-    const client = connect(path);
+    const { db, close } = connect(path);
     try {
-      const db = drizzle({ client });
       mkdirSync(dir, { recursive: true });
       const files = {
         books: () => writeJson(join(dir, 'bookshelf.json'), db.select().from(books).all(), BOOK_JSON),
@@ -193,14 +216,13 @@ export const drizzleContender: Contender = {
       };
       return tables.reduce((n, t) => n + files[t](), 0);
     } finally {
-      client.close();
+      close();
     }
   },
 
   importBackup(path, dir) {
-    const client = connect(path);
+    const { db, close } = connect(path);
     try {
-      const db = drizzle({ client });
       const all = [
         { table: books, key: 'bookUrl', rows: readJsonIfThere(join(dir, 'bookshelf.json'), true).map((o) => fromJson(o, BOOK_JSON)) },
         { table: bookSources, key: 'bookSourceUrl', rows: readJsonIfThere(join(dir, 'bookSource.json')).map((o) => fromJson(o, SOURCE_JSON)) },
@@ -220,7 +242,7 @@ export const drizzleContender: Contender = {
         return n;
       });
     } finally {
-      client.close();
+      close();
     }
   },
 };

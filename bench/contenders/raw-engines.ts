@@ -36,7 +36,7 @@ export interface RawDb {
 }
 
 /** The store's pragmas: WAL, synchronous NORMAL, temp_store MEMORY, foreign keys on, 5 s busy timeout. */
-const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'temp_store = MEMORY', 'foreign_keys = ON'];
+export const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'temp_store = MEMORY', 'foreign_keys = ON'];
 
 const require = createRequire(import.meta.url);
 

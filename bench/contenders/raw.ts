@@ -14,8 +14,8 @@ import {
 } from './sql.js';
 
 /** Rows per multi-row statement: measured (bench/README.md), well under every engine's variable limit. */
-export const CHAPTER_BATCH = 64;
-export const SOURCE_BATCH = 16;
+export const CHAPTER_BATCH = 128;
+export const SOURCE_BATCH = 1;
 
 /** A statement per batch size, prepared on first use. */
 function sized(db: RawDb, sql: (n: number) => string): (n: number) => RawStatement {
