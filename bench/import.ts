@@ -1,41 +1,98 @@
-// Scale benchmark of the import: synthesizes a ~50 MB collection of 20,000 book sources (from
-// the corpora in ../shared/corpora when they are there, otherwise from the generator), imports
-// it into a new store in a child process, and reports wall time and the child's peak memory
-// (maxRSS). Run: npm run bench:import [-- --count N] [-- --generated]
+// Scale benchmark of the import and export of a source collection: synthesizes a collection of
+// book sources (20,000 by default, ~50 MB; --count 100000 for the issue's 100,000) from the
+// corpora in ../shared/corpora when they are there, otherwise from the generator, and in
+// separate child processes (so each peak RSS is its own): imports it into a new store, imports
+// it by hand ("JSON.parse the file + raw inserts", the baseline), and exports the store's
+// sources again. Reports wall time, the ratio to the baseline and each child's peak memory.
+// Run: npm run bench:import [-- --count N] [-- --generated] [-- --driver node:sqlite]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exportBackup } from '../src/backup/export-node.js';
 import { importFiles } from '../src/backup/import-node.js';
+import type { DriverName } from '../src/index.js';
 import { openStore } from '../src/store/open.js';
 import { corpusSources, writeCollection } from '../test/helpers/synth.js';
+import { fromJson, SOURCE_JSON } from './contenders/backup-json.js';
+import { loadRawEngine, rawConnect } from './contenders/raw-engines.js';
+import { SOURCE_UPSERT, sourceParams } from './contenders/sql.js';
+import type { SourceIn } from './data.js';
+import { useEngine } from './engine.js';
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
-async function child(input: string, store: string): Promise<void> {
-  const baseline = process.memoryUsage().rss;
-  const s = openStore(store);
-  const started = performance.now();
-  const result = await importFiles(s, [input]);
-  const wallMs = Math.round(performance.now() - started);
-  s.close();
-  process.stdout.write(
-    JSON.stringify({
-      wallMs,
-      baselineRssMB: mb(baseline),
-      peakRssMB: mb(process.resourceUsage().maxRSS * 1024),
-      read: result.totals.read,
-      stored: result.totals.stored,
-      skipped: result.totals.skipped,
-      legacy: Object.values(result.kinds).reduce((n, k) => n + k.legacyConverted, 0),
-    }) + '\n',
-  );
+type Mode = 'store' | 'raw' | 'export';
+
+interface ChildResult {
+  wallMs: number;
+  baselineRssMB: number;
+  peakRssMB: number;
+  rows: number;
+  detail?: string;
 }
 
-const TARGET_BYTES = 50 * 1024 * 1024;
+/** What a 2.0 or sloppy record lacks, as the columns' defaults, so the hand-written insert can take any record. */
+function rawSource(o: Record<string, unknown>): SourceIn {
+  const r = fromJson(o, SOURCE_JSON) as Record<string, unknown>;
+  const int = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0) || 0);
+  return {
+    ...r,
+    bookSourceUrl: String(r.bookSourceUrl),
+    bookSourceName: String(r.bookSourceName ?? ''),
+    bookSourceType: int(r.bookSourceType),
+    customOrder: int(r.customOrder),
+    enabled: r.enabled !== false,
+    enabledExplore: r.enabledExplore !== false,
+    lastUpdateTime: int(r.lastUpdateTime),
+    respondTime: int(r.respondTime ?? 180000),
+    weight: int(r.weight),
+  } as SourceIn;
+}
 
-/** The real sources up to the size that makes their mean about `meanBytes` (the file then holds ~50 MB). */
+async function child(mode: Mode, input: string, store: string, driver: DriverName | undefined): Promise<void> {
+  const engine = await useEngine(driver);
+  await loadRawEngine(engine.name);
+  const baseline = process.memoryUsage().rss;
+  const started = performance.now();
+  let rows = 0;
+  let detail: string | undefined;
+  if (mode === 'store') {
+    const s = openStore(store, { driver: engine.driver });
+    const result = await importFiles(s, [input]);
+    s.close();
+    rows = result.totals.stored;
+    const legacy = Object.values(result.kinds).reduce((n, k) => n + k.legacyConverted, 0);
+    detail = `${result.totals.read} read, ${result.totals.stored} stored, ${result.totals.skipped} skipped, ${legacy} converted from 2.0`;
+  } else if (mode === 'raw') {
+    const db = rawConnect(store);
+    const up = db.prepare(SOURCE_UPSERT);
+    const records = JSON.parse(readFileSync(input, 'utf8')) as Record<string, unknown>[];
+    rows = db.transaction(() => {
+      for (const o of records) up.run(...sourceParams(rawSource(o)));
+      return records.length;
+    })();
+    db.close();
+  } else {
+    const s = openStore(store, { driver: engine.driver, create: false });
+    const result = await exportBackup(s, `${store}-export`, { tables: ['book_sources'] });
+    s.close();
+    rows = result.files.reduce((n, f) => n + f.rows, 0);
+  }
+  const out: ChildResult = {
+    wallMs: Math.round(performance.now() - started),
+    baselineRssMB: mb(baseline),
+    peakRssMB: mb(process.resourceUsage().maxRSS * 1024),
+    rows,
+    ...(detail && { detail }),
+  };
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+const TARGET_BYTES_PER_SOURCE = (50 * 1024 * 1024) / 20000;
+
+/** The real sources up to the size that makes their mean about `meanBytes` (20,000 of them then hold ~50 MB). */
 function fitToSize(pool: Record<string, unknown>[] | undefined, meanBytes: number): Record<string, unknown>[] | undefined {
   if (!pool) return undefined;
   const sized = pool.map((s) => ({ s, n: Buffer.byteLength(JSON.stringify(s, null, 2)) })).sort((a, b) => a.n - b.n);
@@ -46,24 +103,38 @@ function fitToSize(pool: Record<string, unknown>[] | undefined, meanBytes: numbe
   return pool.filter((s) => kept.has(s));
 }
 
-function parent(count: number, generated: boolean): void {
+function parent(count: number, generated: boolean, driver: string | undefined): void {
+  // Each child opens the files again: WASM's memory storage does not outlive a process.
+  if (driver === 'wasm') throw new Error('bench:import works on files: for WASM run npm run bench -- --driver wasm --only import,export');
   const corpora = fileURLToPath(new URL('../../../shared/corpora/', import.meta.url));
-  const pool = generated ? undefined : fitToSize(corpusSources(corpora), TARGET_BYTES / count);
+  const pool = generated ? undefined : fitToSize(corpusSources(corpora), TARGET_BYTES_PER_SOURCE);
   const dir = mkdtempSync(join(tmpdir(), 'legado-bench-'));
   try {
     const input = join(dir, 'collection.json');
     const bytes = writeCollection(input, count, pool);
     const source = pool ? `the corpora (${pool.length} real sources, modern and 2.0 format, repeated with unique URLs)` : `the generator${generated ? '' : ' (../shared/corpora not found)'}`;
-    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', input, join(dir, 'bench.db')], { encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`benchmark child failed: ${run.stderr}`);
-    const r = JSON.parse(run.stdout) as { wallMs: number; baselineRssMB: number; peakRssMB: number; read: number; stored: number; skipped: number; legacy: number };
-    const storeMB = mb(statSync(join(dir, 'bench.db')).size);
+    const run = (mode: Mode, db: string): ChildResult => {
+      const args = [fileURLToPath(import.meta.url), '--child', mode, input, db, ...(driver ? [driver] : [])];
+      const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+      if (r.status !== 0) throw new Error(`benchmark child (${mode}) failed: ${r.stderr}`);
+      return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
+    };
+    // Empty store files made by the store, so both imports start from the same file.
+    for (const name of ['store.db', 'raw.db']) openStore(join(dir, name)).close();
+    const store = run('store', join(dir, 'store.db'));
+    const raw = run('raw', join(dir, 'raw.db'));
+    const exported = run('export', join(dir, 'store.db'));
+    const line = (what: string, r: ChildResult) =>
+      `${what}: ${(r.wallMs / 1000).toFixed(2)} s (${Math.round(r.rows / (r.wallMs / 1000))} records/s), peak RSS ${r.peakRssMB} MB ` +
+      `(${(r.peakRssMB - r.baselineRssMB).toFixed(1)} MB above the ${r.baselineRssMB} MB before it: ${((r.peakRssMB - r.baselineRssMB) / mb(bytes)).toFixed(2)}× the input)`;
     const lines = [
       `input: ${count} book sources, ${mb(bytes)} MB, synthesized from ${source}`,
-      `import: ${r.read} read, ${r.stored} stored, ${r.skipped} skipped, ${r.legacy} converted from 2.0; store ${storeMB} MB`,
-      `wall time: ${(r.wallMs / 1000).toFixed(1)} s (${Math.round(r.read / (r.wallMs / 1000))} records/s)`,
-      `peak memory (maxRSS of the importing process): ${r.peakRssMB} MB, ${(r.peakRssMB / mb(bytes)).toFixed(1)}× the input (RSS before the import: ${r.baselineRssMB} MB)`,
-      `node ${process.version}, ${existsSync('/proc/cpuinfo') ? 'linux' : process.platform}`,
+      `store import: ${store.detail}; store file ${mb(statSync(join(dir, 'store.db')).size)} MB`,
+      line('legado-store import', store),
+      line('JSON.parse + raw inserts', raw),
+      `import / baseline: ${(store.wallMs / raw.wallMs).toFixed(2)}× (target ≤ 1.15×); peak above baseline below the input: ${store.peakRssMB - store.baselineRssMB < mb(bytes) ? 'met' : 'not met'}`,
+      line('legado-store export', exported),
+      `${existsSync('/proc/cpuinfo') ? 'linux' : process.platform}, ${(globalThis as { Bun?: { version: string } }).Bun ? `bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}` : `node ${process.version}`}${driver ? `, ${driver}` : ''}`,
     ];
     process.stdout.write(lines.join('\n') + '\n');
   } finally {
@@ -73,8 +144,11 @@ function parent(count: number, generated: boolean): void {
 
 const args = process.argv.slice(2);
 if (args[0] === '--child') {
-  await child(args[1]!, args[2]!);
+  await child(args[1] as Mode, args[2]!, args[3]!, args[4] as DriverName | undefined);
 } else {
-  const at = args.indexOf('--count');
-  parent(at >= 0 ? Number(args[at + 1]) : 20000, args.includes('--generated'));
+  const opt = (name: string) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  parent(Number(opt('--count') ?? 20000), args.includes('--generated'), opt('--driver'));
 }
