@@ -29,7 +29,8 @@ interface ChildResult {
   wallMs: number;
   baselineRssMB: number;
   peakRssMB: number;
-  rows: number;
+  /** Records written (stored by the import, or exported). */
+  stored: number;
   detail?: string;
 }
 
@@ -84,7 +85,7 @@ async function child(mode: Mode, input: string, store: string, driver: DriverNam
     wallMs: Math.round(performance.now() - started),
     baselineRssMB: mb(baseline),
     peakRssMB: mb(process.resourceUsage().maxRSS * 1024),
-    rows,
+    stored: rows,
     ...(detail && { detail }),
   };
   process.stdout.write(JSON.stringify(out) + '\n');
@@ -114,7 +115,7 @@ function parent(count: number, generated: boolean, driver: string | undefined): 
     const bytes = writeCollection(input, count, pool);
     const source = pool ? `the corpora (${pool.length} real sources, modern and 2.0 format, repeated with unique URLs)` : `the generator${generated ? '' : ' (../shared/corpora not found)'}`;
     const run = (mode: Mode, db: string): ChildResult => {
-      const args = [fileURLToPath(import.meta.url), '--child', mode, input, db, ...(driver ? [driver] : [])];
+      const args = [fileURLToPath(import.meta.url), '--child', input, db, mode, ...(driver ? [driver] : [])];
       const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
       if (r.status !== 0) throw new Error(`benchmark child (${mode}) failed: ${r.stderr}`);
       return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
@@ -125,7 +126,7 @@ function parent(count: number, generated: boolean, driver: string | undefined): 
     const raw = run('raw', join(dir, 'raw.db'));
     const exported = run('export', join(dir, 'store.db'));
     const line = (what: string, r: ChildResult) =>
-      `${what}: ${(r.wallMs / 1000).toFixed(2)} s (${Math.round(r.rows / (r.wallMs / 1000))} records/s), peak RSS ${r.peakRssMB} MB ` +
+      `${what}: ${(r.wallMs / 1000).toFixed(2)} s (${Math.round(r.stored / (r.wallMs / 1000))} records/s), peak RSS ${r.peakRssMB} MB ` +
       `(${(r.peakRssMB - r.baselineRssMB).toFixed(1)} MB above the ${r.baselineRssMB} MB before it: ${((r.peakRssMB - r.baselineRssMB) / mb(bytes)).toFixed(2)}× the input)`;
     const lines = [
       `input: ${count} book sources, ${mb(bytes)} MB, synthesized from ${source}`,
@@ -144,7 +145,8 @@ function parent(count: number, generated: boolean, driver: string | undefined): 
 
 const args = process.argv.slice(2);
 if (args[0] === '--child') {
-  await child(args[1] as Mode, args[2]!, args[3]!, args[4] as DriverName | undefined);
+  // --child <input> <store> [store|raw|export] [driver] (test/backup-scale.test.ts runs the store import this way)
+  await child((args[3] as Mode | undefined) ?? 'store', args[1]!, args[2]!, args[4] as DriverName | undefined);
 } else {
   const opt = (name: string) => {
     const at = args.indexOf(name);
