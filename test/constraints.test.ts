@@ -192,6 +192,42 @@ test('a bulk insert that fails part-way writes nothing and names the row', () =>
   s.close();
 });
 
+test('bulk writes go in batches of rows per statement, and a failure is still the first failing row, exactly, with nothing written', () => {
+  const s = fresh();
+  s.tables.books.insertMany([book('b'), book('keep')]);
+  const many = (from: number, n: number) => Array.from({ length: n }, (_, i) => chapter('b', from + i));
+  const count = () => raw(s, 'SELECT count(*) FROM chapters');
+  // A missing parent deep in a full batch: the row named, no row kept.
+  const fk = [...many(0, 700), chapter('missing', 700), ...many(701, 300)];
+  assert.throws(() => s.tables.chapters.insertMany(fk), (e: unknown) => e instanceof ForeignKeyError && /^row 700: /.test(e.message) && e.parent === 'books');
+  assert.equal(count(), 0);
+  // The same key twice inside one batch: the second one is the duplicate.
+  const dup = [...many(0, 10), chapter('b', 3), ...many(10, 600)];
+  assert.throws(() => s.tables.chapters.insertMany(dup), (e: unknown) => e instanceof DuplicateKeyError && /^row 10: /.test(e.message));
+  assert.equal(count(), 0);
+  // A unique index broken across batches: (bookUrl, index) of row 900 is row 5's.
+  const unique = [...many(0, 900), chapter('b', 5, 'other')];
+  assert.throws(() => s.tables.chapters.insertMany(unique), (e: unknown) => e instanceof UniqueViolationError && /^row 900: /.test(e.message));
+  assert.equal(count(), 0);
+  // A bad value comes after a constraint failure still waiting in its batch: the earlier row is the error.
+  const order = [...many(0, 20), chapter('missing', 20), ...many(21, 10), { ...chapter('b', 31), isVip: 'no' as unknown as boolean }];
+  assert.throws(() => s.tables.chapters.insertMany(order), (e: unknown) => e instanceof ForeignKeyError && /^row 20: /.test(e.message));
+  assert.throws(() => s.tables.chapters.insertMany([...many(0, 20), { ...chapter('b', 20), isVip: 'no' as unknown as boolean }]), (e: unknown) => e instanceof ValueTypeError && /^row 20: /.test(e.message));
+  assert.equal(count(), 0);
+  // Every row of full and partial batches lands, with its values.
+  assert.equal(s.tables.chapters.insertMany(many(0, 1001)), 1001);
+  assert.equal(count(), 1001);
+  assert.deepEqual(s.tables.chapters.get({ url: 'b/1000', bookUrl: 'b' }), { ...chapter('b', 1000), resourceUrl: null, tag: null, start: null, end: null, startFragmentId: null, endFragmentId: null, variable: null });
+  // upsertMany in batches updates in place, a key repeated in one batch taking its last values.
+  const again = many(0, 1001).map((c) => ({ ...c, title: `new ${c.index}` }));
+  again.push({ ...chapter('b', 7), title: 'last' });
+  assert.equal(s.tables.chapters.upsertMany(again), 1002);
+  assert.equal(count(), 1001);
+  assert.equal(s.tables.chapters.get({ url: 'b/7', bookUrl: 'b' })?.title, 'last');
+  assert.equal(s.tables.chapters.get({ url: 'b/999', bookUrl: 'b' })?.title, 'new 999');
+  s.close();
+});
+
 test('store.transaction is all or nothing across tables, and returns the function\'s value', () => {
   const s = fresh();
   assert.throws(() => s.transaction(() => {

@@ -135,6 +135,9 @@ test('progress: by bookUrl and by (name, author); the time defaults to the store
   assert.equal(raw(s, 'SELECT durChapterTitle FROM books'), '第5章', 'a title left out stays');
   assert.equal(s.books.updateProgress('nope', { durChapterIndex: 0, durChapterPos: 0 }), false);
   assert.equal(s.books.updateProgressByNameAuthor('n', 'other', { durChapterIndex: 0, durChapterPos: 0 }), false);
+  // Checked as any update is: nothing written on a bad value.
+  assert.throws(() => s.books.updateProgress('b1', { durChapterIndex: 1.5, durChapterPos: 0 }), ValueTypeError);
+  assert.equal(raw(s, 'SELECT durChapterIndex FROM books'), 5n);
   s.close();
 });
 

@@ -1,7 +1,7 @@
 // Chapters: a whole table of contents replaced in one transaction, lists in index order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DuplicateKeyError, ForeignKeyError } from 'legado-store';
+import { DuplicateKeyError, ForeignKeyError, ValueTypeError } from 'legado-store';
 import { book, chapter, newStore, raw, rawAll } from './helpers/domain.js';
 
 test('replaceToc replaces the whole list, other books untouched', () => {
@@ -39,6 +39,13 @@ test('list, range, one by index, by title, search, count', () => {
   assert.equal(s.chapters.get('b1', 2)?.title, '第三章 风起');
   assert.equal(s.chapters.get('b1', 9), undefined);
   assert.equal(s.chapters.getByTitle('b1', '第4章')?.index, 3);
+  // The point reads are prepared once: the same rows as the list query, values checked alike.
+  assert.deepEqual(s.chapters.get('b1', 2), s.tables.chapters.list({ where: { bookUrl: 'b1', index: 2 } })[0]);
+  assert.throws(() => s.chapters.get('b1', '2' as unknown as number), ValueTypeError);
+  assert.equal(s.chapters.get(null as unknown as string, 2), undefined);
+  s.tables.chapters.insert(chapter('b1', 9, { title: '第4章' }));
+  assert.equal(s.chapters.getByTitle('b1', '第4章')?.index, 3, 'the first by index');
+  s.tables.chapters.delete({ url: 'b1/c9', bookUrl: 'b1' });
   assert.deepEqual(s.chapters.search('b1', '风').map((c) => c.index), [2]);
   assert.deepEqual(s.chapters.search('b1', '章').map((c) => c.index), [0, 1, 2, 3, 4]);
   assert.equal(s.chapters.count('b1'), 5);

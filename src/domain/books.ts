@@ -5,6 +5,7 @@ import type { NewRow, Row } from '../schema/row-types.js';
 import { BookGroups, type GroupId } from './book-groups.js';
 import { byKeys } from './collation.js';
 import { bookKindsAt, specialGroupBooks } from './special-groups.js';
+import type { TableOf } from '../store/store.js';
 import { Area, containing, like } from './support.js';
 
 /** `books.type` bits (BookType, schema 55 on). */
@@ -63,9 +64,16 @@ export function sortBooks<B extends SortableBook>(books: B[], sort: BookshelfSor
   return books.sort(compare);
 }
 
+/** The fields a progress update sets, in the order progressValues gives them. */
+const PROGRESS = ['durChapterIndex', 'durChapterPos', 'durChapterTitle', 'durChapterTime'] as const;
+
 export class Books<V extends SchemaVersion = 62> extends Area {
-  private get t() {
-    return this.table('books');
+  private table_: TableOf<'books'> | undefined;
+  private byNameAuthor: ((name: string, author: string) => Row<'books'> | undefined) | undefined;
+  private setProgress: ((bookUrl: string, values: readonly unknown[]) => boolean) | undefined;
+
+  private get t(): TableOf<'books'> {
+    return (this.table_ ??= this.table('books'));
   }
 
   /**
@@ -91,7 +99,7 @@ export class Books<V extends SchemaVersion = 62> extends Area {
   }
 
   getByNameAuthor(name: string, author: string): Row<'books', V> | undefined {
-    return this.out(this.t.list({ where: { name, author }, limit: 1 }))[0];
+    return (this.byNameAuthor ??= this.t.finder(['name', 'author']))(name, author) as Row<'books', V> | undefined;
   }
 
   /**
@@ -121,13 +129,13 @@ export class Books<V extends SchemaVersion = 62> extends Area {
 
   /** Sets the reading position of a book; false when there is no such book. */
   updateProgress(bookUrl: string, progress: BookProgress): boolean {
-    return this.t.update(bookUrl, this.progressPatch(progress));
+    return (this.setProgress ??= this.t.updater(PROGRESS))(bookUrl, this.progressValues(progress));
   }
 
   /** The same, finding the book by (name, author) as the app's progress sync does. */
   updateProgressByNameAuthor(name: string, author: string, progress: BookProgress): boolean {
-    const book = this.t.list({ where: { name, author }, limit: 1 })[0];
-    return book !== undefined && this.t.update(book.bookUrl, this.progressPatch(progress));
+    const book = (this.byNameAuthor ??= this.t.finder(['name', 'author']))(name, author);
+    return book !== undefined && this.updateProgress(book.bookUrl, progress);
   }
 
   /** The books a bookshelf refresh checks: `canUpdate` and not local. */
@@ -145,13 +153,9 @@ export class Books<V extends SchemaVersion = 62> extends Area {
     return this.t.update(bookUrl, { group: mask });
   }
 
-  private progressPatch(p: BookProgress) {
-    return {
-      durChapterIndex: p.durChapterIndex,
-      durChapterPos: p.durChapterPos,
-      durChapterTitle: p.durChapterTitle,
-      durChapterTime: p.durChapterTime ?? this.now(),
-    };
+  /** The values of PROGRESS (a title left out is not set). */
+  private progressValues(p: BookProgress): unknown[] {
+    return [p.durChapterIndex, p.durChapterPos, p.durChapterTitle, p.durChapterTime ?? this.now()];
   }
 
   private get groups(): BookGroups<V> {

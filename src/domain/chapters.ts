@@ -1,13 +1,18 @@
 // A book's table of contents (legado-data-layer.md 2.4), always in chapter index order.
 import type { NewRow, Row } from '../schema/row-types.js';
+import type { TableOf } from '../store/store.js';
 import { Area, containing, like } from './support.js';
 
 /** A chapter as replaceToc takes it: its bookUrl comes from the call. */
 export type TocEntry = Omit<NewRow<'chapters'>, 'bookUrl'> & { readonly bookUrl?: string };
 
 export class Chapters extends Area {
-  private get t() {
-    return this.table('chapters');
+  private table_: TableOf<'chapters'> | undefined;
+  private byIndex: ((bookUrl: string, index: number) => Row<'chapters'> | undefined) | undefined;
+  private byTitle: ((bookUrl: string, title: string) => Row<'chapters'> | undefined) | undefined;
+
+  private get t(): TableOf<'chapters'> {
+    return (this.table_ ??= this.table('chapters'));
   }
 
   /**
@@ -34,12 +39,12 @@ export class Chapters extends Area {
   }
 
   get(bookUrl: string, index: number): Row<'chapters'> | undefined {
-    return this.t.list({ where: { bookUrl, index }, limit: 1 })[0];
+    return (this.byIndex ??= this.t.finder(['bookUrl', 'index']))(bookUrl, index);
   }
 
   /** The first chapter (by index) with exactly this title. */
   getByTitle(bookUrl: string, title: string): Row<'chapters'> | undefined {
-    return this.t.list({ where: { bookUrl, title }, orderBy: 'index', limit: 1 })[0];
+    return (this.byTitle ??= this.t.finder(['bookUrl', 'title'], 'index'))(bookUrl, title);
   }
 
   /** Chapters whose title contains `key`, by index. */

@@ -9,17 +9,19 @@ export function selectList(table: Table): string {
 
 export const keyWhere = (table: Table): string => table.primaryKey.map((c) => `${q(c.name)} = ?`).join(' AND ');
 
-export function insertSql(table: Table): string {
+/** An INSERT of every column, for `rows` rows in one statement (bulk writes, batch.ts). */
+export function insertSql(table: Table, rows = 1): string {
   const cols = table.columns.map((c) => q(c.name)).join(', ');
-  return `INSERT INTO ${q(table.name)} (${cols}) VALUES (${table.columns.map(() => '?').join(', ')})`;
+  const tuple = `(${table.columns.map(() => '?').join(', ')})`;
+  return `INSERT INTO ${q(table.name)} (${cols}) VALUES ${Array<string>(rows).fill(tuple).join(', ')}`;
 }
 
 /** Insert, or update the existing row in place: never INSERT OR REPLACE, which deletes and cascades. */
-export function upsertSql(table: Table): string {
+export function upsertSql(table: Table, rows = 1): string {
   const rest = table.columns.filter((c) => c.pk === 0);
   const target = table.primaryKey.map((c) => q(c.name)).join(', ');
   const action = rest.length === 0 ? 'DO NOTHING' : `DO UPDATE SET ${rest.map((c) => `${q(c.name)} = excluded.${q(c.name)}`).join(', ')}`;
-  return `${insertSql(table)} ON CONFLICT(${target}) ${action}`;
+  return `${insertSql(table, rows)} ON CONFLICT(${target}) ${action}`;
 }
 
 export const getSql = (table: Table): string => `SELECT ${selectList(table)} FROM ${q(table.name)} WHERE ${keyWhere(table)}`;

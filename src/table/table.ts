@@ -3,12 +3,13 @@
 // Values are passed to better-sqlite3 as arguments (`run(...vals)`), not as one array, which it
 // binds more slowly (about 0.3 us more per 15-column insert).
 import type { Connection as Database, RunResult, Statement, TransactionFn } from '../engine/driver.js';
-import { LegadoStoreError, MissingFieldError, ValueTypeError } from '../errors.js';
+import { LegadoStoreError, MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Column, Table } from '../schema/index.js';
 import { unobserved, type WriteHooks } from '../store/changes.js';
 import { Codec, type SqlValue } from './codec.js';
 import { compileQuery, type Query, type Where } from './query.js';
+import { batchRows } from './batch.js';
 import { deleteSql, getSql, hasSql, insertSql, selectList, updateSql, upsertSql } from './sql.js';
 import { translateWriteError } from './violations.js';
 
@@ -44,6 +45,10 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   private insertStmt: Statement | undefined;
   private getStmt: Statement | undefined;
   private upsertStmt: Statement | undefined;
+  /** Bulk writes: rows per statement, and the multi-row statements of that size. */
+  private batchSize: number | undefined;
+  private insertBatch: Statement | undefined;
+  private upsertBatch: Statement | undefined;
   /** SQL of the fixed operations, built once. */
   private readonly sql: { insert: string; upsert: string; get: string; has: string; delete: string; from: string };
   /** The bulk writes' transaction functions, made on first use. */
@@ -70,27 +75,27 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** The row with this primary key, or undefined. */
   get(key: K): R | undefined {
-    const row = (this.getStmt ??= this.reading(this.stmt(this.sql.get))).get(...this.keyValues(key)) as unknown[] | undefined;
+    const row = (this.getStmt ??= this.#reading(this.#stmt(this.sql.get))).get(...this.#keyValues(key)) as unknown[] | undefined;
     return row === undefined ? undefined : this.codec.fromRaw<R>(row);
   }
 
   has(key: K): boolean {
-    return this.stmt(this.sql.has).get(...this.keyValues(key)) !== undefined;
+    return this.#stmt(this.sql.has).get(...this.#keyValues(key)) !== undefined;
   }
 
   /** Adds a row; a row with the same primary key already there is a DuplicateKeyError. Returns the key. */
   insert(row: N): K {
-    return this.write('insert', row);
+    return this.#write('insert', row);
   }
 
   /** Adds the row, or updates the existing row with its key in place (its dependent rows stay). */
   upsert(row: N): K {
-    return this.write('upsert', row);
+    return this.#write('upsert', row);
   }
 
   /** Sets some fields of the row with this key; false when there is no such row. */
   update(key: K, patch: P): boolean {
-    const keyVals = this.keyValues(key);
+    const keyVals = this.#keyValues(key);
     const p = patch as Fields;
     if (p === null || typeof p !== 'object') throw new ValueTypeError(this.name, '(patch)', p, 'an object');
     const cols: Column[] = [];
@@ -105,7 +110,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       if (c!.pk > 0) throw new ValueTypeError(this.name, field, v, 'no primary-key field in an update (delete and insert to change a key)');
       cols.push(c!);
       vals.push(this.codec.encodeValue(c!, v));
-      node = node.next.get(field) ?? this.updateChild(node, field);
+      node = node.next.get(field) ?? this.#updateChild(node, field);
     }
     if (cols.length === 0) return this.has(key);
     let stmt = node.stmt;
@@ -118,18 +123,78 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       this.updateStatements++;
     }
     for (const k of keyVals) vals.push(k);
+    return this.#runUpdate(stmt, vals, key, (f) => p[f]);
+  }
+
+  /**
+   * An update of these fields, prepared once, for the updates the domain makes often: the
+   * returned function takes the key and the values in `fields` order, checked as update's are,
+   * and answers as update does. A value left undefined is not set (update's way, not prepared).
+   */
+  updater(fields: readonly (keyof P & string)[]): (key: K, values: readonly unknown[]) => boolean {
+    const cols = fields.map((f) => {
+      const c = this.model.column(f);
+      if (!c) throw new UnknownFieldError(this.name, f, this.codec.version);
+      if (c.pk > 0) throw new ValueTypeError(this.name, f, undefined, 'no primary-key field in an update (delete and insert to change a key)');
+      return c;
+    });
+    const sql = updateSql(this.model, cols);
+    let stmt: Statement | undefined;
+    return (key, values) => {
+      const vals: SqlValue[] = [];
+      for (let i = 0; i < cols.length; i++) {
+        const v = values[i];
+        if (v === undefined) return this.update(key, Object.fromEntries(fields.map((f, j) => [f, values[j]])) as P);
+        vals.push(this.codec.encodeValue(cols[i]!, v));
+      }
+      for (const k of this.#keyValues(key)) vals.push(k);
+      return this.#runUpdate((stmt ??= this.hooks.prepare(sql)), vals, key, (f) => values[fields.indexOf(f as keyof P & string)]);
+    };
+  }
+
+  /** Runs an UPDATE by key: a failure as a typed error (naming the row's fields as they would have been), the change reported. */
+  #runUpdate(stmt: Statement, vals: SqlValue[], key: K, given: (field: string) => unknown): boolean {
     let changes: number;
     try {
       changes = stmt.run(...vals).changes;
     } catch (e) {
       const current = this.get(key) as Fields | undefined;
-      throw translateWriteError(this.db, this.model, 'update', e, (f) => (p[f] !== undefined ? p[f] : current?.[f]));
+      throw translateWriteError(this.db, this.model, 'update', e, (f) => {
+        const v = given(f);
+        return v !== undefined ? v : current?.[f];
+      });
     }
     if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'update', changes);
     return changes > 0;
   }
 
-  private updateChild(node: UpdateNode, field: string): UpdateNode {
+  /**
+   * A lookup of the first row (in `orderBy` order) whose `fields` equal the values given,
+   * prepared once, for the point reads the domain makes often: the same row as
+   * `list({ where, orderBy, limit: 1 })[0]`, values checked the same way (null: IS NULL).
+   */
+  finder(fields: readonly (keyof R & string)[], orderBy?: keyof R & string): (...values: unknown[]) => R | undefined {
+    const cols = fields.map((f) => {
+      const c = this.model.column(f);
+      if (!c) throw new UnknownFieldError(this.name, f, this.codec.version);
+      return c;
+    });
+    const tail = `WHERE ${cols.map((c) => `${q(c.name)} = ?`).join(' AND ')}${orderBy ? ` ORDER BY ${q(this.model.column(orderBy)?.name ?? orderBy)}` : ''} LIMIT 1`;
+    let stmt: Statement | undefined;
+    return (...values) => {
+      const vals: SqlValue[] = [];
+      for (let i = 0; i < cols.length; i++) {
+        const v = values[i];
+        // IS NULL and a missing value take list's way.
+        if (v === null || v === undefined) return this.list({ where: Object.fromEntries(fields.map((f, j) => [f, values[j]])), orderBy, limit: 1 } as Query<R>)[0];
+        vals.push(this.codec.encodeValue(cols[i]!, v));
+      }
+      const row = (stmt ??= this.#reading(this.hooks.prepare(`${this.sql.from} ${tail}`))).get(...vals) as unknown[] | undefined;
+      return row === undefined ? undefined : this.codec.fromRaw<R>(row);
+    };
+  }
+
+  #updateChild(node: UpdateNode, field: string): UpdateNode {
     const child: UpdateNode = { next: new Map(), stmt: undefined };
     node.next.set(field, child);
     return child;
@@ -137,20 +202,20 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** Deletes the row with this key (its dependent rows go with it where the schema cascades). */
   delete(key: K): boolean {
-    const changes = this.stmt(this.sql.delete).run(...this.keyValues(key)).changes;
+    const changes = this.#stmt(this.sql.delete).run(...this.#keyValues(key)).changes;
     if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'delete', changes);
     return changes > 0;
   }
 
   list(query?: Query<R>): R[] {
     const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
-    return this.decodeAll(this.query(this.lists, this.sql.from, tail, true).all(...params));
+    return this.#decodeAll(this.#query(this.lists, this.sql.from, tail, true).all(...params));
   }
 
   /** Like list, one row at a time, for results too large to hold at once. */
   *iterate(query?: Query<R>): IterableIterator<R> {
     const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
-    for (const row of this.query(this.lists, this.sql.from, tail, true).iterate(...params)) {
+    for (const row of this.#query(this.lists, this.sql.from, tail, true).iterate(...params)) {
       yield this.codec.fromRaw<R>(row as unknown[]);
     }
   }
@@ -162,18 +227,18 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
    * like list's. Each distinct tail is prepared once.
    */
   select(tail: string, params: readonly unknown[] | Readonly<Record<string, unknown>> = []): R[] {
-    const s = this.query(this.selects, `${this.sql.from} `, tail, true);
-    return this.decodeAll(Array.isArray(params) ? s.all(...(params as unknown[])) : s.all(params));
+    const s = this.#query(this.selects, `${this.sql.from} `, tail, true);
+    return this.#decodeAll(Array.isArray(params) ? s.all(...(params as unknown[])) : s.all(params));
   }
 
   count(where?: Where<R>): number {
     const { tail, params } = compileQuery(this.codec, { where } as Query<unknown>);
-    return this.query(this.counts, `SELECT count(*) FROM ${q(this.name)}`, tail, false).pluck().get(...params) as number;
+    return this.#query(this.counts, `SELECT count(*) FROM ${q(this.name)}`, tail, false).pluck().get(...params) as number;
   }
 
   /** Inserts every row in one transaction: all of them, or none when one fails. Returns the count. */
   insertMany(rows: Iterable<N>): number {
-    this.runInsertMany ??= this.hooks.transaction((all: Iterable<N>) => this.each(all, 'insert'));
+    this.runInsertMany ??= this.hooks.transaction((all: Iterable<N>) => this.#each(all, 'insert'));
     const n = this.runInsertMany.immediate(rows);
     if (n > 0 && this.hooks.active) this.hooks.wrote(this.name, 'insert');
     return n;
@@ -181,16 +246,16 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** Upserts every row in one transaction: all of them, or none when one fails. Returns the count. */
   upsertMany(rows: Iterable<N>): number {
-    this.runUpsertMany ??= this.hooks.transaction((all: Iterable<N>) => this.each(all, 'upsert'));
+    this.runUpsertMany ??= this.hooks.transaction((all: Iterable<N>) => this.#each(all, 'upsert'));
     const n = this.runUpsertMany.immediate(rows);
     if (n > 0 && this.hooks.active) this.hooks.wrote(this.name, 'update');
     return n;
   }
 
-  private write(kind: 'insert' | 'upsert', row: N): K {
+  #write(kind: 'insert' | 'upsert', row: N): K {
     const fields = row as Fields;
     const vals = this.codec.encodeRow(fields);
-    const info = this.runWrite(kind, fields, vals);
+    const info = this.#runWrite(kind, fields, vals);
     if (this.pk.length === 1) {
       const v = vals[this.pkIndex[0]!];
       return (v === null ? info.lastInsertRowid : v) as K;
@@ -200,18 +265,18 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     return key as K;
   }
 
-  private runWrite(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
-    const info = this.runRow(kind, fields, vals);
+  #runWrite(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
+    const info = this.#runRow(kind, fields, vals);
     if (info.changes > 0 && this.hooks.active) this.hooks.wrote(this.name, kind === 'insert' ? 'insert' : 'update', info.changes);
     return info;
   }
 
   /** One row's INSERT or upsert, its failure as a typed error; nothing reported. */
-  private runRow(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
+  #runRow(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
     const model = this.model;
     let info: RunResult;
     try {
-      info = (kind === 'insert' ? (this.insertStmt ??= this.stmt(this.sql.insert)) : (this.upsertStmt ??= this.stmt(this.sql.upsert))).run(...vals);
+      info = (kind === 'insert' ? (this.insertStmt ??= this.#stmt(this.sql.insert)) : (this.upsertStmt ??= this.#stmt(this.sql.upsert))).run(...vals);
     } catch (e) {
       throw translateWriteError(this.db, model, kind, e, (f) => fields[f], (f) => vals[model.columns.findIndex((c) => c.field === f)]);
     }
@@ -219,29 +284,72 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   }
 
   /**
-   * The rows of insertMany or upsertMany, in their transaction. Past QUIET_AFTER rows the
-   * table's change triggers are silenced and the table is counted once instead; a failure
-   * rolls the transaction back, triggers and counter with it.
+   * The rows of insertMany or upsertMany, in their transaction, a batch of rows per statement
+   * (batch.ts). A failure is reported as the same row's failure a statement per row would
+   * give: rows are encoded (and checked) in order, a batch that fails is written again row by
+   * row to find the culprit, and the transaction rolls everything back. Past QUIET_AFTER rows
+   * the table's change triggers are silenced and the table is counted once instead.
    */
-  private each(rows: Iterable<N>, kind: 'insert' | 'upsert'): number {
-    let i = 0;
+  #each(rows: Iterable<N>, kind: 'insert' | 'upsert'): number {
+    const width = this.model.columns.length;
+    const size = (this.batchSize ??= batchRows(this.db, width));
+    const values = new Array<SqlValue>(size * width);
+    const given = new Array<Fields>(size);
+    let n = 0; // rows in the batch
+    let i = 0; // rows seen
     let changes = 0;
     let silenced = false;
     for (const row of rows) {
       if (i === QUIET_AFTER && this.hooks.active) silenced = this.hooks.silence(this.name);
+      let vals: SqlValue[];
       try {
-        changes += this.runRow(kind, row as Fields, this.codec.encodeRow(row as Fields)).changes;
+        vals = this.codec.encodeRow(row as Fields);
       } catch (e) {
-        if (e instanceof LegadoStoreError) e.message = `row ${i}: ${e.message}`;
-        throw e;
+        // The rows before it go first: one of them may fail before this one would.
+        this.#runRows(kind, values, given, n, i - n);
+        throw rowError(e, i);
       }
+      for (let c = 0, k = n * width; c < width; c++, k++) values[k] = vals[c]!;
+      given[n++] = row as Fields;
       i++;
+      if (n === size) {
+        changes += this.#runBatch(kind, values, given, i - n);
+        n = 0;
+      }
     }
+    changes += this.#runRows(kind, values, given, n, i - n);
     if (silenced) this.hooks.unsilence(this.name, changes > 0);
     return i;
   }
 
-  private keyValues(key: K): SqlValue[] {
+  /** A full batch in one statement; when a constraint fails, row by row, which raises that row's typed error. */
+  #runBatch(kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], first: number): number {
+    const stmt = kind === 'insert' ? (this.insertBatch ??= this.#stmt(insertSql(this.model, given.length))) : (this.upsertBatch ??= this.#stmt(upsertSql(this.model, given.length)));
+    try {
+      return stmt.run(...values).changes;
+    } catch (e) {
+      // A constraint failure undoes only its statement: the transaction is there to go on in.
+      if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') || !this.db.inTransaction) throw e;
+      this.#runRows(kind, values, given, given.length, first);
+      throw e;
+    }
+  }
+
+  /** The first n rows of a batch, a statement each; a failure names its row (`first` is the batch's first row). */
+  #runRows(kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], n: number, first: number): number {
+    const width = this.model.columns.length;
+    let changes = 0;
+    for (let j = 0; j < n; j++) {
+      try {
+        changes += this.#runRow(kind, given[j]!, values.slice(j * width, (j + 1) * width)).changes;
+      } catch (e) {
+        throw rowError(e, first + j);
+      }
+    }
+    return changes;
+  }
+
+  #keyValues(key: K): SqlValue[] {
     if (this.pk.length === 1) {
       const c = this.pk[0]!;
       if (key === undefined || key === null) throw new MissingFieldError(this.name, c.field, key as null | undefined);
@@ -258,7 +366,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     });
   }
 
-  private stmt(sql: string): Statement {
+  #stmt(sql: string): Statement {
     let s = this.statements.get(sql);
     if (!s) {
       s = this.hooks.prepare(sql);
@@ -271,11 +379,11 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
    * The statement `prefix + tail`, cached by `tail` (a short key, often a constant), at most
    * QUERY_STATEMENTS per cache: the oldest goes first. `rows`: it reads rows (see reading).
    */
-  private query(cache: Map<string, Statement>, prefix: string, tail: string, rows: boolean): Statement {
+  #query(cache: Map<string, Statement>, prefix: string, tail: string, rows: boolean): Statement {
     let s = cache.get(tail);
     if (s === undefined) {
       s = this.hooks.prepare(prefix + tail);
-      if (rows) this.reading(s);
+      if (rows) this.#reading(s);
       if (cache.size >= QUERY_STATEMENTS) cache.delete(cache.keys().next().value!);
       cache.set(tail, s);
     }
@@ -283,7 +391,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   }
 
   /** The API rows of rows read as arrays, in the same array. */
-  private decodeAll(rows: unknown[]): R[] {
+  #decodeAll(rows: unknown[]): R[] {
     for (let i = 0; i < rows.length; i++) rows[i] = this.codec.fromRaw(rows[i] as unknown[]);
     return rows as R[];
   }
@@ -292,9 +400,15 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
    * Makes `s` a statement that reads rows for the codec: as arrays (the codec builds the
    * objects), and in tables with 64-bit bitmask columns with every integer exact.
    */
-  private reading(s: Statement): Statement {
+  #reading(s: Statement): Statement {
     s.raw(true);
     if (this.codec.bigintRows) s.safeIntegers(true);
     return s;
   }
+}
+
+/** A bulk write's error, its message naming the row (counted from 0) when it is one of the store's. */
+function rowError(e: unknown, row: number): unknown {
+  if (e instanceof LegadoStoreError && !e.message.startsWith('row ')) e.message = `row ${row}: ${e.message}`;
+  return e;
 }
