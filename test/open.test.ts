@@ -229,3 +229,20 @@ test('a read-only store reads but does not write', () => {
   ro.close();
   assert.deepEqual(snapshot(path).main, before.main);
 });
+
+test('connection settings: WAL, foreign keys, a memory map for reads; none of it stored in the file', () => {
+  const path = storeFile();
+  const header = snapshot(path);
+  const s = openStore(path, { schema: 62 });
+  assert.equal(s.db.pragma('journal_mode', { simple: true }), 'wal');
+  assert.equal(s.db.pragma('foreign_keys', { simple: true }), 1);
+  // Engines built without memory maps answer 0 (and WASM is not asked): never an error.
+  const mmap = Number(s.db.pragma('mmap_size', { simple: true }));
+  if (s.db.driver === 'better-sqlite3' || s.db.driver === 'node:sqlite') assert.equal(mmap, 1024 * 1024 * 1024);
+  assert.equal(s.tables.books.get('b1')?.name, 'N', 'reads through the map');
+  s.close();
+  assert.deepEqual(snapshot(path), header, 'opening and reading changed nothing in the file');
+  const other = openDb(path);
+  assert.equal(other.pragma('mmap_size', { simple: true }), 0, 'a per-connection setting: the next connection has the default');
+  other.close();
+});
