@@ -312,7 +312,7 @@ export class ChangeTracker implements WriteHooks {
     for (const op of OPERATIONS) {
       this.rawExec(
         `CREATE TEMP TRIGGER IF NOT EXISTS \`${triggerName(table, op)}\` AFTER ${op} ON \`${table}\` ` +
-          `BEGIN UPDATE temp.${LOG} SET n = n + 1 WHERE tbl = ${sqlText(table)}; END`,
+          `BEGIN UPDATE ${LOG} SET n = n + 1 WHERE tbl = ${sqlText(table)}; END`,
       );
     }
   }
