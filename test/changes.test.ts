@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openDb, type Connection } from './helpers/engine.js';
-import { TransactionStateError, UnknownTableError, openStore, type Store } from 'legado-store';
+import { DuplicateKeyError, TransactionStateError, UnknownTableError, openStore, type Store } from 'legado-store';
 import { book, chapter, newStore, newStore49 } from './helpers/domain.js';
 
 /** Records each notification as a sorted list of table names. */
@@ -296,5 +296,23 @@ test('a typed write to a table nobody observes does not read the log: what a byp
   assert.deepEqual(calls, []);
   s.flushChanges();
   assert.deepEqual(calls, [['books']]);
+  s.close();
+});
+
+test('replacing a long table of contents silences the triggers for the delete too, and still notifies once after commit', () => {
+  const s = newStore();
+  s.tables.books.insert(book('b1'));
+  s.chapters.replaceToc('b1', Array.from({ length: 600 }, (_, i) => chapter('b1', i)));
+  const { calls } = recorder(s, ['chapters']);
+  const before = tempObjects(s);
+  assert.equal(s.chapters.replaceToc('b1', Array.from({ length: 300 }, (_, i) => chapter('b1', i, { title: `new ${i}` }))), 300);
+  assert.deepEqual(calls, [['chapters']]);
+  assert.deepEqual(tempObjects(s), before);
+  assert.throws(() => s.chapters.replaceToc('b1', [chapter('b1', 0), chapter('b1', 0)]), DuplicateKeyError);
+  assert.equal(s.chapters.count('b1'), 300, 'the old list stays');
+  assert.equal(calls.length, 1, 'a failed replacement says nothing');
+  assert.equal(s.chapters.deleteByBook('b1'), 300);
+  assert.deepEqual(calls, [['chapters'], ['chapters']], 'a delete on its own reports at once');
+  assert.deepEqual(tempObjects(s), before);
   s.close();
 });

@@ -57,7 +57,7 @@ export class Chapters extends Area {
   }
 
   deleteByBook(bookUrl: string): number {
-    return this.sql('DELETE FROM chapters WHERE bookUrl = ?').run(bookUrl).changes;
+    return this.t.deleteWhere('WHERE bookUrl = ?', [bookUrl]);
   }
 }
 

@@ -48,6 +48,8 @@ export interface WriteHooks {
    * whether it did. `unsilence` then counts the table as changed (when it is) and restores them.
    */
   silence(table: string): boolean;
+  /** Whether the table has change triggers now (a listener observes it). */
+  observes(table: string): boolean;
   unsilence(table: string, changed: boolean): void;
   prepare(sql: string): Statement;
   /** A transaction function that does not report by itself (the caller reports). */
@@ -59,6 +61,7 @@ export const unobserved = (db: Db): WriteHooks => ({
   active: false,
   wrote() {},
   silence: () => false,
+  observes: () => false,
   unsilence() {},
   prepare: (sql) => db.prepare(sql),
   transaction: (fn) => db.transaction(fn),
@@ -134,6 +137,10 @@ export class ChangeTracker implements WriteHooks {
       this.known.add(table);
     }
     if (!inTransaction) this.flush();
+  }
+
+  observes(table: string): boolean {
+    return this.installed.has(table);
   }
 
   silence(table: string): boolean {

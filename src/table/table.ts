@@ -39,6 +39,10 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   private readonly lists = new Map<string, Statement>();
   private readonly selects = new Map<string, Statement>();
   private readonly counts = new Map<string, Statement>();
+  /** deleteWhere's statements, and the counts that tell whether it silences the triggers, by tail. */
+  private readonly deletes = new Map<string, Statement>();
+  private readonly deleteCounts = new Map<string, Statement>();
+  private runSilentDelete: TransactionFn<[Statement, readonly unknown[]], number> | undefined;
   /** update statements by the fields they set, in the order given: a tree with a level per field. */
   private updates: UpdateNode = { next: new Map(), stmt: undefined };
   private updateStatements = 0;
@@ -205,6 +209,31 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     const changes = this.#stmt(this.sql.delete).run(...this.#keyValues(key)).changes;
     if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'delete', changes);
     return changes > 0;
+  }
+
+  /**
+   * Deletes the rows chosen by `tail` (what follows `FROM <table>`, e.g. `WHERE bookUrl = ?`,
+   * with `?` parameters) in one statement; returns how many. When a listener observes the table
+   * and more than QUIET_AFTER rows go, its change triggers are silenced for the statement, as
+   * in bulk writes. Each distinct tail is prepared once.
+   */
+  deleteWhere(tail: string, params: readonly unknown[] = []): number {
+    const del = this.#query(this.deletes, `DELETE FROM ${q(this.name)} `, tail, false);
+    let changes: number;
+    if (this.hooks.active && this.hooks.observes(this.name) && (this.#query(this.deleteCounts, `SELECT count(*) FROM ${q(this.name)} `, tail, false).pluck().get(...params) as number) > QUIET_AFTER) {
+      this.runSilentDelete ??= this.hooks.transaction((s: Statement, p: readonly unknown[]) => {
+        const silenced = this.hooks.silence(this.name);
+        const n = s.run(...p).changes;
+        if (silenced) this.hooks.unsilence(this.name, n > 0);
+        return n;
+      });
+      changes = this.runSilentDelete.immediate(del, params);
+      if (changes > 0) this.hooks.wrote(this.name, 'delete');
+    } else {
+      changes = del.run(...params).changes;
+      if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'delete', changes);
+    }
+    return changes;
   }
 
   list(query?: Query<R>): R[] {
