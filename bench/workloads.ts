@@ -25,10 +25,12 @@ export interface Sizes {
   chapters: number;
   /** 6: full chapter-list reads. */
   lists: number;
-  /** 7: chapters of the book, and as many random single-chapter reads. */
-  chapterReads: number;
-  /** 8: books on the shelf, and as many single-book reads. */
-  bookReads: number;
+  /** 7, 8: single-row reads (the same count at every tier: the table grows, the work per read should not). */
+  pointReads: number;
+  /** 7: chapters of the book read one by one. */
+  readChapters: number;
+  /** 8: books on the shelf read one by one. */
+  readBooks: number;
   /** 9: chapters inserted in one transaction. */
   bulk: number;
   /** 10: books in the store file opened. */
@@ -42,7 +44,7 @@ export interface Sizes {
 }
 
 /** The sizes that scale with the tier (every write and read workload); the others stay as given. */
-const SCALED: readonly (keyof Sizes)[] = ['toc', 'sources', 'books', 'updates', 'cache', 'chapters', 'chapterReads', 'bookReads', 'bulk', 'sourceFile'];
+const SCALED: readonly (keyof Sizes)[] = ['toc', 'sources', 'books', 'updates', 'cache', 'chapters', 'readChapters', 'readBooks', 'bulk', 'sourceFile'];
 
 /** Tier 1 sizes; tiers 10 and 100 multiply the scaled ones (so 10k / 100k / 1M chapters). */
 export const DEFAULT_SIZES: Sizes = {
@@ -53,8 +55,9 @@ export const DEFAULT_SIZES: Sizes = {
   cache: 1_000,
   chapters: 10_000,
   lists: 3,
-  chapterReads: 10_000,
-  bookReads: 10_000,
+  pointReads: 10_000,
+  readChapters: 10_000,
+  readBooks: 10_000,
   bulk: 10_000,
   openBooks: 1_000,
   backupBooks: 2_000,
@@ -72,8 +75,9 @@ export const SMOKE_SIZES: Sizes = {
   cache: 60,
   chapters: 30,
   lists: 2,
-  chapterReads: 30,
-  bookReads: 20,
+  pointReads: 20,
+  readChapters: 30,
+  readBooks: 20,
   bulk: 50,
   openBooks: 10,
   backupBooks: 10,
@@ -232,12 +236,12 @@ function tierWorkloads(sizes: Sizes, tier: number): Workload[] {
   const sources = lazy(() => data.sources(sizes.sources).rows);
   const cache = lazy(() => data.cacheEntries(sizes.cache));
   const listed = lazy(() => data.chapters(BOOK, sizes.chapters, 60));
-  const reads = lazy(() => ({ chapters: data.chapters(BOOK, sizes.chapterReads, 61), picks: data.chapterPicks(sizes.chapterReads, sizes.chapterReads) }));
+  const reads = lazy(() => ({ chapters: data.chapters(BOOK, sizes.readChapters, 61), picks: data.chapterPicks(sizes.readChapters, sizes.pointReads) }));
   const bookReads = lazy(() => {
-    const books = data.books(sizes.bookReads, 62);
+    const books = data.books(sizes.readBooks, 62);
     const r = data.random(63);
     // One url in twenty is not on the shelf.
-    const urls = Array.from({ length: sizes.bookReads }, (_, i) => (i % 20 === 19 ? `https://missing.example.com/${i}` : books[Math.floor(r() * books.length)]!.bookUrl));
+    const urls = Array.from({ length: sizes.pointReads }, (_, i) => (i % 20 === 19 ? `https://missing.example.com/${i}` : books[Math.floor(r() * books.length)]!.bookUrl));
     return { books, urls };
   });
   const saves = lazy(() => data.progressSaves(shelf(), sizes.updates));
@@ -365,7 +369,7 @@ function tierWorkloads(sizes: Sizes, tier: number): Workload[] {
       key: 'chapter-get',
       title: 'Chapter by index',
       ...scaled,
-      measures: `${n(sizes.chapterReads)} random chapters of a ${n(sizes.chapterReads)}-chapter book, one by one by (bookUrl, index)`,
+      measures: `${n(sizes.pointReads)} random chapters of a ${n(sizes.readChapters)}-chapter book, one by one by (bookUrl, index)`,
       session: true,
       canRun: hand('chapter-get'),
       template: (path) => fillBookWithChapters(path, reads().chapters),
@@ -380,7 +384,7 @@ function tierWorkloads(sizes: Sizes, tier: number): Workload[] {
       key: 'book-get',
       title: 'Book by url',
       ...scaled,
-      measures: `${n(sizes.bookReads)} random books of a ${n(sizes.bookReads)}-book shelf, one by one by url (one in twenty missing)`,
+      measures: `${n(sizes.pointReads)} random books of a ${n(sizes.readBooks)}-book shelf, one by one by url (one in twenty missing)`,
       session: true,
       canRun: hand('book-get'),
       template: (path) => fillShelf(path, bookReads().books),
