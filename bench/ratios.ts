@@ -38,7 +38,7 @@ export function targets(r: Report): Target[] {
     const add = (target: string, wall: number | undefined, cpu: number | undefined, limit: number, strict = false) =>
       out.push({ workload: w, target, wall, cpu, limit, met: wall === undefined ? undefined : ok && (strict ? wall < limit : wall <= limit) });
     if (w.key === 'open') {
-      add('open and check < 5 ms', store.median / 5, store.cpu / 5, 1, true);
+      add('open and check < 5 ms (shown: median / 5 ms)', store.median / 5, store.cpu / 5, 1, true);
       continue;
     }
     const hands = all.filter((m) => m.kind === 'hand');
