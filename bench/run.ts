@@ -114,7 +114,9 @@ export async function bench(args: BenchArgs, log: (line: string) => void = conso
     openRepeats: args.smoke ? 1 : 25,
     log,
   });
-  const command = `npm run bench${args.argv.length ? ` -- ${args.argv.join(' ')}` : ''}`;
+  // What ran, as it can be run again (npm run bench is tsc, then node dist/bench/run.js).
+  const runtime = (globalThis as { Bun?: unknown }).Bun ? 'bun' : 'node';
+  const command = `${runtime} dist/bench/run.js${args.argv.length ? ` ${args.argv.join(' ')}` : ''}`;
   const text = markdown(report, contenders.map((c) => c.name), command);
   return { report, markdown: text };
 }
