@@ -15,6 +15,7 @@ export { schemas, specOf, SUPPORTED_VERSIONS, CURRENT_VERSION, NEWEST_VERSION, i
 export type { Column, Table, Index, ForeignKey, Schema, View } from './schema/index.js';
 export { APP_RELEASES, LEGADO_TEAM_HASHES, identifyHash, describeSchema, type KnownSchema } from './schema/lines.js';
 export type { Row, NewRow, Patch, Key, TableName } from './schema/row-types.js';
+export { toJsonRow, fromJsonRow, type JsonRow, type JsonField, type JsonValue } from './backup/json-row.js';
 export { createTableSql, createIndexSql, createViewSql, createSchemaSql } from './schema/ddl.js';
 export {
   importDatabase,

@@ -21,6 +21,7 @@ export type { Connection, Statement, Driver, DriverName } from '../engine/driver
 export { schemas, SUPPORTED_VERSIONS, CURRENT_VERSION, type SchemaVersion, type VersionedSchema } from '../schema/index.js';
 export type { Column, Table, Index, ForeignKey, Schema } from '../schema/index.js';
 export type { Row, NewRow, Patch, Key, TableName } from '../schema/row-types.js';
+export { toJsonRow, fromJsonRow, type JsonRow, type JsonField, type JsonValue } from '../backup/json-row.js';
 // The backup pipeline on bytes is the Node import's and export's own: the same report, the same zip.
 export { importBackupBytes as importBackup, exportBackupBytes as exportBackup } from '../backup/bytes.js';
 export * from '../backup/bytes.js';

@@ -1,7 +1,8 @@
 // Opening stores in the browser: the same openStore as on Node, on the WASM driver with its
 // storage ('opfs' persistent, 'memory' throwaway), plus the whole-file operations a page needs
 // (a database file the user picked, the database file to download).
-import { loadWasmDriver, WasmConnection, type WasmDriver, type WasmStorage } from '../engine/drivers/wasm.js';
+import { loadWasmDriver, WasmConnection, type WasmDriver } from '../engine/drivers/wasm.js';
+import type { WasmStorage } from '../engine/drivers/wasm-storage.js';
 import { DriverUnavailableError, FileExistsError, NotADatabaseError, TransactionStateError } from '../errors.js';
 import type { SchemaVersion } from '../schema/index.js';
 import { openStore as openOnDriver, type OpenOptions } from '../store/open.js';

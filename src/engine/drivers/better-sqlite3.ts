@@ -16,17 +16,20 @@ let engine: Engine | undefined;
  * for another runtime's ABI, Bun). The binding loads on the first `new Database`, so one
  * in-memory database is opened and closed here to find out.
  */
-export function loadBetterSqlite3(): Engine {
+function load(): Engine {
   if (engine) return engine;
   const Database = createRequire(import.meta.url)('better-sqlite3') as Engine;
   new Database(':memory:').close();
   return (engine = Database);
 }
 
+/** Loads it (see load), typed without better-sqlite3's types: the published declarations must not need them. */
+export const loadBetterSqlite3: () => unknown = load;
+
 export const betterSqlite3Driver: Driver = {
   name: 'better-sqlite3',
   open(path: string, options: DriverOpenOptions = {}): Connection {
-    const Database = loadBetterSqlite3();
+    const Database = load();
     const db = new Database(path, {
       readonly: options.readonly ?? false,
       fileMustExist: options.fileMustExist ?? false,

@@ -25,8 +25,9 @@ import type {
   Statement,
   TransactionFn,
 } from '../driver.js';
+import type { WasmStorage } from './wasm-storage.js';
 
-export type WasmStorage = 'opfs' | 'memory';
+export type { WasmStorage };
 
 export interface WasmDriverOptions {
   /** Where databases live (default 'memory'). 'opfs' works only in a dedicated Worker. */
