@@ -57,14 +57,26 @@ export function foreignKeyCheck(db: Db, schema: Schema): Damage[] {
   const rows = db.pragma('foreign_key_check') as { table: string; rowid: number | bigint | null; parent: string; fkid: number }[];
   const damage: Damage[] = [];
   const perTable = new Map<string, number>();
+  // Per table, read once: its foreign keys, and the statement that finds a row's key by rowid.
+  const fkLists = new Map<string, { id: number; from: string; to: string }[]>();
+  const keyFinders = new Map<string, (rowid: number | bigint) => string>();
   for (const r of rows) {
     const n = (perTable.get(r.table) ?? 0) + 1;
     perTable.set(r.table, n);
     if (n > DAMAGE_LISTED) continue;
     const table = schema.table(r.table);
-    const fk = (db.pragma(`foreign_key_list("${r.table}")`) as { id: number; from: string; to: string }[]).filter((f) => f.id === r.fkid);
+    let fks = fkLists.get(r.table);
+    if (fks === undefined) fkLists.set(r.table, (fks = db.pragma(`foreign_key_list("${r.table}")`) as { id: number; from: string; to: string }[]));
+    const fk = fks.filter((f) => f.id === r.fkid);
     const via = fk.length ? ` (${fk.map((f) => f.from).join(', ')} → ${r.parent}.${fk.map((f) => f.to).join(', ')})` : '';
-    const key = table && r.rowid !== null ? keyOfRow(db, table, r.rowid) : r.rowid === null ? undefined : `rowid ${r.rowid}`;
+    let key: string | undefined;
+    if (r.rowid === null) key = undefined;
+    else if (!table) key = `rowid ${r.rowid}`;
+    else {
+      let find = keyFinders.get(r.table);
+      if (find === undefined) keyFinders.set(r.table, (find = keyFinder(db, table)));
+      key = find(r.rowid);
+    }
     damage.push({ table: r.table, ...(key !== undefined && { key }), message: `${r.table}${key ? ` ${key}` : ''}: no row in ${r.parent}${via}` });
   }
   for (const [table, n] of perTable) {
@@ -73,12 +85,14 @@ export function foreignKeyCheck(db: Db, schema: Schema): Damage[] {
   return damage;
 }
 
-/** A row's primary key as `field=value, ...`, found by rowid. */
-export function keyOfRow(db: Db, table: Table, rowid: number | bigint): string {
+/** A function giving a row's primary key as `field=value, ...`, found by rowid (prepared once). */
+function keyFinder(db: Db, table: Table): (rowid: number | bigint) => string {
   const cols = table.primaryKey.map((c) => `"${c.name}"`).join(', ');
-  const values = db.prepare(`SELECT ${cols} FROM "${table.name}" WHERE rowid = ?`).raw().safeIntegers().get(rowid) as unknown[] | undefined;
-  if (values === undefined) return `rowid ${rowid}`;
-  return formatKey(table, values);
+  const stmt = db.prepare(`SELECT ${cols} FROM "${table.name}" WHERE rowid = ?`).raw().safeIntegers();
+  return (rowid) => {
+    const values = stmt.get(rowid) as unknown[] | undefined;
+    return values === undefined ? `rowid ${rowid}` : formatKey(table, values);
+  };
 }
 
 /** Primary-key values as `field=value, ...` (strings quoted, so a blank one shows). */
