@@ -21,7 +21,7 @@ const dir = tempDir();
 let n = 0;
 
 /** A closed, checkpointed schema file to tamper with. */
-function storeFile(version: 62 | 49 = 62): string {
+function storeFile(version: 62 | 49 | 75 = 62): string {
   const path = join(dir, `f${n++}.db`);
   const s = openStore(path, { schema: version });
   s.tables.books.insert({ bookUrl: 'b1', name: 'N', author: 'A' });
@@ -154,6 +154,29 @@ test('a structure that does not match lists every difference and leaves the file
   assert.equal(r.differences.length, 7);
   assert.deepEqual([...r.extraTables].sort(), ['bg_old', 'caches_old']);
   assert.deepEqual(snapshot(path), before);
+});
+
+test('one change alone is found: an extra or missing index, a missing view, a table rebuilt with another type', () => {
+  const cases: [string, string, 75?][] = [
+    ['CREATE INDEX index_books_extra ON books (author)', 'extra-index books index_books_extra'],
+    ['DROP INDEX index_books_name_author', 'missing-index books index_books_name_author'],
+    ['DROP INDEX index_chapters_bookUrl', 'missing-index chapters index_chapters_bookUrl'],
+    [
+      'ALTER TABLE caches RENAME TO caches_old; DROP INDEX index_caches_key; CREATE TABLE caches (`key` TEXT NOT NULL, `value` TEXT, `deadline` TEXT NOT NULL, PRIMARY KEY(`key`)); CREATE UNIQUE INDEX `index_caches_key` ON `caches` (`key`)',
+      'column-type caches deadline',
+    ],
+  ];
+  for (const [sql, difference, version] of [...cases, ['DROP VIEW book_sources_part', 'missing-view book_sources_part', 75] as const]) {
+    const path = storeFile(version ?? 62);
+    tamper(path, sql);
+    assertRefused(path, SchemaMismatchError, (e) => {
+      assert.deepEqual(e.differences.map((d: any) => `${d.kind} ${d.table} ${d.item ?? ''}`.trim()), [difference]);
+    });
+  }
+  // The same DDL in other words (spacing, quotes) is the same structure: it opens.
+  const path = storeFile();
+  tamper(path, 'ALTER TABLE caches RENAME TO caches_old; DROP INDEX index_caches_key; CREATE TABLE caches ( key TEXT  NOT NULL , value TEXT, deadline INTEGER NOT NULL, PRIMARY KEY (key) ); CREATE UNIQUE INDEX index_caches_key ON caches(key); DROP TABLE caches_old');
+  openStore(path).close();
 });
 
 test('a wrong identity hash is a difference (Room cannot verify the data integrity)', () => {

@@ -20,6 +20,8 @@ import {
   roomStructure,
 } from './helpers/room-oracle.js';
 import { createV49 } from './helpers/v49-fixture.js';
+import { checkStructure, sameDdl } from '../src/engine/structure.js';
+import { schemas, type SchemaVersion } from '../src/schema/index.js';
 
 const dir = ORACLE_SKIP ? '' : tempDir('legado-oracle-');
 let n = 0;
@@ -99,4 +101,14 @@ test('the whole chain 49 -> 75 in one replay equals the 75 file the app creates,
   withDb(path, (db) => replayRoomUpgrade(db, 75));
   const expected = withDb(created(75, false), (db) => roomStructure(db, roomSchema(75)));
   withDb(path, (db) => assert.deepEqual(roomStructure(db, roomSchema(75)), expected));
+});
+
+test('a file the app creates at every version matches the schema by its DDL text alone (the open fast path), and fully', { skip: ORACLE_SKIP }, () => {
+  for (const v of VERSIONS) {
+    withDb(created(v, false), (db) => {
+      const schema = schemas[v as SchemaVersion];
+      assert.equal(sameDdl(db, schema), true, `${v}: sqlite_master text`);
+      assert.deepEqual(checkStructure(db, schema), [], `${v}: structure`);
+    });
+  }
 });

@@ -41,6 +41,19 @@ export function openForReading(driver: Driver, path: string, options: ReadOption
   return isWalMode(path) ? fromCopy(driver, path, false) : driver.open(path, { ...common, readonly: true });
 }
 
+/**
+ * The connection openForReading makes for a file with nothing beside it that this process may
+ * write in place (read-write, query_only on), or undefined where it would read otherwise. A
+ * store opening such a file checks it on this connection and then, turning query_only off,
+ * works on it: one open instead of two.
+ */
+export function openInPlaceForCheck(driver: Driver, path: string, options: ReadOptions = {}): Connection | undefined {
+  if (driver.fileSize(`${path}-wal`) !== undefined) return undefined;
+  if (driver.name !== 'wasm' && !(writable(path) && writable(dirname(path)))) return undefined;
+  const common = { fileMustExist: true, ...(options.busyTimeout !== undefined && { busyTimeout: options.busyTimeout }) };
+  return queryOnly(driver.open(path, { ...common, readonly: false }), false);
+}
+
 function queryOnly(db: Connection, readonly: boolean): Connection {
   if (readonly) return db;
   try {

@@ -2,7 +2,7 @@
 // (order does not matter), type affinity, NOT NULL, primary-key position, declared defaults,
 // indices and foreign keys, all read back through PRAGMA.
 import type { StructureDifference } from '../errors.js';
-import { createViewSql } from '../schema/ddl.js';
+import { createIndexSql, createTableSql, createViewSql } from '../schema/ddl.js';
 import type { Schema, Table, View } from '../schema/index.js';
 import type { Db } from './connection.js';
 
@@ -167,5 +167,51 @@ export function checkView(db: Db, view: View): StructureDifference[] {
 
 /** Every difference between the file and the schema's tables and views. */
 export function checkStructure(db: Db, schema: Schema): StructureDifference[] {
+  if (sameDdl(db, schema)) return [];
   return [...schema.tables.flatMap((t) => checkTable(db, t)), ...schema.views.flatMap((v) => checkView(db, v))];
+}
+
+/**
+ * sqlite_master's text of every table, index and view of the schema, by `type name`: what
+ * SQLite keeps of the DDL Room (and createSchema) runs, which drops `IF NOT EXISTS`.
+ */
+const ddlText = new WeakMap<Schema, Map<string, string>>();
+
+function expectedDdl(schema: Schema): Map<string, string> {
+  let m = ddlText.get(schema);
+  if (m === undefined) {
+    m = new Map();
+    const kept = (sql: string) => sql.replace(/^CREATE (UNIQUE )?(TABLE|INDEX) IF NOT EXISTS /, 'CREATE $1$2 ');
+    for (const t of schema.tables) {
+      m.set(`table ${t.name}`, kept(createTableSql(t)));
+      t.indices.forEach((ix, i) => m!.set(`index ${ix.name}`, kept(createIndexSql(t)[i]!)));
+    }
+    for (const v of schema.views) m.set(`view ${v.name}`, createViewSql(v));
+    ddlText.set(schema, m);
+  }
+  return m;
+}
+
+/**
+ * True when the file holds exactly the DDL text the schema's own statements leave in
+ * sqlite_master (a file the app or this store created and nothing altered since), and no other
+ * index on its tables: SQLite builds every table, index and view from that text, so the
+ * structure is the schema's. One read of sqlite_master instead of the PRAGMAs per table of the
+ * full check, which runs whenever the text differs (a file upgraded by ALTER TABLE, say) and
+ * names each difference.
+ */
+export function sameDdl(db: Db, schema: Schema): boolean {
+  const expected = expectedDdl(schema);
+  const rows = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master').raw(true).all() as [string, string, string, string | null][];
+  let matched = 0;
+  for (const [type, name, table, sql] of rows) {
+    const want = expected.get(`${type} ${name}`);
+    if (want !== undefined) {
+      if (sql !== want) return false;
+      matched++;
+    } else if (type === 'index' && sql !== null && schema.table(table) !== undefined) {
+      return false; // an index the schema does not have, on one of its tables
+    }
+  }
+  return matched === expected.size;
 }

@@ -9,7 +9,9 @@ import {
   UnsupportedVersionError,
   VersionMismatchError,
 } from '../errors.js';
-import { asOpenError, openForInspection, openForWork, type Db, type DriverOptions } from '../engine/connection.js';
+import { asOpenError, DEFAULT_BUSY_TIMEOUT, openForInspection, openForWork, setUpForWork, type Db, type DriverOptions } from '../engine/connection.js';
+import type { Driver } from '../engine/driver.js';
+import { openInPlaceForCheck } from '../engine/read-only.js';
 import { resolveDriver } from '../engine/drivers/index.js';
 import { createSchema, isEmptyDatabase } from '../engine/create.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
@@ -92,14 +94,36 @@ function open(path: string, opened: OpenOptions): AnyStore {
   if (options.upgrade) upgradeOnOpen(path, { ...options, to: wanted ?? CURRENT_VERSION });
   // A -wal beside the file is merged into it on the first checkpoint: check what it holds first.
   const wal = options.readonly ? 'none' : walState((p) => driver.fileSize(p), path);
-  const report = checkFile(path, wanted, options, wal);
-  if (report === 'empty') return createStore(path, wanted ?? CURRENT_VERSION, options);
-  const db = openForWork(path, options);
+  // Nothing beside a file this process can write: one connection checks it, then works on it.
+  const inPlace = wal === 'none' && !options.readonly ? inPlaceConnection(driver, path, options) : undefined;
+  let report: FileReport | 'empty';
+  if (inPlace) {
+    try {
+      report = checkOn(inPlace, path, wanted);
+      inPlace.pragma('query_only = OFF');
+      setUpForWork(inPlace, path, false);
+    } catch (e) {
+      inPlace.close();
+      throw asOpenError(path, e);
+    }
+  } else {
+    report = checkFile(path, wanted, options, wal);
+  }
+  if (report === 'empty') return createStore(path, wanted ?? CURRENT_VERSION, options, inPlace);
+  const db = inPlace ?? openForWork(path, options);
   return withSpecialGroups(new Store(path, db, schemas[report.version as SchemaVersion], options), options.specialGroups ?? false);
 }
 
-function createStore(path: string, version: SchemaVersion, options: OpenOptions): AnyStore {
-  const db = openForWork(path, options);
+function inPlaceConnection(driver: Driver, path: string, options: OpenOptions): Db | undefined {
+  try {
+    return openInPlaceForCheck(driver, path, { busyTimeout: options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT });
+  } catch (e) {
+    throw asOpenError(path, e);
+  }
+}
+
+function createStore(path: string, version: SchemaVersion, options: OpenOptions, opened?: Db): AnyStore {
+  const db = opened ?? openForWork(path, options);
   try {
     createSchema(db, schemas[version]);
   } catch (e) {
@@ -124,6 +148,17 @@ function checkFile(path: string, wanted: SchemaVersion | undefined, options: Dri
   const db = openForInspection(path, options);
   try {
     if (wal !== 'none') refuseDamaged(db, path, wal);
+    return checkOn(db, path, wanted);
+  } catch (e) {
+    throw asOpenError(path, e);
+  } finally {
+    db.close();
+  }
+}
+
+/** checkFile's checks on a connection that writes nothing (left open). */
+function checkOn(db: Db, path: string, wanted: SchemaVersion | undefined): FileReport | 'empty' {
+  try {
     if (isEmptyDatabase(db)) return 'empty';
     const report = inspectDatabase(db);
     if (!report.supported) {
@@ -139,8 +174,6 @@ function checkFile(path: string, wanted: SchemaVersion | undefined, options: Dri
     return report;
   } catch (e) {
     throw asOpenError(path, e);
-  } finally {
-    db.close();
   }
 }
 
