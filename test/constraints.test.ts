@@ -228,6 +228,35 @@ test('bulk writes go in batches of rows per statement, and a failure is still th
   s.close();
 });
 
+test('values the rows of a batch share are bound once: every row lands exactly as given, in order, however the shared columns change', () => {
+  const s = fresh();
+  s.tables.books.insertMany([book('b'), book('c')]);
+  // Columns shared for a while, then not: bookUrl switches at 150, tag starts to vary at 100,
+  // isVip is true for 200–259, and the nullable positions are set on a few rows only.
+  const rows = Array.from({ length: 400 }, (_, i) => ({
+    ...chapter(i < 150 ? 'b' : 'c', i),
+    tag: i < 100 ? null : `tag${i % 3}`,
+    isVip: i >= 200 && i < 260,
+    start: i % 97 === 0 ? i * 10 : null,
+    variable: i === 333 ? '{"k":1}' : null,
+  }));
+  assert.equal(s.tables.chapters.insertMany(rows), 400);
+  const stored = s.db.prepare('SELECT url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay, resourceUrl, tag, start, `end`, startFragmentId, endFragmentId, variable FROM chapters ORDER BY rowid').raw(true).all();
+  const expected = rows.map((r) => [r.url, r.title, 0, r.baseUrl, r.bookUrl, r.index, r.isVip ? 1 : 0, 0, null, r.tag, r.start, null, null, null, r.variable]);
+  assert.deepEqual(stored, expected);
+  // upsertMany the same way: each row's last values, the rows it did not name unchanged.
+  const again = rows.slice(0, 300).map((r) => ({ ...r, title: r.index < 120 ? 'same' : `new ${r.index}` }));
+  again.push({ ...rows[5]!, title: 'last' });
+  assert.equal(s.tables.chapters.upsertMany(again), 301);
+  const titles = s.db.prepare('SELECT title FROM chapters ORDER BY rowid').pluck().all();
+  assert.deepEqual(titles, rows.map((r) => (r.index === 5 ? 'last' : r.index < 120 ? 'same' : r.index < 300 ? `new ${r.index}` : r.title)));
+  // An auto-generated key left out takes SQLite's next id, in the order given.
+  const rules = Array.from({ length: 150 }, (_, i) => ({ name: `r${i}`, pattern: 'p', replacement: '', isEnabled: true, isRegex: false, order: 0 }));
+  assert.equal(s.tables.replace_rules.insertMany(rules), 150);
+  assert.deepEqual(s.db.prepare('SELECT id, name FROM replace_rules ORDER BY id').raw(true).all(), rules.map((r, i) => [i + 1, r.name]));
+  s.close();
+});
+
 test('store.transaction is all or nothing across tables, and returns the function\'s value', () => {
   const s = fresh();
   assert.throws(() => s.transaction(() => {

@@ -49,10 +49,17 @@ export class Codec {
   /** All column values, in column order, for a full-row INSERT. */
   encodeRow(row: Readonly<Record<string, unknown>>): SqlValue[] {
     if (row !== null && typeof row === 'object') {
-      const fast = (this.fastEncode ??= compileEncoder(this.table, this.fallback))(row);
-      if (fast !== undefined) return fast;
+      const out = new Array<SqlValue>(this.cols.length);
+      if ((this.fastEncode ??= compileEncoder(this.table, this.fallback))(row, out, 0)) return out;
     }
     return this.encodeRowChecked(row);
+  }
+
+  /** encodeRow into `out` from `at` on (a bulk write's batch), without an array per row. */
+  encodeInto(row: Readonly<Record<string, unknown>>, out: SqlValue[], at: number): void {
+    if (row !== null && typeof row === 'object' && (this.fastEncode ??= compileEncoder(this.table, this.fallback))(row, out, at)) return;
+    const vals = this.encodeRowChecked(row);
+    for (let i = 0; i < vals.length; i++) out[at + i] = vals[i]!;
   }
 
   /** encodeRow for every row: the general path, which also raises the errors. */

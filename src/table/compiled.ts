@@ -4,12 +4,13 @@
 // as plain property accesses, and builds rows as object literals of one shape, the way
 // hand-written code would. The generated encoder only
 // handles rows it can accept without question: anything else (a missing required field, a
-// wrong type, a field that is not a column) makes it return undefined, and the codec's general
+// wrong type, a field that is not a column) makes it return false, and the codec's general
 // path then encodes the row or raises the error, so behaviour is exactly that of the general path.
 import type { Column, Table } from '../schema/index.js';
 import type { SqlValue } from './codec.js';
 
-export type FastEncoder = (row: Readonly<Record<string, unknown>>) => SqlValue[] | undefined;
+/** Writes the row's column values into `out` from `at` on; false (out untouched) for a row the general path must take. */
+export type FastEncoder = (row: Readonly<Record<string, unknown>>, out: SqlValue[], at: number) => boolean;
 export type RowBuilder = (a: readonly unknown[]) => Record<string, unknown>;
 
 const INT64_MIN = -(2n ** 63n);
@@ -18,29 +19,30 @@ const UINT64_MAX = 2n ** 64n - 1n;
 
 const prop = (field: string): string => `row[${JSON.stringify(field)}]`;
 
-/** The test and conversion of one present, non-null value into `a<i>`; `return undefined` when it is not acceptable as it is. */
+/** The test and conversion of one present, non-null value into `a<i>`; `return false` when it is not acceptable as it is. */
 function convert(c: Column, i: number): string {
   switch (c.js) {
     case 'string':
-      return `if (typeof v !== "string") return undefined; a${i} = v;`;
+      return `if (typeof v !== "string") return false; a${i} = v;`;
     case 'number':
       return (
-        `if (typeof v === "number") { if (!Number.isInteger(v)) return undefined; } ` +
-        `else if (typeof v !== "bigint" || v < MIN || v > MAX) return undefined; a${i} = v;`
+        `if (typeof v === "number") { if (!Number.isInteger(v)) return false; } ` +
+        `else if (typeof v !== "bigint" || v < MIN || v > MAX) return false; a${i} = v;`
       );
     case 'boolean':
-      return `if (v === true) a${i} = 1; else if (v === false) a${i} = 0; else return undefined;`;
+      return `if (v === true) a${i} = 1; else if (v === false) a${i} = 0; else return false;`;
     case 'bigint':
       return (
-        `if (typeof v === "bigint") { if (v < MIN || v > UMAX) return undefined; a${i} = BigInt.asIntN(64, v); } ` +
-        `else if (typeof v === "number" && Number.isSafeInteger(v)) a${i} = v; else return undefined;`
+        `if (typeof v === "bigint") { if (v < MIN || v > UMAX) return false; a${i} = BigInt.asIntN(64, v); } ` +
+        `else if (typeof v === "number" && Number.isSafeInteger(v)) a${i} = v; else return false;`
       );
   }
 }
 
 /**
- * The encoder of full rows for INSERT: column values in column order. `fallback[i]` is what an
- * omitted field becomes (its default or null), undefined where the field is required.
+ * The encoder of full rows for INSERT: column values in column order, written into the caller's
+ * array (a bulk write's batch) at an offset. `fallback[i]` is what an omitted field becomes (its
+ * default or null), undefined where the field is required.
  */
 export function compileEncoder(table: Table, fallback: readonly (SqlValue | undefined)[]): FastEncoder {
   const autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
@@ -49,23 +51,23 @@ export function compileEncoder(table: Table, fallback: readonly (SqlValue | unde
     const nullable = !c.notNull || i === autoKey;
     lines.push(
       `let a${i}; v = ${prop(c.field)};`,
-      fallback[i] === undefined ? 'if (v === undefined) return undefined;' : `if (v === undefined) a${i} = F[${i}]; else {`,
+      fallback[i] === undefined ? 'if (v === undefined) return false;' : `if (v === undefined) a${i} = F[${i}]; else {`,
       '  n++;',
-      nullable ? `  if (v === null) a${i} = null; else {` : '  if (v === null) return undefined; {',
+      nullable ? `  if (v === null) a${i} = null; else {` : '  if (v === null) return false; {',
       `    ${convert(c, i)}`,
       '  }',
       fallback[i] === undefined ? '' : '}',
     );
   });
   // A key that is not a field (or a field given as undefined) takes the general path.
-  lines.push('if (Object.keys(row).length !== n) return undefined;');
+  lines.push('if (Object.keys(row).length !== n) return false;');
   // Room treats an auto-generated key of 0 as "not set" and lets SQLite choose one.
   if (autoKey >= 0) lines.push(`if (a${autoKey} === 0) a${autoKey} = null;`);
-  lines.push(`return [${table.columns.map((_, i) => `a${i}`).join(', ')}];`);
+  lines.push(...table.columns.map((_, i) => `out[at + ${i}] = a${i};`), 'return true;');
   return generated(
-    () => new Function('F', 'MIN', 'MAX', 'UMAX', `"use strict"; return function encode(row) {\n${lines.join('\n')}\n};`)(fallback, INT64_MIN, INT64_MAX, UINT64_MAX) as FastEncoder,
+    () => new Function('F', 'MIN', 'MAX', 'UMAX', `"use strict"; return function encode(row, out, at) {\n${lines.join('\n')}\n};`)(fallback, INT64_MIN, INT64_MAX, UINT64_MAX) as FastEncoder,
     // Without code generation every row takes the general path, which accepts the same rows.
-    () => () => undefined,
+    () => () => false,
   );
 }
 

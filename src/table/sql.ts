@@ -16,12 +16,41 @@ export function insertSql(table: Table, rows = 1): string {
   return `INSERT INTO ${q(table.name)} (${cols}) VALUES ${Array<string>(rows).fill(tuple).join(', ')}`;
 }
 
+/**
+ * A multi-row INSERT whose `shared` columns (indices) hold the same value in every row: those
+ * are bound once, before the rows, which bind only the other columns. SQLite copies a shared
+ * value into each row in C, where binding it again per row costs a call from JavaScript each:
+ * `INSERT INTO t (...) SELECT s.c4, v.column1, ... FROM (SELECT ? AS c4, ...) AS s,
+ * (VALUES (?, ...), ...) AS v WHERE true`. The rows go in VALUES order, as in insertSql.
+ */
+export function insertSharedSql(table: Table, rows: number, shared: readonly number[]): string {
+  const cols = table.columns.map((c) => q(c.name)).join(', ');
+  const isShared = new Set(shared);
+  let k = 0;
+  const select = table.columns.map((_, i) => (isShared.has(i) ? `s.c${i}` : `v.column${++k}`)).join(', ');
+  const tuple = `(${Array<string>(k).fill('?').join(', ')})`;
+  // WHERE true: an upsert after INSERT … SELECT needs it (SQLite's parsing of ON CONFLICT).
+  return (
+    `INSERT INTO ${q(table.name)} (${cols}) SELECT ${select} FROM (SELECT ${shared.map((i) => `? AS c${i}`).join(', ')}) AS s, ` +
+    `(VALUES ${Array<string>(rows).fill(tuple).join(', ')}) AS v WHERE true`
+  );
+}
+
 /** Insert, or update the existing row in place: never INSERT OR REPLACE, which deletes and cascades. */
 export function upsertSql(table: Table, rows = 1): string {
+  return `${insertSql(table, rows)}${upsertAction(table)}`;
+}
+
+/** upsertSql in insertSharedSql's form. */
+export function upsertSharedSql(table: Table, rows: number, shared: readonly number[]): string {
+  return `${insertSharedSql(table, rows, shared)}${upsertAction(table)}`;
+}
+
+function upsertAction(table: Table): string {
   const rest = table.columns.filter((c) => c.pk === 0);
   const target = table.primaryKey.map((c) => q(c.name)).join(', ');
   const action = rest.length === 0 ? 'DO NOTHING' : `DO UPDATE SET ${rest.map((c) => `${q(c.name)} = excluded.${q(c.name)}`).join(', ')}`;
-  return `${insertSql(table, rows)} ON CONFLICT(${target}) ${action}`;
+  return ` ON CONFLICT(${target}) ${action}`;
 }
 
 export const getSql = (table: Table): string => `SELECT ${selectList(table)} FROM ${q(table.name)} WHERE ${keyWhere(table)}`;

@@ -10,7 +10,7 @@ import { unobserved, type WriteHooks } from '../store/changes.js';
 import { Codec, type SqlValue } from './codec.js';
 import { compileQuery, type Query, type Where } from './query.js';
 import { batchRows } from './batch.js';
-import { deleteSql, getSql, hasSql, insertSql, selectList, updateSql, upsertSql } from './sql.js';
+import { deleteSql, getSql, hasSql, insertSharedSql, insertSql, selectList, updateSql, upsertSharedSql, upsertSql } from './sql.js';
 import { translateWriteError } from './violations.js';
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -22,6 +22,11 @@ interface UpdateNode {
   readonly next: Map<string, UpdateNode>;
   stmt: Statement | undefined;
 }
+
+/** Fewest shared columns for which a batch binds them once (insertSharedSql); measured in bench/README.md. */
+const MIN_SHARED = 2;
+/** Statements with shared columns kept per table. */
+const SHARED_STATEMENTS = 8;
 
 /** Rows a bulk write writes with its table's change triggers in place; beyond, it silences them (changes.ts). */
 const QUIET_AFTER = 256;
@@ -53,6 +58,8 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   private batchSize: number | undefined;
   private insertBatch: Statement | undefined;
   private upsertBatch: Statement | undefined;
+  /** Multi-row statements binding some columns once (#runBatch), by kind and those columns. */
+  private readonly sharedBatches = new Map<string, { stmt: Statement; varying: readonly number[] }>();
   /** SQL of the fixed operations, built once. */
   private readonly sql: { insert: string; upsert: string; get: string; has: string; delete: string; from: string };
   /** The bulk writes' transaction functions, made on first use. */
@@ -328,21 +335,22 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     let i = 0; // rows seen
     let changes = 0;
     let silenced = false;
+    // Columns with one value within every full batch so far (see #runBatch).
+    let shared: number[] | undefined;
     for (const row of rows) {
       if (i === QUIET_AFTER && this.hooks.active) silenced = this.hooks.silence(this.name);
-      let vals: SqlValue[];
       try {
-        vals = this.codec.encodeRow(row as Fields);
+        this.codec.encodeInto(row as Fields, values, n * width);
       } catch (e) {
         // The rows before it go first: one of them may fail before this one would.
         this.#runRows(kind, values, given, n, i - n);
         throw rowError(e, i);
       }
-      for (let c = 0, k = n * width; c < width; c++, k++) values[k] = vals[c]!;
       given[n++] = row as Fields;
       i++;
       if (n === size) {
-        changes += this.#runBatch(kind, values, given, i - n);
+        shared = sameInEveryRow(values, size, width, shared);
+        changes += this.#runBatch(kind, values, given, i - n, shared);
         n = 0;
       }
     }
@@ -351,11 +359,33 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     return i;
   }
 
-  /** A full batch in one statement; when a constraint fails, row by row, which raises that row's typed error. */
-  #runBatch(kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], first: number): number {
-    const stmt = kind === 'insert' ? (this.insertBatch ??= this.#stmt(insertSql(this.model, given.length))) : (this.upsertBatch ??= this.#stmt(upsertSql(this.model, given.length)));
+  /**
+   * A full batch in one statement; when a constraint fails, row by row, which raises that row's
+   * typed error. Columns `shared` by every row (a TOC's bookUrl, columns left null) are bound
+   * once for the batch (insertSharedSql): at 15 columns of which 9 are shared, a chapter costs 6
+   * bindings instead of 15. Within one bulk write the shared set only shrinks, so it prepares a
+   * few statements at most; those are kept per table, SHARED_STATEMENTS at most.
+   */
+  #runBatch(kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], first: number, shared: readonly number[]): number {
+    const width = this.model.columns.length;
+    let stmt: Statement;
+    let params = values;
+    if (shared.length < MIN_SHARED || shared.length === width) {
+      stmt = kind === 'insert' ? (this.insertBatch ??= this.#stmt(insertSql(this.model, given.length))) : (this.upsertBatch ??= this.#stmt(upsertSql(this.model, given.length)));
+    } else {
+      const key = `${kind} ${shared.join(',')}`;
+      let found = this.sharedBatches.get(key);
+      if (found === undefined) {
+        if (this.sharedBatches.size >= SHARED_STATEMENTS) this.sharedBatches.delete(this.sharedBatches.keys().next().value!);
+        const sql = kind === 'insert' ? insertSharedSql(this.model, given.length, shared) : upsertSharedSql(this.model, given.length, shared);
+        found = { stmt: this.hooks.prepare(sql), varying: this.model.columns.map((_, c) => c).filter((c) => !shared.includes(c)) };
+        this.sharedBatches.set(key, found);
+      }
+      stmt = found.stmt;
+      params = bindShared(values, given.length, width, shared, found.varying);
+    }
     try {
-      return stmt.run(...values).changes;
+      return stmt.run(...params).changes;
     } catch (e) {
       // A constraint failure undoes only its statement: the transaction is there to go on in.
       if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') || !this.db.inTransaction) throw e;
@@ -434,6 +464,31 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     if (this.codec.bigintRows) s.safeIntegers(true);
     return s;
   }
+}
+
+/**
+ * The columns (of `candidates`, every column when undefined) whose value is the same in all
+ * `rows` rows of a batch laid out row after row, `width` values each.
+ */
+function sameInEveryRow(values: readonly SqlValue[], rows: number, width: number, candidates: readonly number[] | undefined): number[] {
+  const out: number[] = [];
+  const check = (c: number): void => {
+    const v = values[c];
+    for (let k = c + width, end = rows * width; k < end; k += width) if (values[k] !== v) return;
+    out.push(c);
+  };
+  if (candidates === undefined) for (let c = 0; c < width; c++) check(c);
+  else for (const c of candidates) check(c);
+  return out;
+}
+
+/** insertSharedSql's parameters: the shared columns' values once, then each row's other columns. */
+function bindShared(values: readonly SqlValue[], rows: number, width: number, shared: readonly number[], varying: readonly number[]): SqlValue[] {
+  const out = new Array<SqlValue>(shared.length + rows * varying.length);
+  let k = 0;
+  for (const c of shared) out[k++] = values[c]!;
+  for (let r = 0, base = 0; r < rows; r++, base += width) for (const c of varying) out[k++] = values[base + c]!;
+  return out;
 }
 
 /** A bulk write's error, its message naming the row (counted from 0) when it is one of the store's. */
