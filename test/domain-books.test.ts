@@ -138,6 +138,10 @@ test('progress: by bookUrl and by (name, author); the time defaults to the store
   // Checked as any update is: nothing written on a bad value.
   assert.throws(() => s.books.updateProgress('b1', { durChapterIndex: 1.5, durChapterPos: 0 }), ValueTypeError);
   assert.equal(raw(s, 'SELECT durChapterIndex FROM books'), 5n);
+  // With and without a title, in turn: each its own statement, each setting only what it names.
+  assert.equal(s.books.updateProgress('b1', { durChapterIndex: 6, durChapterPos: 1, durChapterTitle: '第7章', durChapterTime: 50 }), true);
+  assert.equal(s.books.updateProgress('b1', { durChapterIndex: 7, durChapterPos: 2, durChapterTime: 60 }), true);
+  assert.deepEqual(s.db.prepare('SELECT durChapterIndex, durChapterPos, durChapterTitle, durChapterTime FROM books').get(), { durChapterIndex: 7, durChapterPos: 2, durChapterTitle: '第7章', durChapterTime: 60 });
   s.close();
 });
 

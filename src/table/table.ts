@@ -140,7 +140,8 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   /**
    * An update of these fields, prepared once, for the updates the domain makes often: the
    * returned function takes the key and the values in `fields` order, checked as update's are,
-   * and answers as update does. A value left undefined is not set (update's way, not prepared).
+   * and answers as update does. A value left undefined is not set: each set of fields given
+   * has its statement, prepared on first use.
    */
   updater(fields: readonly (keyof P & string)[]): (key: K, values: readonly unknown[]) => boolean {
     const cols = fields.map((f) => {
@@ -149,17 +150,22 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       if (c.pk > 0) throw new ValueTypeError(this.name, f, undefined, 'no primary-key field in an update (delete and insert to change a key)');
       return c;
     });
-    const sql = updateSql(this.model, cols);
-    let stmt: Statement | undefined;
+    if (cols.length > 30) throw new RangeError('updater: at most 30 fields');
+    // By the bits of the fields given (bit i: fields[i]).
+    const statements: (Statement | undefined)[] = [];
     return (key, values) => {
       const vals: SqlValue[] = [];
+      let given = 0;
       for (let i = 0; i < cols.length; i++) {
         const v = values[i];
-        if (v === undefined) return this.update(key, Object.fromEntries(fields.map((f, j) => [f, values[j]])) as P);
+        if (v === undefined) continue;
         vals.push(this.codec.encodeValue(cols[i]!, v));
+        given |= 1 << i;
       }
+      if (given === 0) return this.has(key);
       for (const k of this.#keyValues(key)) vals.push(k);
-      return this.#runUpdate((stmt ??= this.hooks.prepare(sql)), vals, key, (f) => values[fields.indexOf(f as keyof P & string)]);
+      const stmt = (statements[given] ??= this.hooks.prepare(updateSql(this.model, cols.filter((_, i) => given & (1 << i)))));
+      return this.#runUpdate(stmt, vals, key, (f) => values[fields.indexOf(f as keyof P & string)]);
     };
   }
 
