@@ -45,6 +45,17 @@ function convert(c: Column, i: number): string {
  * default or null), undefined where the field is required.
  */
 export function compileEncoder(table: Table, fallback: readonly (SqlValue | undefined)[]): FastEncoder {
+  // One per table model (fallback follows from it), shared by every store that opens it: a
+  // store opened for a few writes compiles nothing.
+  let made = encoders.get(table);
+  if (made === undefined) encoders.set(table, (made = makeEncoder(table, fallback)));
+  return made;
+}
+
+const encoders = new WeakMap<Table, FastEncoder>();
+const builders = new WeakMap<Table, RowBuilder>();
+
+function makeEncoder(table: Table, fallback: readonly (SqlValue | undefined)[]): FastEncoder {
   const autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
   const lines: string[] = ['let v, n = 0;'];
   table.columns.forEach((c, i) => {
@@ -79,6 +90,13 @@ export function compileEncoder(table: Table, fallback: readonly (SqlValue | unde
  * property at a time, for the wide rows of books and sources.
  */
 export function compileRowBuilder(table: Table, numbersFromBigints: boolean): RowBuilder {
+  // numbersFromBigints follows from the table too: one builder per table model, as encoders.
+  let made = builders.get(table);
+  if (made === undefined) builders.set(table, (made = makeRowBuilder(table, numbersFromBigints)));
+  return made;
+}
+
+function makeRowBuilder(table: Table, numbersFromBigints: boolean): RowBuilder {
   const fields = table.columns.map((c, i) => {
     const a = `a[${i}]`;
     let value = a;
