@@ -147,6 +147,20 @@ test('a record nested 5,000 (or 100,000) levels deep is skipped with a reason, n
   store.close();
 });
 
+test('nesting is counted the same whether records are read together or one by one: 256 levels stored, 257 refused', async () => {
+  const deep = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+  // The record object is a level: ruleSearch nested 255 deep makes 256.
+  const records = [`{"bookSourceUrl":"ok","ruleSearch":${deep(255)}}`, `{"bookSourceUrl":"no","ruleSearch":${deep(256)}}`];
+  // Small records share a chunk (parsed together); behind 70,000 bytes of padding they cross one.
+  for (const pad of ['', `{"bookSourceUrl":"pad","bookSourceComment":"${'x'.repeat(70_000)}"},`]) {
+    const store = openStore(':memory:') as Store<62>;
+    const r = await importBackupBytes(store, new TextEncoder().encode(`[${pad}${records.join(',')}]`));
+    assert.deepEqual(r.skipped.map((x) => [x.index, x.category]), [[pad ? 2 : 1, 'too deeply nested']]);
+    assert.ok(store.tables.book_sources.get('ok'));
+    store.close();
+  }
+});
+
 test("errors and reasons never quote servers.json: invalid JSON, skipped records", async () => {
   const dir = tempDir();
   const store = openStore(join(dir, 's.db')) as Store<62>;

@@ -25,12 +25,13 @@ const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
 
-export function coerce(table: string, c: Column, v: unknown): Coerced {
+/** `escapes`: false when the value came from JSON text without a `\u` escape, so no string of it holds a lone surrogate. */
+export function coerce(table: string, c: Column, v: unknown, escapes = true): Coerced {
   if (v === null || v === undefined) return { value: null };
   if (isJsonObjectColumn(table, c.field)) return toObjectText(v);
   switch (c.js) {
     case 'string':
-      return toText(v);
+      return !escapes && typeof v === 'string' ? { value: v } : toText(v);
     case 'boolean':
       return toBoolean(v);
     case 'number':

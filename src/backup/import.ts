@@ -20,7 +20,7 @@ import {
   nonTableFile,
   type BackupFile,
 } from './file-map.js';
-import { JsonRecordReader } from './json-stream.js';
+import { JsonRecordReader, type JsonRecord } from './json-stream.js';
 import { DEFAULT_CHOICES, type ImportChoices } from './keep.js';
 import { Merger, type MergeTable } from './merge.js';
 import { Clock, holdsOldBookTypes, RowBuilder } from './record.js';
@@ -251,7 +251,7 @@ class ImportRun {
       }
       report.read++;
       this.records++;
-      if (state) this.importRecord(state, file, report, rec.index, rec.value);
+      if (state) this.importRecord(state, file, report, rec);
     }
     this.bytesBefore += reader.size;
     if (absent !== undefined) {
@@ -310,11 +310,11 @@ class ImportRun {
     return s;
   }
 
-  private importRecord(s: TableState, file: PlannedFile, out: FileOutcome, index: number, value: unknown): void {
+  private importRecord(s: TableState, file: PlannedFile, out: FileOutcome, rec: JsonRecord): void {
     s.report.read++;
-    const built = s.builder.build(value, s.report);
-    if ('category' in built) this.merger.skip(s, out, index, built);
-    else this.merger.merge(s, out, index, built, file.mode === 'collection');
+    const built = s.builder.build(rec.value, s.report, rec.text);
+    if ('category' in built) this.merger.skip(s, out, rec.index, built);
+    else this.merger.merge(s, out, rec.index, built, file.mode === 'collection');
   }
 
   /** The counters, to put back when a file's records are undone. */

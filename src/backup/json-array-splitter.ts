@@ -23,6 +23,8 @@ export interface SplitElement {
   readonly bytes: Uint8Array;
   /** True when a number in it has 16 or more digits (JSON.parse would round a 64-bit integer). */
   readonly longNumber: boolean;
+  /** How deep its objects and arrays nest (1: an object of plain values). */
+  readonly depth: number;
 }
 
 const enum State {
@@ -43,6 +45,7 @@ export class JsonArraySplitter {
   private escaped = false;
   private digitRun = 0;
   private longNumber = false;
+  private maxDepth = 0;
   private empty = true;
   /** The element in progress: pieces of earlier chunks, and where it starts in the current one. */
   private pieces: Uint8Array[] = [];
@@ -71,6 +74,7 @@ export class JsonArraySplitter {
           this.depth = 0;
           this.digitRun = 0;
           this.longNumber = false;
+          this.maxDepth = 0;
           i--; // read this byte again as the element's first
           continue;
         case State.End:
@@ -106,7 +110,7 @@ export class JsonArraySplitter {
    * loop over locals, since every byte of the file passes through here.
    */
   private scan(chunk: Uint8Array, from: number): number {
-    let { depth, inString, escaped, digitRun, longNumber } = this;
+    let { depth, inString, escaped, digitRun, longNumber, maxDepth } = this;
     let result = -1;
     const n = chunk.length;
     let backslashAt = -1; // the next backslash at or after i (n: none), found lazily
@@ -133,7 +137,9 @@ export class JsonArraySplitter {
       }
       digitRun = 0;
       if (b === QUOTE) inString = true;
-      else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
+      else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+        if (++depth > maxDepth) maxDepth = depth;
+      }
       else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
         if (depth === 0) {
           result = b === CLOSE_ARRAY ? i : -2;
@@ -150,6 +156,7 @@ export class JsonArraySplitter {
     this.escaped = escaped;
     this.digitRun = digitRun;
     this.longNumber = longNumber;
+    this.maxDepth = maxDepth;
     return result;
   }
 
@@ -162,6 +169,6 @@ export class JsonArraySplitter {
       bytes = concatBytes([...this.pieces, tail]);
       this.pieces = [];
     }
-    return { bytes, longNumber: this.longNumber };
+    return { bytes, longNumber: this.longNumber, depth: this.maxDepth };
   }
 }

@@ -9,7 +9,7 @@
 // records already given, so the caller sees the same records and the same error either way.
 import { TokenParser, Tokenizer } from '@streamparser/json';
 import { InvalidJsonError, UnsupportedInputError } from './errors.js';
-import { JsonArraySplitter } from './json-array-splitter.js';
+import { JsonArraySplitter, type SplitElement } from './json-array-splitter.js';
 import { concatBytes, type ByteSource } from './source.js';
 
 /** Where the JSON comes from: a file, a zip entry, bytes in memory (source.ts). */
@@ -19,6 +19,12 @@ export interface JsonRecord {
   /** Position in the top-level array; 0 for a top-level object. */
   readonly index: number;
   readonly value: unknown;
+  /**
+   * What the fast reader knows of the record's text, so the checks of each value can be
+   * skipped where the text rules a problem out: how deep it nests, and whether it has a `\u`
+   * escape (text decoded from UTF-8 holds no lone surrogate; only an escape can write one).
+   */
+  readonly text?: { readonly depth: number; readonly escapes: boolean };
 }
 
 export type JsonRoot = 'unread' | 'empty' | 'array' | 'object';
@@ -44,6 +50,29 @@ class ExactTokenizer extends Tokenizer {
 function keepByteOrderMarks(tokenizer: Tokenizer): void {
   const strings = (tokenizer as unknown as { bufferedString?: { decoder?: InstanceType<typeof TextDecoder> } }).bufferedString;
   if (strings && strings.decoder instanceof TextDecoder) strings.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+}
+
+/**
+ * The values of the elements from `from` to the end, when those lie in `chunk` itself and parse
+ * together as one array; undefined otherwise. The first element may have begun in an earlier
+ * chunk: it is left out (from 1) and parsed on its own.
+ */
+function parseTogether(decoder: InstanceType<typeof TextDecoder>, chunk: Uint8Array, elements: readonly SplitElement[]): { from: number; values: unknown[]; escapes: boolean } | undefined {
+  const inChunk = (el: SplitElement) => el.bytes.buffer === chunk.buffer && el.bytes.byteOffset >= chunk.byteOffset;
+  const from = elements.length > 0 && inChunk(elements[0]!) ? 0 : 1;
+  if (elements.length - from < 2) return undefined;
+  for (let k = from; k < elements.length; k++) if (elements[k]!.longNumber || !inChunk(elements[k]!)) return undefined;
+  const first = elements[from]!.bytes;
+  const last = elements[elements.length - 1]!.bytes;
+  const start = first.byteOffset - chunk.byteOffset;
+  const end = last.byteOffset - chunk.byteOffset + last.length;
+  try {
+    const text = decoder.decode(chunk.subarray(start, end));
+    const values = JSON.parse(`[${text}]`) as unknown[];
+    return values.length === elements.length - from ? { from, values, escapes: text.includes('\\u') } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export class JsonRecordReader {
@@ -90,14 +119,32 @@ export class JsonRecordReader {
       }
       const elements = splitter.push(chunk);
       if (!elements) return index;
-      for (const el of elements) {
+      // The elements that lie whole in this chunk are parsed together (one decode, one
+      // JSON.parse for the lot); one that spans chunks, holds a long number or does not parse
+      // takes the way of one element at a time.
+      const group = parseTogether(decoder, chunk, elements);
+      for (let k = 0; k < elements.length; k++) {
+        const el = elements[k]!;
         let value: unknown;
-        try {
-          value = el.longNumber ? parseExact(el.bytes) : JSON.parse(decoder.decode(el.bytes));
-        } catch {
-          return index;
+        let escapes: boolean;
+        if (group !== undefined && k >= group.from) {
+          value = group.values[k - group.from];
+          escapes = group.escapes;
+        } else {
+          try {
+            if (el.longNumber) {
+              value = parseExact(el.bytes);
+              escapes = true;
+            } else {
+              const text = decoder.decode(el.bytes);
+              value = JSON.parse(text);
+              escapes = text.includes('\\u');
+            }
+          } catch {
+            return index;
+          }
         }
-        yield { index: index++, value };
+        yield { index: index++, value, text: { depth: el.depth, escapes } };
       }
       onBytes?.(this.bytesRead);
     }

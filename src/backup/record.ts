@@ -108,9 +108,10 @@ export class RowBuilder {
     this.defaults = APP_DEFAULTS[table.name] ?? {};
   }
 
-  build(value: unknown, report: KindReport): Built | Skip {
+  /** `text`: what the reader knows of the record's JSON text (JsonRecord.text), which spares checks it rules out. */
+  build(value: unknown, report: KindReport, text?: { readonly depth: number; readonly escapes: boolean }): Built | Skip {
     if (!isPlainObject(value)) return { category: 'not an object', reason: `not a JSON object: ${describe(value)}` };
-    if (nestedDeeperThan(value, MAX_DEPTH)) {
+    if ((text === undefined || text.depth > MAX_DEPTH) && nestedDeeperThan(value, MAX_DEPTH)) {
       return { category: 'too deeply nested', reason: `nested deeper than ${MAX_DEPTH} levels (no rule of the app comes near that)` };
     }
     const adapt = ADAPTERS[this.table.name];
@@ -124,7 +125,7 @@ export class RowBuilder {
     for (const c of this.table.columns) {
       const given = o[c.field];
       if (given !== undefined && given !== null) {
-        const r = coerce(this.table.name, c, given);
+        const r = coerce(this.table.name, c, given, text?.escapes ?? true);
         if ('refuse' in r) return { category: `unstorable ${c.field}`, reason: `${c.field}: ${r.refuse}` };
         if ('value' in r && !(c.pk > 0 && r.lossy)) {
           if (r.changed) bump(report.coercedFields, c.field);
