@@ -29,6 +29,28 @@ test('replaceToc is all or nothing: a bad chapter or a missing book keeps the ol
   s.close();
 });
 
+test('replaceToc inside a transaction of the caller: a failure undoes the refresh only; a large refresh is reported once', () => {
+  const s = newStore();
+  s.books.save(book('b1'));
+  const toc = (n: number, from = 0) => Array.from({ length: n }, (_, i) => chapter('b1', from + i));
+  s.chapters.replaceToc('b1', toc(3));
+  const heard: string[][] = [];
+  s.onChange('chapters', (tables) => heard.push([...tables]));
+  s.transaction(() => {
+    s.books.updateProgress('b1', { durChapterIndex: 2, durChapterPos: 0, durChapterTime: 1 });
+    // 1,000 chapters and then a duplicate: the refresh fails as a whole, the caller goes on.
+    assert.throws(() => s.chapters.replaceToc('b1', [...toc(1000, 10), chapter('b1', 10)]), DuplicateKeyError);
+    assert.equal(raw(s, 'SELECT count(*) FROM chapters'), 3n);
+  });
+  assert.deepEqual(rawAll(s, 'SELECT url FROM chapters ORDER BY `index`'), ['b1/c0', 'b1/c1', 'b1/c2']);
+  assert.equal(raw(s, 'SELECT durChapterIndex FROM books'), 2n);
+  assert.deepEqual(heard, []);
+  assert.equal(s.chapters.replaceToc('b1', toc(1000, 10)), 1000);
+  assert.equal(raw(s, 'SELECT count(*) FROM chapters'), 1000n);
+  assert.deepEqual(heard, [['chapters']]);
+  s.close();
+});
+
 test('list, range, one by index, by title, search, count', () => {
   const s = newStore();
   s.books.save(book('b1'));

@@ -1,6 +1,7 @@
 // A book's table of contents (legado-data-layer.md 2.4), always in chapter index order.
 import type { NewRow, Row } from '../schema/row-types.js';
 import type { TableOf } from '../store/store.js';
+import { insertInTransaction, type TableApi } from '../table/table.js';
 import { Area, containing, like } from './support.js';
 
 /** A chapter as replaceToc takes it: its bookUrl comes from the call. */
@@ -24,7 +25,7 @@ export class Chapters extends Area {
   replaceToc(bookUrl: string, chapters: Iterable<TocEntry>): number {
     return this.store.transaction(() => {
       this.deleteByBook(bookUrl);
-      return this.t.insertMany(ofBook(chapters, bookUrl));
+      return insertInTransaction(this.t as unknown as TableApi<object, NewRow<'chapters'>, object, unknown>, ofBook(chapters, bookUrl));
     });
   }
 

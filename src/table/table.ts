@@ -23,6 +23,9 @@ interface UpdateNode {
   stmt: Statement | undefined;
 }
 
+/** Set by TableApi (see its static block): insertMany inside the caller's transaction, for the domain operations. */
+export let insertInTransaction: <N extends object>(t: TableApi<object, N, object, unknown>, rows: Iterable<N>) => number;
+
 /** Fewest shared columns for which a batch binds them once (insertSharedSql); measured in bench/README.md. */
 const MIN_SHARED = 2;
 /** Statements with shared columns kept per table. */
@@ -284,6 +287,21 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     const n = this.runInsertMany.immediate(rows);
     if (n > 0 && this.hooks.active) this.hooks.wrote(this.name, 'insert');
     return n;
+  }
+
+  /**
+   * insertMany's work inside the caller's transaction, without a savepoint of its own: for a
+   * domain operation that is one transaction already (replaceToc), where a savepoint would copy
+   * every page the transaction touched before it (a TOC refresh deletes the rows whose pages the
+   * inserts then reuse) for nothing. Outside a transaction it is insertMany.
+   */
+  static {
+    insertInTransaction = <N extends object>(t: TableApi<object, N, object, unknown>, rows: Iterable<N>): number => {
+      if (!t.db.inTransaction) return t.insertMany(rows);
+      const n = t.#each(rows, 'insert');
+      if (n > 0 && t.hooks.active) t.hooks.wrote(t.name, 'insert');
+      return n;
+    };
   }
 
   /** Upserts every row in one transaction: all of them, or none when one fails. Returns the count. */
