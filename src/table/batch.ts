@@ -2,6 +2,7 @@
 // rows in one call and one statement step, which costs less per row than a statement per row
 // (0.70x of one-row statements at 128 rows of chapters, better-sqlite3). A batch holds as many
 // rows as BATCH_VALUES values allow (66 chapters, 34 book sources), within the engine's limit.
+// Columns every row of a batch shares are bound once instead (table.ts, insertSharedSql).
 import type { Connection } from '../engine/driver.js';
 
 /**

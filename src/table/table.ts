@@ -26,7 +26,7 @@ interface UpdateNode {
 /** Set by TableApi (see its static block): insertMany inside the caller's transaction, for the domain operations. */
 export let insertInTransaction: <N extends object>(t: TableApi<object, N, object, unknown>, rows: Iterable<N>) => number;
 
-/** Fewest shared columns for which a batch binds them once (insertSharedSql); measured in bench/README.md. */
+/** Fewest shared columns worth a statement of their own (insertSharedSql); a batch sharing fewer takes the plain one. */
 const MIN_SHARED = 2;
 /** Statements with shared columns kept per table. */
 const SHARED_STATEMENTS = 8;
