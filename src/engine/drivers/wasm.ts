@@ -332,6 +332,9 @@ interface Exports {
   sqlite3_column_int64(stmt: number, i: number): bigint;
   sqlite3_column_bytes(stmt: number, i: number): number;
   sqlite3_column_blob(stmt: number, i: number): number;
+  sqlite3_last_insert_rowid(db: number): bigint;
+  sqlite3_changes64(db: number): bigint;
+  sqlite3_get_autocommit(db: number): number;
 }
 
 /** SQLITE_TRANSIENT: SQLite copies bound text at once, so one scratch buffer serves every statement. */
@@ -364,7 +367,7 @@ export class WasmConnection implements Connection {
     });
     const wasm = sqlite3.wasm as unknown as { bigIntEnabled: boolean; exports: Partial<Exports> };
     const x = wasm.exports;
-    this.fast = typeof db.pointer === 'number' && wasm.bigIntEnabled && typeof x.sqlite3_bind_text === 'function' && typeof x.sqlite3_column_blob === 'function' ? (x as Exports) : undefined;
+    this.fast = typeof db.pointer === 'number' && wasm.bigIntEnabled && typeof x.sqlite3_bind_text === 'function' && typeof x.sqlite3_changes64 === 'function' ? (x as Exports) : undefined;
   }
 
   /** The scratch buffer, at least `bytes` long (its address; memory may have grown, so views are taken after). */
@@ -382,7 +385,8 @@ export class WasmConnection implements Connection {
     return !this.closed;
   }
   get inTransaction(): boolean {
-    return !this.closed && this.sqlite3.capi.sqlite3_get_autocommit(this.pointer) === 0;
+    if (this.closed) return false;
+    return (this.fast !== undefined ? this.fast.sqlite3_get_autocommit(this.pointer) : this.sqlite3.capi.sqlite3_get_autocommit(this.pointer)) === 0;
   }
   get pointer(): number {
     if (this.closed) throw new TypeError('The database connection is not open');
@@ -518,11 +522,12 @@ class WasmStatement implements Statement {
     } finally {
       this.finish();
     }
-    const { capi } = this.conn.sqlite3;
     const db = this.conn.pointer;
-    const rowid = capi.sqlite3_last_insert_rowid(db);
+    const x = this.conn.fast;
+    const { capi } = this.conn.sqlite3;
+    const rowid = x !== undefined ? x.sqlite3_last_insert_rowid(db) : capi.sqlite3_last_insert_rowid(db);
     return {
-      changes: Number(capi.sqlite3_changes64(db)),
+      changes: Number(x !== undefined ? x.sqlite3_changes64(db) : capi.sqlite3_changes64(db)),
       lastInsertRowid: this.safe ? BigInt(rowid) : Number(rowid),
     };
   }
