@@ -56,7 +56,7 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
   /** The OR of every user group id: the bits a book in some group has at least one of. */
   userMask(): bigint {
     let mask = 0n;
-    for (const id of this.sql(`SELECT groupId FROM book_groups WHERE ${USER}`).pluck().safeIntegers(true).all({ min: INT64_MIN }) as bigint[]) {
+    for (const id of this.sqlValue(`SELECT groupId FROM book_groups WHERE ${USER}`).safeIntegers(true).all({ min: INT64_MIN }) as bigint[]) {
       mask |= id;
     }
     return mask;
@@ -130,8 +130,7 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
 
   /** Names of the user groups whose bits are in `mask` (a book's group), in `order`. */
   namesOf(mask: GroupId): string[] {
-    return this.sql(`SELECT groupName FROM book_groups WHERE ${USER} AND (groupId & @mask) != 0 ORDER BY \`order\``)
-      .pluck()
+    return this.sqlValue(`SELECT groupName FROM book_groups WHERE ${USER} AND (groupId & @mask) != 0 ORDER BY \`order\``)
       .all({ min: INT64_MIN, mask: BigInt(mask) }) as string[];
   }
 
@@ -177,7 +176,7 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
   }
 
   private maxUserOrder(): number {
-    return (this.sql(`SELECT ifnull(max(\`order\`), 0) FROM book_groups WHERE ${USER}`).pluck().get({ min: INT64_MIN }) as number) ?? 0;
+    return (this.sqlValue(`SELECT ifnull(max(\`order\`), 0) FROM book_groups WHERE ${USER}`).get({ min: INT64_MIN }) as number) ?? 0;
   }
 
   private out(rows: readonly unknown[]): Row<'book_groups', V>[] {

@@ -1,7 +1,6 @@
 // The key/value cache with expiry (legado-data-layer.md 2.17): deadline 0 never expires,
 // any other deadline is an absolute time in epoch milliseconds. Time comes from the store's
 // clock (the `clock` open option), so it can be fixed in tests.
-import type { Statement } from '../engine/driver.js';
 import { ValueTypeError } from '../errors.js';
 import type { Row } from '../schema/row-types.js';
 import type { TableOf } from '../store/store.js';
@@ -14,7 +13,6 @@ const LIVE_ROW = `WHERE ${LIVE}`;
 
 export class Cache extends Area {
   private table_: TableOf<'caches'> | undefined;
-  private liveValue: Statement | undefined;
 
   private get t() {
     return (this.table_ ??= this.table('caches'));
@@ -37,7 +35,7 @@ export class Cache extends Area {
   get(key: string): string | null | undefined {
     // Only the value is read: a cache read is a point lookup, where turning the key and the
     // deadline into JS values too costs as much as the lookup itself.
-    return (this.liveValue ??= this.store.db.prepare(LIVE_VALUE).pluck()).get(key, this.now()) as string | null | undefined;
+    return this.sqlValue(LIVE_VALUE).get(key, this.now()) as string | null | undefined;
   }
 
   has(key: string): boolean {

@@ -64,20 +64,20 @@ export class ReadRecords<V extends SchemaVersion = 62> extends Area {
 
   /** All reading time, every book and device. */
   total(): number {
-    return this.sql('SELECT ifnull(sum(readTime), 0) FROM readRecord').pluck().get() as number;
+    return this.sqlValue('SELECT ifnull(sum(readTime), 0) FROM readRecord').get() as number;
   }
 
   /** A book's reading time: over all devices, or on one device. */
   timeOf(bookName: string, deviceId?: string): number {
     if (deviceId !== undefined) return this.t.get({ deviceId, bookName })?.readTime ?? 0;
-    return this.sql('SELECT ifnull(sum(readTime), 0) FROM readRecord WHERE bookName = ?').pluck().get(bookName) as number;
+    return this.sqlValue('SELECT ifnull(sum(readTime), 0) FROM readRecord WHERE bookName = ?').get(bookName) as number;
   }
 
   /** When the book was last read on any device (epoch ms), or undefined when it has no record. */
   lastRead(bookName: string): number | undefined {
     if (!this.t.count({ bookName })) return undefined;
     if (!this.hasLastRead) return 0;
-    return this.sql('SELECT max(lastRead) FROM readRecord WHERE bookName = ?').pluck().get(bookName) as number;
+    return this.sqlValue('SELECT max(lastRead) FROM readRecord WHERE bookName = ?').get(bookName) as number;
   }
 
   /** Deletes a book's rows on every device. */

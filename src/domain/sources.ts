@@ -64,8 +64,7 @@ class Sources<R> extends Area {
 
   /** The distinct group names, split on `,;，；`, sorted Chinese-aware as the app does. */
   groups(): string[] {
-    const lists = this.sql(`SELECT DISTINCT ${this.c.group} FROM ${this.c.table} WHERE trim(${this.c.group}) <> ''`)
-      .pluck()
+    const lists = this.sqlValue(`SELECT DISTINCT ${this.c.group} FROM ${this.c.table} WHERE trim(${this.c.group}) <> ''`)
       .all() as string[];
     const names = new Set<string>();
     for (const list of lists) for (const g of splitGroups(list)) names.add(g);

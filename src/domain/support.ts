@@ -43,6 +43,7 @@ export abstract class Area {
   protected readonly store: Store<62>;
   protected readonly version: SchemaVersion;
   private readonly statements = new Map<string, Statement>();
+  private readonly valueStatements = new Map<string, Statement>();
 
   constructor(store: Store<SchemaVersion>) {
     this.store = store as Store<62>;
@@ -59,6 +60,16 @@ export abstract class Area {
     return s;
   }
 
+  /** A statement of this area whose rows are their first column's value (pluck), prepared once in that mode. */
+  protected sqlValue(text: string): Statement {
+    let s = this.valueStatements.get(text);
+    if (!s) {
+      s = this.store.db.prepare(text).pluck();
+      this.valueStatements.set(text, s);
+    }
+    return s;
+  }
+
   /** A typed table; throws UnknownTableError when the store's version has no such table. */
   protected table<N extends TableName<62>>(name: N): TableOf<N> {
     return this.store.table(name) as unknown as TableOf<N>;
@@ -66,7 +77,7 @@ export abstract class Area {
 
   /** min or max of an order column, 0 for an empty table (as the app's Int-returning queries give). */
   protected extreme(kind: 'min' | 'max', table: string, column: string): number {
-    return this.sql(`SELECT ifnull(${kind}(\`${column}\`), 0) FROM \`${table}\``).pluck().get() as number;
+    return this.sqlValue(`SELECT ifnull(${kind}(\`${column}\`), 0) FROM \`${table}\``).get() as number;
   }
 
   /** Whether the store's version has this column (the areas serve every version 49 to 75). */

@@ -184,7 +184,8 @@ function expectedDdl(schema: Schema): Map<string, string> {
     const kept = (sql: string) => sql.replace(/^CREATE (UNIQUE )?(TABLE|INDEX) IF NOT EXISTS /, 'CREATE $1$2 ');
     for (const t of schema.tables) {
       m.set(`table ${t.name}`, kept(createTableSql(t)));
-      t.indices.forEach((ix, i) => m!.set(`index ${ix.name}`, kept(createIndexSql(t)[i]!)));
+      const indexSql = createIndexSql(t);
+      t.indices.forEach((ix, i) => m!.set(`index ${ix.name}`, kept(indexSql[i]!)));
     }
     for (const v of schema.views) m.set(`view ${v.name}`, createViewSql(v));
     ddlText.set(schema, m);

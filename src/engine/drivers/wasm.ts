@@ -481,6 +481,8 @@ class WasmStatement implements Statement {
   private busy = false;
   /** Per parameter (1-based index - 1): its name without the prefix, or null for a positional one. */
   private readonly params: (string | null)[];
+  /** True when every parameter is positional: such a statement binds through the exports (bindFast). */
+  private readonly positionalOnly: boolean;
   private columnNames: string[] | undefined;
 
   constructor(
@@ -494,6 +496,7 @@ class WasmStatement implements Statement {
       const name = capi.sqlite3_bind_parameter_name(stmt.pointer!, i);
       this.params.push(name && name[0] !== '?' ? name.slice(1) : null);
     }
+    this.positionalOnly = this.params.every((name) => name === null);
   }
 
   get readonly(): boolean {
@@ -585,7 +588,7 @@ class WasmStatement implements Statement {
       if (fast !== undefined && named === undefined) {
         if (positional.length < this.params.length) throw new RangeError('Too few parameter values were provided');
         if (positional.length > this.params.length) throw new RangeError('Too many parameter values were provided');
-        if (this.params.every((n) => n === null)) {
+        if (this.positionalOnly) {
           this.bindFast(fast, stmt.pointer, positional);
           this.busy = true;
           return;
