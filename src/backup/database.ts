@@ -148,6 +148,7 @@ export function importDatabase(store: Store<SchemaVersion>, path: string, option
           merger.merge(target, file, file.read++, builtRow(t, decode(raw)));
           if (++done % PROGRESS_EVERY === 0) options.onProgress?.({ file: file.file, kind: file.kind, records: done, bytes: done, totalBytes: totalRows });
         }
+        merger.flush(target);
         if (file.read === 0) file.status = 'empty';
       }
       options.onProgress?.({ file: path, records: done, bytes: totalRows, totalBytes: totalRows });

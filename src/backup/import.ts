@@ -210,6 +210,7 @@ class ImportRun {
       this.store.transaction(() => this.readFile(file));
     } catch (e) {
       if (!(e instanceof LegadoStoreError) || e instanceof FileAccessError || e instanceof ArchiveLimitError || e instanceof ImportRejectedError) throw e;
+      this.merger.discard();
       this.files.length = files;
       this.merger.skipped.length = skipped;
       this.merger.conflicts.length = conflicts;
@@ -253,6 +254,7 @@ class ImportRun {
       this.records++;
       if (state) this.importRecord(state, file, report, rec);
     }
+    if (state) this.merger.flush(state);
     this.bytesBefore += reader.size;
     if (absent !== undefined) {
       report.status = 'not-imported';

@@ -8,7 +8,7 @@
 import { FileAccessError, LegadoStoreError, UniqueViolationError } from '../errors.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
-import type { TableApi } from '../table/table.js';
+import { bulkRows, upsertRowsInTransaction, type TableApi } from '../table/table.js';
 import { applyUserChoices, DEFAULT_CHOICES, hasUserFields, sameContent, type ImportChoices } from './keep.js';
 import type { Built, Skip } from './record.js';
 import { bump, type Conflict, type FileOutcome, type KindReport, type SkippedRecord } from './report.js';
@@ -23,6 +23,24 @@ export interface MergeTable {
   readonly seen: Map<string, string>;
 }
 
+/** A record whose write is put off (Merger.flush), counted as stored already. */
+interface PendingRow {
+  readonly built: Built;
+  readonly file: FileOutcome;
+  readonly index: number;
+  readonly where: string;
+}
+
+/** What the merger knows of one table in this import. */
+interface TableState {
+  /** No row was there when the import began: only a key written since can be found. */
+  readonly emptyAtStart: boolean;
+  /** New rows may wait for a batch: no unique index but the key's, so a write touches only its own key. */
+  readonly defers: boolean;
+  readonly batch: number;
+  readonly pending: PendingRow[];
+}
+
 /** Tables whose content is a secret: skip reasons never quote it. */
 const SECRET_TABLES: ReadonlySet<string> = new Set(['servers', 'cookies']);
 
@@ -30,6 +48,7 @@ export class Merger {
   readonly skipped: SkippedRecord[] = [];
   readonly conflicts: Conflict[] = [];
   private readonly choices: ImportChoices;
+  private readonly tables = new Map<MergeTable, TableState>();
 
   constructor(_store: Store<SchemaVersion>, choices: Partial<ImportChoices> = {}) {
     this.choices = { ...DEFAULT_CHOICES, ...choices };
@@ -43,7 +62,20 @@ export class Merger {
     const k = s.report;
     const where = `${file.file} [${index}]`;
     const first = s.seen.get(built.keyText);
-    const stored = s.api.get(built.key) as Record<string, unknown> | undefined;
+    const state = this.state(s);
+    // A key read before may still wait in the batch: written first, then read back.
+    if (first !== undefined) this.flush(s);
+    const stored = first === undefined && state.emptyAtStart ? undefined : (s.api.get(built.key) as Record<string, unknown> | undefined);
+    if (stored === undefined && first === undefined && state.defers) {
+      // A new key: counted now, written with the next batch (flush).
+      state.pending.push({ built, file, index, where });
+      s.seen.set(built.keyText, where);
+      k.inserted++;
+      k.stored++;
+      file.stored++;
+      if (state.pending.length === state.batch) this.flush(s);
+      return;
+    }
     if (first !== undefined && stored !== undefined && sameContent(s.api.model, built.row, stored)) {
       k.duplicates++;
       file.duplicates++;
@@ -60,13 +92,7 @@ export class Merger {
         return;
       }
     }
-    try {
-      this.write(s, built);
-    } catch (e) {
-      // A record the store refuses is skipped; a store that cannot be written at all stops the import.
-      if (!(e instanceof LegadoStoreError) || e instanceof FileAccessError) throw e;
-      return this.skip(s, file, index, { category: `rejected: ${e.code}`, reason: e.message, key: built.keyText });
-    }
+    if (!this.writeOrSkip(s, file, index, built)) return;
     s.seen.set(built.keyText, where);
     if (first !== undefined) {
       k.conflicts++;
@@ -80,6 +106,8 @@ export class Merger {
   }
 
   skip(s: MergeTable, file: FileOutcome, index: number, why: Skip): void {
+    // Skips are listed in the order of the records: a waiting record refused comes first.
+    this.flush(s);
     s.report.skipped++;
     file.skipped++;
     bump(s.report.skipReasons, why.category);
@@ -92,6 +120,66 @@ export class Merger {
       category: why.category,
       reason: secret ? why.category : why.reason,
     });
+  }
+
+  /**
+   * Writes the records waiting for a batch (merge), in their order. One the store refuses is
+   * uncounted and merged again on its own, which skips and reports it as it would have been
+   * at once; nothing a waiting record does can change what another record found, since each
+   * writes only its own new key. Called when the batch is full, before a skip, before a key
+   * read earlier is looked up, and at the end of every file (the caller's part).
+   */
+  flush(s: MergeTable): void {
+    const state = this.tables.get(s);
+    if (state === undefined || state.pending.length === 0) return;
+    const pending = state.pending.splice(0);
+    let done = 0;
+    while (done < pending.length) {
+      const rest = done === 0 ? pending : pending.slice(done);
+      const { written, failed } = upsertRowsInTransaction(s.api, rest.map((p) => p.built.row));
+      done += written;
+      if (failed === undefined) break;
+      // The refused record, uncounted, then written (or skipped) alone as merge would have.
+      const p = pending[done++]!;
+      s.seen.delete(p.built.keyText);
+      s.report.inserted--;
+      s.report.stored--;
+      p.file.stored--;
+      if (!this.writeOrSkip(s, p.file, p.index, p.built)) continue;
+      s.seen.set(p.built.keyText, p.where);
+      s.report.inserted++;
+      s.report.stored++;
+      p.file.stored++;
+    }
+  }
+
+  /** Drops the records waiting for a batch: their file is undone (import.ts restores the counts). */
+  discard(): void {
+    for (const state of this.tables.values()) state.pending.length = 0;
+  }
+
+  /** Writes a record's row; one the store refuses is skipped (false), a store that cannot be written at all stops the import. */
+  private writeOrSkip(s: MergeTable, file: FileOutcome, index: number, built: Built): boolean {
+    try {
+      this.write(s, built);
+      return true;
+    } catch (e) {
+      if (!(e instanceof LegadoStoreError) || e instanceof FileAccessError) throw e;
+      this.skip(s, file, index, { category: `rejected: ${e.code}`, reason: e.message, key: built.keyText });
+      return false;
+    }
+  }
+
+  private state(s: MergeTable): TableState {
+    let state = this.tables.get(s);
+    if (state === undefined) {
+      const model = s.api.model;
+      const key = model.primaryKey.map((c) => c.name).sort().join(',');
+      const defers = model.indices.every((ix) => !ix.unique || [...ix.columns].sort().join(',') === key);
+      state = { emptyAtStart: s.api.list({ limit: 1 }).length === 0, defers, batch: bulkRows(s.api), pending: [] };
+      this.tables.set(s, state);
+    }
+    return state;
   }
 
   /** readRecord: the larger reading time wins, as the app's restore keeps it (reference 3.4). */

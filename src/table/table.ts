@@ -26,6 +26,21 @@ interface UpdateNode {
 /** Set by TableApi (see its static block): insertMany inside the caller's transaction, for the domain operations. */
 export let insertInTransaction: <N extends object>(t: TableApi<object, N, object, unknown>, rows: Iterable<N>) => number;
 
+/** What upsertRowsInTransaction wrote: the first `written` rows; `failed` when the next one was refused. */
+export interface RowsWritten {
+  readonly written: number;
+  readonly failed?: unknown;
+}
+
+/**
+ * Set by TableApi (see its static block), for imports that merge record by record inside their
+ * own transaction: upserts rows in order, a multi-row statement when they fill one (`bulkRows`),
+ * and stops at the first row refused, with nothing of that row (or after it) written.
+ */
+export let upsertRowsInTransaction: <N extends object>(t: TableApi<object, N, object, unknown>, rows: readonly N[]) => RowsWritten;
+/** Rows one multi-row statement of a bulk write takes in this table. */
+export let bulkRows: <N extends object>(t: TableApi<object, N, object, unknown>) => number;
+
 /** Fewest shared columns worth a statement of their own (insertSharedSql); a batch sharing fewer takes the plain one. */
 const MIN_SHARED = 2;
 /** Statements with shared columns kept per table. */
@@ -304,6 +319,50 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     };
   }
 
+  /**
+   * upsertRowsInTransaction: a full batch in one statement (a constraint failure undoes only that
+   * statement, and the rows are then tried one by one to find the refused one); fewer rows, or
+   * outside a transaction, a statement per row.
+   */
+  static {
+    bulkRows = (t) => (t.batchSize ??= batchRows(t.db, t.model.columns.length));
+    upsertRowsInTransaction = <N extends object>(t: TableApi<object, N, object, unknown>, rows: readonly N[]): RowsWritten => {
+      const width = t.model.columns.length;
+      const n = rows.length;
+      let changes = 0;
+      let written = 0;
+      let failed: unknown;
+      if (n === bulkRows(t) && t.db.inTransaction) {
+        const values = new Array<SqlValue>(n * width);
+        let encoded = true;
+        try {
+          for (let j = 0; j < n; j++) t.codec.encodeInto(rows[j] as Fields, values, j * width);
+        } catch {
+          encoded = false;
+        }
+        if (encoded) {
+          try {
+            // No shared columns: they differ from batch to batch here, and each set is a statement.
+            changes = t.#runBatch('upsert', values, [], 0, [], false);
+            written = n;
+          } catch (e) {
+            if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw e;
+          }
+        }
+      }
+      for (; written < n; written++) {
+        try {
+          changes += t.#runRow('upsert', rows[written] as Fields, t.codec.encodeRow(rows[written] as Fields)).changes;
+        } catch (e) {
+          failed = e;
+          break;
+        }
+      }
+      if (changes > 0 && t.hooks.active) t.hooks.wrote(t.name, 'update', changes);
+      return failed === undefined ? { written } : { written, failed };
+    };
+  }
+
   /** Upserts every row in one transaction: all of them, or none when one fails. Returns the count. */
   upsertMany(rows: Iterable<N>): number {
     this.runUpsertMany ??= this.hooks.transaction((all: Iterable<N>) => this.#each(all, 'upsert'));
@@ -390,30 +449,31 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
    * bindings instead of 15. Within one bulk write the shared set only shrinks, so it prepares a
    * few statements at most; those are kept per table, SHARED_STATEMENTS at most.
    */
-  #runBatch(kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], first: number, shared: readonly number[]): number {
+  #runBatch(kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], first: number, shared: readonly number[], findCulprit = true): number {
     const width = this.model.columns.length;
+    const rows = values.length / width;
     let stmt: Statement;
     let params = values;
     if (shared.length < MIN_SHARED || shared.length === width) {
-      stmt = kind === 'insert' ? (this.insertBatch ??= this.#stmt(insertSql(this.model, given.length))) : (this.upsertBatch ??= this.#stmt(upsertSql(this.model, given.length)));
+      stmt = kind === 'insert' ? (this.insertBatch ??= this.#stmt(insertSql(this.model, rows))) : (this.upsertBatch ??= this.#stmt(upsertSql(this.model, rows)));
     } else {
       const key = `${kind} ${shared.join(',')}`;
       let found = this.sharedBatches.get(key);
       if (found === undefined) {
         if (this.sharedBatches.size >= SHARED_STATEMENTS) this.sharedBatches.delete(this.sharedBatches.keys().next().value!);
-        const sql = kind === 'insert' ? insertSharedSql(this.model, given.length, shared) : upsertSharedSql(this.model, given.length, shared);
+        const sql = kind === 'insert' ? insertSharedSql(this.model, rows, shared) : upsertSharedSql(this.model, rows, shared);
         found = { stmt: this.hooks.prepare(sql), varying: this.model.columns.map((_, c) => c).filter((c) => !shared.includes(c)) };
         this.sharedBatches.set(key, found);
       }
       stmt = found.stmt;
-      params = bindShared(values, given.length, width, shared, found.varying);
+      params = bindShared(values, rows, width, shared, found.varying);
     }
     try {
       return stmt.run(...params).changes;
     } catch (e) {
       // A constraint failure undoes only its statement: the transaction is there to go on in.
-      if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') || !this.db.inTransaction) throw e;
-      this.#runRows(kind, values, given, given.length, first);
+      if (!findCulprit || !String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') || !this.db.inTransaction) throw e;
+      this.#runRows(kind, values, given, rows, first);
       throw e;
     }
   }

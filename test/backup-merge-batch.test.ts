@@ -1,0 +1,96 @@
+// An import writes new keys in batches (merge.ts): the outcome must be the one a write per
+// record gives. A record the store refuses inside a batch is skipped at its own place, the
+// rest of its batch is stored, a repeated key sees the row written before it, and a file that
+// fails leaves nothing of its waiting rows behind.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { importDatabase } from '../src/backup/database.js';
+import { importBackup, importFiles } from '../src/backup/import-node.js';
+import { openStore } from '../src/store/open.js';
+import type { Store } from '../src/store/store.js';
+import { writeJson } from './helpers/backup-fixtures.js';
+import { tempDir } from './helpers/files.js';
+
+const source = (i: number, extra: Record<string, unknown> = {}) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: `s${i}`, customOrder: i, ...extra });
+
+/** A search result of the store's search cache; `origin` names its source. */
+const searchBook = (i: number, origin: string) => ({ bookUrl: `https://b${i}`, origin, originName: 'src', type: 8, name: `b${i}`, author: 'a', tocUrl: '', time: i, originOrder: 0 });
+
+test('a row refused inside a batch is skipped at its place; the others of its batch are stored', () => {
+  const dir = tempDir();
+  // A damaged file: written with foreign keys off, some search results name a source it lacks.
+  const damaged = openStore(join(dir, 'damaged.db')) as Store<62>;
+  damaged.tables.book_sources.insert({ bookSourceUrl: 'https://src', bookSourceName: 'src', bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 0, weight: 0 });
+  damaged.db.exec('PRAGMA foreign_keys = OFF');
+  const missing = new Set([5, 40, 199]); // 199: in the last batch, which is not full
+  for (let i = 0; i < 200; i++) damaged.tables.searchBooks.insert(searchBook(i, missing.has(i) ? 'https://missing' : 'https://src'));
+  damaged.close();
+
+  const store = openStore(join(dir, 's.db')) as Store<62>;
+  const r = importDatabase(store, join(dir, 'damaged.db'));
+  assert.deepEqual(
+    r.skipped.filter((x) => x.kind === 'searchBooks').map((x) => [x.index, x.category, x.key]),
+    [...missing].map((i) => [i, 'rejected: FOREIGN_KEY_VIOLATION', `["https://b${i}"]`]),
+  );
+  assert.match(r.skipped[0]!.reason, /https:\/\/missing/);
+  const k = r.kinds.searchBooks!;
+  assert.deepEqual([k.read, k.inserted, k.stored, k.skipped], [200, 197, 197, 3]);
+  // What the file holds, read with SQL.
+  const db = store.db;
+  assert.equal(db.prepare('SELECT count(*) FROM searchBooks').pluck().get(), 197);
+  assert.equal(db.prepare("SELECT count(*) FROM searchBooks WHERE origin = 'https://missing'").pluck().get(), 0);
+  assert.deepEqual(db.prepare('PRAGMA foreign_key_check').all(), []);
+  store.close();
+});
+
+test('a repeated key sees the row written before it in the same batch: a duplicate or a conflict, as record by record', async () => {
+  const dir = tempDir();
+  const store = openStore(join(dir, 's.db')) as Store<62>;
+  const records: unknown[] = Array.from({ length: 100 }, (_, i) => source(i));
+  // Both within the first batch (34 sources): record 3 and 7 still wait when their keys come again.
+  records[20] = source(3, { bookSourceName: 'second three' }); // the key of record 3, other content
+  records[21] = source(7); // the key of record 7, the same content
+  records[60] = 'not an object';
+  const f = writeJson(join(dir, 'sources.json'), records);
+  const r = await importFiles(store, [f]);
+  assert.deepEqual(r.skipped.map((x) => [x.index, x.category]), [[60, 'not an object']]);
+  assert.deepEqual(r.conflicts.map((c) => [c.key, c.first, c.kept]), [['["https://s3"]', `${f} [3]`, `${f} [20]`]]);
+  const k = r.kinds.bookSource!;
+  assert.deepEqual([k.read, k.inserted, k.stored, k.conflicts, k.duplicates, k.skipped], [100, 97, 97, 1, 1, 1]);
+  assert.equal(store.db.prepare('SELECT count(*) FROM book_sources').pluck().get(), 97);
+  assert.equal(store.db.prepare("SELECT bookSourceName FROM book_sources WHERE bookSourceUrl = 'https://s3'").pluck().get(), 'second three');
+  store.close();
+});
+
+test('rows already in the store are updated and counted so while new keys go in batches', async () => {
+  const dir = tempDir();
+  const store = openStore(join(dir, 's.db')) as Store<62>;
+  store.tables.book_sources.insert({ ...source(10), bookSourceType: 0, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 0, weight: 0 });
+  const records = Array.from({ length: 100 }, (_, i) => source(i, { bookSourceName: `new ${i}`, lastUpdateTime: 1 }));
+  const r = await importFiles(store, [writeJson(join(dir, 'sources.json'), records)]);
+  const k = r.kinds.bookSource!;
+  assert.deepEqual([k.inserted, k.updated, k.stored], [99, 1, 100]);
+  assert.equal(store.db.prepare("SELECT bookSourceName FROM book_sources WHERE bookSourceUrl = 'https://s10'").pluck().get(), 'new 10');
+  assert.equal(store.db.prepare('SELECT count(*) FROM book_sources').pluck().get(), 100);
+  store.close();
+});
+
+test('a backup file that cannot be read leaves none of its waiting rows; the next file is imported', async () => {
+  const dir = tempDir();
+  const backup = join(dir, 'backup');
+  const store = openStore(join(dir, 's.db')) as Store<62>;
+  const sources = JSON.stringify(Array.from({ length: 150 }, (_, i) => source(i)));
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(backup);
+  writeFileSync(join(backup, 'bookSource.json'), `${sources.slice(0, -1)}, {"bookSourceUrl": ]`); // invalid at the very end
+  writeFileSync(join(backup, 'replaceRule.json'), JSON.stringify([{ id: 1, name: 'r', pattern: 'a', replacement: 'b' }]));
+  const r = await importBackup(store, backup);
+  const file = r.files.find((x) => x.file.endsWith('bookSource.json'))!;
+  assert.match(file.reason ?? '', /cannot be read/);
+  assert.equal(r.kinds.bookSource?.stored ?? 0, 0);
+  assert.equal(store.db.prepare('SELECT count(*) FROM book_sources').pluck().get(), 0);
+  assert.equal(store.db.prepare('SELECT count(*) FROM replace_rules').pluck().get(), 1);
+  store.close();
+});
