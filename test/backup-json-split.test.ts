@@ -6,7 +6,11 @@ import { test } from 'node:test';
 import { InvalidJsonError } from '../src/backup/errors.js';
 import { JsonArraySplitter } from '../src/backup/json-array-splitter.js';
 import { JsonRecordReader, type JsonSource } from '../src/backup/json-stream.js';
+import { fileSource } from '../src/backup/node-io.js';
 import { bytesSource } from '../src/backup/source.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './helpers/files.js';
 
 const mem = (text: string, chunk?: number): JsonSource => bytesSource('mem.json', Buffer.from(text), chunk);
 const values = (text: string, chunk: number) => [...new JsonRecordReader(mem(text, chunk)).records()].map((r) => r.value);
@@ -75,4 +79,66 @@ test('after an element that does not parse, the records before it come once, the
   assert.throws(() => values('[{"a": 1},\n{"b": 2},\n]', 3), (e: unknown) => e instanceof InvalidJsonError && e.line === 3 && e.column === 1);
   // Bytes that are not UTF-8 inside a string.
   assert.throws(() => [...new JsonRecordReader(bytesSource('bin.json', Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]))).records()], InvalidJsonError);
+});
+
+/** Records whose strings and nested arrays hold what a cut between elements looks like. */
+function lookalikes(n: number): unknown[] {
+  return Array.from({ length: n }, (_, i) => ({
+    url: `https://s${i}`,
+    js: i % 3 === 0 ? 'a},{b}, {c},\t{' : 'x'.repeat(i % 50),
+    list: i % 4 === 0 ? [{ a: 1 }, { b: [{ c: 2 }, { d: 3 }] }] : [],
+    rule: { name: `n${i}`, deep: { deeper: { deepest: i } } },
+  }));
+}
+
+test('cuts that strings and nested arrays only look like are not taken: the records are JSON.parse’s at every chunk size and layout', () => {
+  const items = lookalikes(300);
+  for (const indent of [undefined, 1, 2, '\t'] as const) {
+    const text = JSON.stringify(items, null, indent);
+    for (const chunk of [7, 64, 500, 4096, 1 << 16]) {
+      const records = [...new JsonRecordReader(mem(text, chunk)).records()];
+      assert.deepEqual(records.map((r) => r.value), items, `indent ${String(indent)}, chunk ${chunk}`);
+      assert.deepEqual(records.map((r) => r.index), items.map((_, i) => i));
+    }
+  }
+});
+
+test('what the reader tells of each record: its depth, and whether a surrogate or separator may be in it', () => {
+  const items = [{ a: 1 }, { a: { b: [{ c: 1 }] } }, { s: 'plain' }, { s: 'x📚y' }, { s: 'line\u2028sep' }, { n: 9007199254740993 }];
+  // The long integer must come through exact: it is written as text, not rounded by JSON.stringify.
+  const text = JSON.stringify(items, null, 2).replace('9007199254740992', '9007199254740993');
+  for (const chunk of [16, 1 << 16]) {
+    const records = [...new JsonRecordReader(mem(text, chunk)).records()];
+    assert.deepEqual(records.map((r) => r.text?.depth), [1, 4, 1, 1, 1, 1]);
+    assert.equal(records[5]!.value && (records[5]!.value as { n: unknown }).n, 9007199254740993n);
+    // Facts are per parsed group: a record alone in its group is exact; a shared group may only say "check".
+    const only = (i: number) => [...new JsonRecordReader(mem(JSON.stringify([items[i]]), chunk)).records()][0]!.text!;
+    assert.deepEqual([only(2).surrogates, only(2).separators], [false, false]);
+    assert.equal(only(3).surrogates, false); // an emoji decoded from UTF-8: a pair, not lone, and no escape
+    assert.equal(only(4).separators, true);
+    const escaped = [...new JsonRecordReader(mem('[{"s": "\\ud83d"}, {"t": "\\u2029"}]', chunk)).records()];
+    assert.equal(escaped[0]!.text!.surrogates, true);
+    assert.equal(escaped[1]!.text!.separators, true);
+  }
+});
+
+test('a file read through one reused buffer: an element across many chunks, and the line and column of an error after it', () => {
+  const dir = tempDir();
+  const items = lookalikes(40).map((o, i) => (i === 20 ? { ...(o as object), big: 'y'.repeat(5000) } : o));
+  const good = join(dir, 'good.json');
+  writeFileSync(good, JSON.stringify(items, null, 2));
+  for (const chunk of [13, 256, 4096]) {
+    const records = [...new JsonRecordReader(fileSource(good, good, chunk)).records()];
+    assert.deepEqual(records.map((r) => r.value), items);
+    // All from the fast reader: bytes it kept were not overwritten by the next read (the exact reader would have hidden that).
+    assert.ok(records.every((r) => r.text !== undefined), `chunk ${chunk}`);
+  }
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, `[\n{"a": "${'书'.repeat(1000)}", "b": tru }\n]`);
+  for (const chunk of [13, 256]) {
+    assert.throws(
+      () => [...new JsonRecordReader(fileSource(bad, 'bad.json', chunk)).records()],
+      (e: unknown) => e instanceof InvalidJsonError && e.line === 2 && e.column === 1019,
+    );
+  }
 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { InvalidJsonError, UnsupportedInputError } from '../src/backup/errors.js';
 import { JsonRecordReader } from '../src/backup/json-stream.js';
 import { fileSource } from '../src/backup/node-io.js';
-import { bytesSource } from '../src/backup/source.js';
+import { bytesSource, MemorySink, readText } from '../src/backup/source.js';
 import { tempDir } from './helpers/files.js';
 
 type Given = { name: string; data?: Uint8Array; path?: string };
@@ -68,4 +68,18 @@ test('invalid JSON names the file, line and column (characters, 1-based)', () =>
 
 test('a scalar at the top level is not a collection of records', () => {
   assert.throws(() => read(mem('"just a string"')), UnsupportedInputError);
+});
+
+test('whole-source text and collected output are copies: a reused read buffer does not change them', () => {
+  const dir = tempDir();
+  const path = join(dir, 'servers.json');
+  const text = JSON.stringify([{ id: 1, config: '书'.repeat(100) }, { id: 2, config: 'x'.repeat(100) }]);
+  writeFileSync(path, text);
+  assert.equal(readText(fileSource(path, path, 16)), text);
+  const sink = new MemorySink();
+  const buf = Buffer.from('abc');
+  sink.write(buf);
+  buf.fill(0x7a);
+  sink.write(buf);
+  assert.equal(Buffer.from(sink.bytes()).toString(), 'abczzz');
 });

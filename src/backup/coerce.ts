@@ -25,13 +25,21 @@ const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
 
-/** `escapes`: false when the value came from JSON text without a `\u` escape, so no string of it holds a lone surrogate. */
-export function coerce(table: string, c: Column, v: unknown, escapes = true): Coerced {
+/** What the value's JSON text rules out (json-stream.ts TextFacts): a lone surrogate, a line or paragraph separator. */
+export interface TextChecks {
+  readonly surrogates: boolean;
+  readonly separators: boolean;
+}
+
+const CHECK_ALL: TextChecks = { surrogates: true, separators: true };
+
+/** `text`: what the value's JSON text rules out, which spares those checks; everything is checked without it. */
+export function coerce(table: string, c: Column, v: unknown, text: TextChecks = CHECK_ALL): Coerced {
   if (v === null || v === undefined) return { value: null };
-  if (isJsonObjectColumn(table, c.field)) return toObjectText(v);
+  if (isJsonObjectColumn(table, c.field)) return toObjectText(v, text.separators);
   switch (c.js) {
     case 'string':
-      return !escapes && typeof v === 'string' ? { value: v } : toText(v);
+      return !text.surrogates && typeof v === 'string' ? { value: v } : toText(v, text.separators);
     case 'boolean':
       return toBoolean(v);
     case 'number':
@@ -41,21 +49,21 @@ export function coerce(table: string, c: Column, v: unknown, escapes = true): Co
   }
 }
 
-function toText(v: unknown): Coerced {
+function toText(v: unknown, separators: boolean): Coerced {
   if (typeof v === 'string') {
     // SQLite keeps UTF-8: a lone UTF-16 surrogate would come back as replacement characters.
     return !LONE_SURROGATE.test(v) ? { value: v } : { refuse: 'holds a lone UTF-16 surrogate, which UTF-8 text cannot store' };
   }
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return { value: String(v), changed: true };
-  return { value: gsonCompact(v), changed: true };
+  return { value: gsonCompact(v, separators), changed: true };
 }
 
 /** A rule object as stored: pretty JSON text, or the app's 'null' text for "no rule". */
-function toObjectText(v: unknown): Coerced {
-  if (isPlainObject(v)) return { value: gsonPretty(v) };
+function toObjectText(v: unknown, separators: boolean): Coerced {
+  if (isPlainObject(v)) return { value: gsonPretty(v, separators) };
   if (typeof v === 'string') {
     const parsed = parseObjectText(v);
-    if (parsed !== undefined) return { value: gsonPretty(parsed), changed: true };
+    if (parsed !== undefined) return { value: gsonPretty(parsed, separators), changed: true };
   }
   return { value: NO_OBJECT_TEXT, changed: true };
 }

@@ -50,6 +50,19 @@ export class JsonArraySplitter {
   /** The element in progress: pieces of earlier chunks, and where it starts in the current one. */
   private pieces: Uint8Array[] = [];
 
+  /** `after`: the bytes pushed begin after the array's `[`, or after a `,` (an element must come), not at the start. */
+  constructor(options: { readonly after?: '[' | ',' } = {}) {
+    if (options.after !== undefined) this.state = State.BeforeElement;
+    if (options.after === ',') this.empty = false;
+  }
+
+  /** The bytes of the element in progress (empty between elements), which the splitter then forgets. */
+  takeRest(): Uint8Array {
+    const rest = this.state === State.InElement ? concatBytes(this.pieces) : new Uint8Array(0);
+    this.pieces = [];
+    return rest;
+  }
+
   /** Elements completed by this chunk, or undefined when the bytes are not a plain JSON array. */
   push(chunk: Uint8Array): SplitElement[] | undefined {
     const out: SplitElement[] = [];

@@ -2,15 +2,15 @@
 // (or a top-level object as one record), never the whole text at once. Synchronous, so one
 // import can run inside one SQLite transaction. Invalid JSON is reported with line and column.
 //
-// Two readers: a fast one splits the array into its elements and parses each with the engine's
-// JSON.parse; the exact one tokenizes byte by byte and knows the line and column of any error.
-// The fast one is tried first; where it cannot go on (the file is not a plain array, or some
-// element does not parse), the exact one reads the file again from the start, skipping the
-// records already given, so the caller sees the same records and the same error either way.
+// Two readers: a fast one hands the elements of the array to the engine's JSON.parse a chunk at a
+// time; the exact one tokenizes byte by byte and knows the line and column of any error. The
+// fast one is tried first; where it cannot go on (the file is not a plain array, or some element
+// does not parse), the exact one reads the file again from the start, skipping the records
+// already given, so the caller sees the same records and the same error either way.
 import { TokenParser, Tokenizer } from '@streamparser/json';
 import { InvalidJsonError, UnsupportedInputError } from './errors.js';
 import { JsonArraySplitter, type SplitElement } from './json-array-splitter.js';
-import { concatBytes, type ByteSource } from './source.js';
+import { concatBytes, utf8Decoder, type ByteSource } from './source.js';
 
 /** Where the JSON comes from: a file, a zip entry, bytes in memory (source.ts). */
 export type JsonSource = ByteSource;
@@ -21,10 +21,35 @@ export interface JsonRecord {
   readonly value: unknown;
   /**
    * What the fast reader knows of the record's text, so the checks of each value can be
-   * skipped where the text rules a problem out: how deep it nests, and whether it has a `\u`
-   * escape (text decoded from UTF-8 holds no lone surrogate; only an escape can write one).
+   * skipped where the text rules a problem out (TextFacts): how deep it nests, ...
    */
-  readonly text?: { readonly depth: number; readonly escapes: boolean };
+  readonly text?: TextFacts;
+}
+
+/** What a record's JSON text rules out; each `true` only says a check is needed. */
+export interface TextFacts {
+  /** How deep its objects and arrays nest (1: an object of plain values). */
+  readonly depth: number;
+  /**
+   * It may hold a lone UTF-16 surrogate. Text decoded from UTF-8 holds none: only a `\u`
+   * escape of one (`\uD800` to `\uDFFF`) can write it.
+   */
+  readonly surrogates: boolean;
+  /** It may hold U+2028 or U+2029 (which Gson writes escaped), as such or as a `\u` escape. */
+  readonly separators: boolean;
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const SEPARATOR_ESCAPE = /\\u202[89]/;
+
+/** TextFacts of JSON text, but its depth: two searches for what is almost never there. */
+function factsOf(text: string, depth: number): TextFacts {
+  const escapes = text.includes('\\u');
+  return {
+    depth,
+    surrogates: escapes && SURROGATE_ESCAPE.test(text),
+    separators: (escapes && SEPARATOR_ESCAPE.test(text)) || text.includes('\u2028') || text.includes('\u2029'),
+  };
 }
 
 export type JsonRoot = 'unread' | 'empty' | 'array' | 'object';
@@ -52,12 +77,113 @@ function keepByteOrderMarks(tokenizer: Tokenizer): void {
   if (strings && strings.decoder instanceof TextDecoder) strings.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 }
 
+/** Depths the reader measures; a record deeper is reported one deeper, and its reader measures it again. */
+const DEPTH_CAP = 1024;
+
+/**
+ * How deep `v` nests its objects and arrays (0: a scalar, 1: an object of plain values), at
+ * most DEPTH_CAP + 1; -1 when it holds a number beyond 2^53, which JSON.parse may have rounded
+ * (the exact parser keeps such an integer as a bigint).
+ */
+function measure(v: unknown, level = 1): number {
+  if (typeof v !== 'object' || v === null) return typeof v === 'number' && !(v <= Number.MAX_SAFE_INTEGER && v >= -Number.MAX_SAFE_INTEGER) ? -1 : 0;
+  if (level > DEPTH_CAP) return level;
+  let depth = level;
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      if (typeof x !== 'object' && typeof x !== 'number') continue;
+      const d = measure(x, level + 1);
+      if (d < 0) return -1;
+      if (d > depth) depth = d;
+    }
+  } else {
+    for (const k in v) {
+      const x = (v as Record<string, unknown>)[k];
+      if (typeof x !== 'object' && typeof x !== 'number') continue;
+      const d = measure(x, level + 1);
+      if (d < 0) return -1;
+      if (d > depth) depth = d;
+    }
+  }
+  return depth;
+}
+
+interface Group {
+  readonly values: unknown[];
+  readonly depths: number[];
+  /** The group's text's facts (factsOf), depth aside. */
+  readonly facts: TextFacts;
+}
+
+/**
+ * The elements in `bytes` (whole elements and the commas between them; `closed`: and the
+ * array's closing `]`) parsed by one JSON.parse; undefined when they do not parse or a number
+ * in them needs the exact parser. Parsing is the proof that the bytes were cut between
+ * elements: a cut inside a string or a nested value leaves text that cannot parse.
+ */
+function parseGroup(decoder: InstanceType<typeof TextDecoder>, bytes: Uint8Array, closed: boolean): Group | undefined {
+  try {
+    const text = decoder.decode(bytes);
+    const values = JSON.parse(closed ? `[${text}` : `[${text}]`) as unknown[];
+    const depths = new Array<number>(values.length);
+    for (let k = 0; k < values.length; k++) if ((depths[k] = measure(values[k])) < 0) return undefined;
+    return { values, depths, facts: factsOf(text, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The records of a parsed group, numbered from `index`; returns the index after them. */
+function* give(group: Group, index: number): Generator<JsonRecord, number> {
+  const { surrogates, separators } = group.facts;
+  for (let k = 0; k < group.values.length; k++) yield { index: index++, value: group.values[k], text: { depth: group.depths[k]!, surrogates, separators } };
+  return index;
+}
+
+const isSpaceByte = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/**
+ * Where `buf` (which begins at an element) may be cut between two elements that are objects:
+ * the ends of the last few `}` followed by `,` and `{` (white space aside), last first, as
+ * [end of the `}`, start of the next element]. A candidate only: a string or a nested array
+ * may hold the same bytes, and parseGroup tells them apart. `indent`: in a file written with
+ * line breaks, the white space before each element after its line break (-1 otherwise); a
+ * candidate must then have that: a string holds no line break, and a nested array's elements
+ * are indented further.
+ */
+function cutCandidates(buf: Uint8Array, max: number, indent: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let c = buf.lastIndexOf(0x7d); c > 0 && out.length < max; c = buf.lastIndexOf(0x7d, c - 1)) {
+    let j = c + 1;
+    while (isSpaceByte(buf[j])) j++;
+    if (buf[j] !== 0x2c) continue;
+    j++;
+    let lineStart = -1;
+    for (; isSpaceByte(buf[j]); j++) if (buf[j] === 0x0a) lineStart = j + 1;
+    if (buf[j] !== 0x7b) continue;
+    if (indent >= 0 && j - lineStart !== indent) continue;
+    out.push([c + 1, j]);
+  }
+  return out;
+}
+
+/** The indent of elements in a file written with line breaks, from the white space before its first element; -1 without a line break. */
+function indentOf(space: Uint8Array): number {
+  const newline = space.lastIndexOf(0x0a);
+  return newline === -1 ? -1 : space.length - newline - 1;
+}
+
+/** Candidate cuts tried per chunk before the chunk is split byte by byte instead. */
+const CUT_TRIES = 3;
+/** An unfinished element longer than this is read byte by byte from there on, not searched for cuts again with every chunk. */
+const CARRY_LIMIT = 1 << 20;
+
 /**
  * The values of the elements from `from` to the end, when those lie in `chunk` itself and parse
  * together as one array; undefined otherwise. The first element may have begun in an earlier
  * chunk: it is left out (from 1) and parsed on its own.
  */
-function parseTogether(decoder: InstanceType<typeof TextDecoder>, chunk: Uint8Array, elements: readonly SplitElement[]): { from: number; values: unknown[]; escapes: boolean } | undefined {
+function parseTogether(decoder: InstanceType<typeof TextDecoder>, chunk: Uint8Array, elements: readonly SplitElement[]): { from: number; values: unknown[]; facts: TextFacts } | undefined {
   const inChunk = (el: SplitElement) => el.bytes.buffer === chunk.buffer && el.bytes.byteOffset >= chunk.byteOffset;
   const from = elements.length > 0 && inChunk(elements[0]!) ? 0 : 1;
   if (elements.length - from < 2) return undefined;
@@ -69,7 +195,7 @@ function parseTogether(decoder: InstanceType<typeof TextDecoder>, chunk: Uint8Ar
   try {
     const text = decoder.decode(chunk.subarray(start, end));
     const values = JSON.parse(`[${text}]`) as unknown[];
-    return values.length === elements.length - from ? { from, values, escapes: text.includes('\\u') } : undefined;
+    return values.length === elements.length - from ? { from, values, facts: factsOf(text, 0) } : undefined;
   } catch {
     return undefined;
   }
@@ -101,12 +227,25 @@ export class JsonRecordReader {
     for (const rec of this.exactRecords(onBytes)) if (rec.index >= given) yield rec;
   }
 
-  /** The fast reader: ALL when it read the whole file, else how many records it gave before it stopped. */
+  /**
+   * The fast reader: ALL when it read the whole file, else how many records it gave before it
+   * stopped. Each chunk, after what was left of the one before, is cut after the last element
+   * it ends (cutCandidates) and parsed at once; a chunk where no cut parses is split byte by
+   * byte (JsonArraySplitter), and so is all that follows the closing `]` or an element too long
+   * to carry.
+   */
   private *fastRecords(onBytes?: (bytesRead: number) => void): Generator<JsonRecord, number> {
-    const splitter = new JsonArraySplitter();
-    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    const decoder = utf8Decoder();
     let index = 0;
     let first = true;
+    /** The bytes after the last cut: the start of an unfinished element (a copy). */
+    let carry: Uint8Array = new Uint8Array(0);
+    /** Where the carry begins: right after the `[`, or after a `,`. */
+    let after: '[' | ',' = '[';
+    /** Set once the reader splits byte by byte for good. */
+    let splitter: JsonArraySplitter | undefined;
+    /** How elements are indented (cutCandidates), known at the first element. */
+    let indent: number | undefined;
     for (let chunk of this.chunks()) {
       if (first) {
         if (this.bytesRead === chunk.length && BOM.every((b, k) => chunk[k] === b)) chunk = chunk.subarray(3);
@@ -116,39 +255,92 @@ export class JsonRecordReader {
         if (chunk[i] !== 0x5b) return index; // an object, a scalar, or junk: the exact reader says which
         first = false;
         this.root = 'array';
+        chunk = chunk.subarray(i + 1);
       }
-      const elements = splitter.push(chunk);
-      if (!elements) return index;
-      // The elements that lie whole in this chunk are parsed together (one decode, one
-      // JSON.parse for the lot); one that spans chunks, holds a long number or does not parse
-      // takes the way of one element at a time.
-      const group = parseTogether(decoder, chunk, elements);
-      for (let k = 0; k < elements.length; k++) {
-        const el = elements[k]!;
-        let value: unknown;
-        let escapes: boolean;
-        if (group !== undefined && k >= group.from) {
-          value = group.values[k - group.from];
-          escapes = group.escapes;
-        } else {
-          try {
-            if (el.longNumber) {
-              value = parseExact(el.bytes);
-              escapes = true;
-            } else {
-              const text = decoder.decode(el.bytes);
-              value = JSON.parse(text);
-              escapes = text.includes('\\u');
-            }
-          } catch {
-            return index;
-          }
-        }
-        yield { index: index++, value, text: { depth: el.depth, escapes } };
+      if (splitter) {
+        const r = yield* this.splitElements(splitter, chunk, decoder, index);
+        index = r.index;
+        if (!r.ok) return index;
+        onBytes?.(this.bytesRead);
+        continue;
+      }
+      const buf = carry.length === 0 ? chunk : concatBytes([carry, chunk]);
+      if (indent === undefined) {
+        let k = 0;
+        while (k < buf.length && isSpace(buf[k]!)) k++;
+        if (k < buf.length) indent = indentOf(buf.subarray(0, k));
+      }
+      const cuts = indent === undefined ? [] : cutCandidates(buf, CUT_TRIES, indent);
+      let group: Group | undefined;
+      for (const [end, next] of cuts) {
+        group = parseGroup(decoder, buf.subarray(0, end), false);
+        if (group === undefined) continue;
+        index = yield* give(group, index);
+        carry = new Uint8Array(buf.subarray(next)); // a copy: the source may reuse the chunk
+        after = ',';
+        break;
+      }
+      if (group === undefined && cuts.length === 0 && buf.length <= CARRY_LIMIT) {
+        carry = buf === chunk ? new Uint8Array(chunk) : buf; // no element ends here yet
+      } else if (group === undefined) {
+        // No cut parses (a string holds `},{`, or the elements are not objects), or an element is
+        // too long to carry: this chunk is split byte by byte.
+        const s = new JsonArraySplitter({ after });
+        const r = yield* this.splitElements(s, buf, decoder, index);
+        if (r.index > index) after = ',';
+        index = r.index;
+        if (!r.ok) return index;
+        if (s.complete || buf.length > CARRY_LIMIT) splitter = s; // it checks what follows the `]`, or reads the long element on
+        else carry = s.takeRest();
       }
       onBytes?.(this.bytesRead);
     }
-    return !first && splitter.complete ? ALL : index;
+    if (first) return index;
+    if (splitter) return splitter.complete ? ALL : index;
+    // The last elements and the closing `]`.
+    const group = parseGroup(decoder, carry, true);
+    if (group !== undefined) {
+      yield* give(group, index);
+      return ALL;
+    }
+    const s = new JsonArraySplitter({ after });
+    const r = yield* this.splitElements(s, carry, decoder, index);
+    return r.ok && s.complete ? ALL : r.index;
+  }
+
+  /**
+   * The records of the elements `splitter` finds in `bytes`: those that lie whole in them parsed
+   * together (parseTogether), any other on its own. Not ok when the bytes are not a plain array
+   * or an element does not parse: the exact reader takes over.
+   */
+  private *splitElements(splitter: JsonArraySplitter, bytes: Uint8Array, decoder: InstanceType<typeof TextDecoder>, index: number): Generator<JsonRecord, { index: number; ok: boolean }> {
+    const elements = splitter.push(bytes);
+    if (!elements) return { index, ok: false };
+    const group = parseTogether(decoder, bytes, elements);
+    for (let k = 0; k < elements.length; k++) {
+      const el = elements[k]!;
+      let value: unknown;
+      let facts: TextFacts;
+      if (group !== undefined && k >= group.from) {
+        value = group.values[k - group.from];
+        facts = group.facts;
+      } else {
+        try {
+          if (el.longNumber) {
+            value = parseExact(el.bytes);
+            facts = { depth: 0, surrogates: true, separators: true };
+          } else {
+            const text = decoder.decode(el.bytes);
+            value = JSON.parse(text);
+            facts = factsOf(text, 0);
+          }
+        } catch {
+          return { index, ok: false };
+        }
+      }
+      yield { index: index++, value, text: { depth: el.depth, surrogates: facts.surrogates, separators: facts.separators } };
+    }
+    return { index, ok: true };
   }
 
   /** The exact reader: token by token, with the position of every token for error messages. */
@@ -267,7 +459,7 @@ export function lineAndColumn(source: JsonSource, offset: number): { line: numbe
       lineStart = base + i + 1;
       tail.length = 0;
     }
-    tail.push(chunk.slice(Math.max(0, lineStart - base), end));
+    tail.push(new Uint8Array(chunk.subarray(Math.max(0, lineStart - base), end))); // a copy: a Buffer's slice is a view
     base += chunk.length;
   }
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(concatBytes(tail)).replace(/^\uFEFF/, '');

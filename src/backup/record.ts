@@ -6,6 +6,8 @@ import { defaultValue } from '../table/codec.js';
 import { APP_DEFAULTS, NOW, NOW_UNIQUE, type AppDefault } from './app-defaults.js';
 import { isLocalOrigin, toBitmaskType, toOldType } from './book-type.js';
 import { coerce, describe, isPlainObject, parseObjectText, type FieldValue } from './coerce.js';
+import { gsonPretty } from './gson.js';
+import type { TextFacts } from './json-stream.js';
 import { convertLegacyBookSource, isLegacyBookSource, LEGACY_SOURCE_KEYS } from './legacy-book-source.js';
 import { convertLegacyReplaceRule, isLegacyReplaceRule, LEGACY_REPLACE_KEYS } from './legacy-replace-rule.js';
 import { isJsonObjectColumn, NO_OBJECT_TEXT } from './json-columns.js';
@@ -73,10 +75,34 @@ const ADAPTERS: Readonly<Record<string, Adapter>> = {
 
 /** A row with its primary key as the table API takes it and as text. */
 export function builtRow(table: Table, row: Record<string, FieldValue>): Built {
+  if (table.primaryKey.length === 1) {
+    // The same text as the general form below, without its replacer (which slows JSON.stringify down).
+    const key = row[table.primaryKey[0]!.field];
+    if (typeof key === 'string') return { row, key, keyText: `[${JSON.stringify(key)}]` };
+    if (typeof key === 'number' && Number.isFinite(key)) return { row, key, keyText: `[${key}]` };
+  }
   const keyValues = table.primaryKey.map((c) => row[c.field]);
   const key = table.primaryKey.length === 1 ? keyValues[0] : Object.fromEntries(table.primaryKey.map((c, i) => [c.field, keyValues[i]]));
   return { row, key, keyText: JSON.stringify(keyValues, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)) };
 }
+
+/** How build takes a column's value when it already has the column's type (the common case), without coerce. */
+const enum Plain {
+  Text,
+  Integer,
+  Boolean,
+  /** A rule object: stored as Gson's pretty text. */
+  ObjectText,
+  /** Through coerce always (64-bit integers). */
+  None,
+}
+
+function plainOf(table: Table, c: Column): Plain {
+  if (isJsonObjectColumn(table.name, c.field)) return Plain.ObjectText;
+  return c.js === 'string' ? Plain.Text : c.js === 'number' ? Plain.Integer : c.js === 'boolean' ? Plain.Boolean : Plain.None;
+}
+
+const CHECK_ALL: TextFacts = { depth: Infinity, surrogates: true, separators: true };
 
 /** Deeper records are refused: turning them into text would exhaust the stack, here and in the app. */
 export const MAX_DEPTH = 256;
@@ -101,17 +127,20 @@ export class RowBuilder {
   /** The books being read carry the old type codes (bookTypesOfFile): a type 0 means text. */
   oldBookTypes = false;
 
+  private readonly plain: readonly Plain[];
+
   constructor(table: Table, version: number, clock: Clock) {
     this.table = table;
     this.version = version;
     this.clock = clock;
     this.defaults = APP_DEFAULTS[table.name] ?? {};
+    this.plain = table.columns.map((c) => plainOf(table, c));
   }
 
   /** `text`: what the reader knows of the record's JSON text (JsonRecord.text), which spares checks it rules out. */
-  build(value: unknown, report: KindReport, text?: { readonly depth: number; readonly escapes: boolean }): Built | Skip {
+  build(value: unknown, report: KindReport, text: TextFacts = CHECK_ALL): Built | Skip {
     if (!isPlainObject(value)) return { category: 'not an object', reason: `not a JSON object: ${describe(value)}` };
-    if ((text === undefined || text.depth > MAX_DEPTH) && nestedDeeperThan(value, MAX_DEPTH)) {
+    if (text.depth > MAX_DEPTH && nestedDeeperThan(value, MAX_DEPTH)) {
       return { category: 'too deeply nested', reason: `nested deeper than ${MAX_DEPTH} levels (no rule of the app comes near that)` };
     }
     const adapt = ADAPTERS[this.table.name];
@@ -122,10 +151,39 @@ export class RowBuilder {
 
     const o = adapted.record;
     const row: Record<string, FieldValue> = {};
-    for (const c of this.table.columns) {
+    const columns = this.table.columns;
+    for (let i = 0; i < columns.length; i++) {
+      const c = columns[i]!;
       const given = o[c.field];
       if (given !== undefined && given !== null) {
-        const r = coerce(this.table.name, c, given, text?.escapes ?? true);
+        // A value of the column's own type is taken as it is (what coerce would return).
+        switch (this.plain[i]) {
+          case Plain.Text:
+            if (typeof given === 'string' && !text.surrogates) {
+              row[c.field] = given;
+              continue;
+            }
+            break;
+          case Plain.Integer:
+            if (typeof given === 'number' && Number.isSafeInteger(given)) {
+              row[c.field] = given;
+              continue;
+            }
+            break;
+          case Plain.Boolean:
+            if (typeof given === 'boolean') {
+              row[c.field] = given;
+              continue;
+            }
+            break;
+          case Plain.ObjectText:
+            if (isPlainObject(given)) {
+              row[c.field] = gsonPretty(given, text.separators);
+              continue;
+            }
+            break;
+        }
+        const r = coerce(this.table.name, c, given, text);
         if ('refuse' in r) return { category: `unstorable ${c.field}`, reason: `${c.field}: ${r.refuse}` };
         if ('value' in r && !(c.pk > 0 && r.lossy)) {
           if (r.changed) bump(report.coercedFields, c.field);

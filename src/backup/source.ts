@@ -47,7 +47,7 @@ export class MemorySink implements ByteSink {
   private readonly parts: Uint8Array[] = [];
   private length = 0;
   write(chunk: Uint8Array): void {
-    this.parts.push(chunk.slice());
+    this.parts.push(new Uint8Array(chunk)); // a copy (a Buffer's slice would be a view)
     this.length += chunk.length;
   }
   bytes(): Uint8Array {
@@ -68,9 +68,21 @@ export function concatBytes(parts: readonly Uint8Array[], length = parts.reduce(
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
+/**
+ * A strict UTF-8 decoder that keeps a leading U+FEFF. Node 20 and 22 decode through two paths,
+ * and their "fast path" for whole inputs takes twice as long as the ICU one (60 MB of rule
+ * files: 104 against 60 ms on Node 20, 128 against 54 on 22); one streaming call, here of no
+ * bytes, moves a decoder to the ICU path for good. Node 24 and Bun decode as fast either way.
+ */
+export function utf8Decoder(): InstanceType<typeof TextDecoder> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  decoder.decode(new Uint8Array(0), { stream: true });
+  return decoder;
+}
+
 /** The whole source as text (small files only: servers.json before decryption). */
 export function readText(source: ByteSource): string {
   const parts: Uint8Array[] = [];
-  for (const chunk of source.chunks()) parts.push(chunk.slice());
+  for (const chunk of source.chunks()) parts.push(new Uint8Array(chunk)); // a copy: the source may reuse the chunk
   return utf8.decode(concatBytes(parts));
 }
