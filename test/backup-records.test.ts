@@ -12,7 +12,7 @@ import { schemas } from '../src/schema/index.js';
 const col = (table: string, field: string, v = 62 as 62 | 49) => schemas[v].table(table)!.column(field)!;
 const build = (table: string, value: unknown, version: 62 | 49 = 62) => {
   const report = newKindReport(table, table);
-  const out = new RowBuilder(schemas[version].table(table)!, version, new Clock(1_000_000)).build(value, report);
+  const out = RowBuilder.of(schemas[version].table(table)!, version).build(value, report, { clock: new Clock(1_000_000) });
   return { out, report, row: (out as Built).row };
 };
 
@@ -72,8 +72,8 @@ test('keys: missing, blank or not an object means skipped with a reason; generat
   // readRecord's device id may be '' (the app writes '').
   assert.equal(build('readRecord', { bookName: 'b', readTime: 1 }).row.deviceId, '');
   const clock = new Clock(5);
-  const b = new RowBuilder(schemas[62].table('txtTocRules')!, 62, clock);
-  const ids = [0, 1, 2].map(() => (b.build({ name: 'n', rule: 'r' }, newKindReport('t', 't')) as Built).row.id);
+  const b = RowBuilder.of(schemas[62].table('txtTocRules')!, 62);
+  const ids = [0, 1, 2].map(() => (b.build({ name: 'n', rule: 'r' }, newKindReport('t', 't'), { clock }) as Built).row.id);
   assert.deepEqual(ids, [5, 6, 7]);
   // A key field with a column default takes it (the app's keyboardAssists.json has no type) ...
   assert.equal(build('keyboardAssists', { key: '@css:', value: '@css:', serialNo: 0 }).row.type, 0);
@@ -173,4 +173,23 @@ test('2.0 replace rules: regex/replaceSummary/useTo/enable/serialNumber; no rege
   assert.equal(report.legacyConverted, 1);
   assert.deepEqual(report.unknownFields, {});
   assert.equal((build('replace_rules', { name: 'no pattern' }).out as { category: string }).category, 'no pattern');
+});
+
+test('one builder per table model and version, shared by every import; what differs per import comes in its context', () => {
+  const books62 = schemas[62].table('books')!;
+  assert.equal(RowBuilder.of(books62, 62), RowBuilder.of(books62, 62));
+  assert.notEqual(RowBuilder.of(schemas[49].table('books')!, 49), RowBuilder.of(books62, 62));
+  const b = RowBuilder.of(books62, 62);
+  const book = { bookUrl: 'https://x/1', origin: 'https://x', type: 0 };
+  const typeOf = (oldBookTypes: boolean) => ((b.build(book, newKindReport('t', 't'), { clock: new Clock(1), oldBookTypes }) as Built).row.type);
+  // A type 0 is the old "text" only in a file known to hold old codes; the shared builder keeps no such mark.
+  assert.equal(typeOf(true), 8);
+  assert.equal(typeOf(false), 0);
+  assert.equal(typeOf(true), 8);
+  // Two clocks: each import's time defaults come from its own.
+  const rules = RowBuilder.of(schemas[62].table('txtTocRules')!, 62);
+  const idOf = (clock: Clock) => (rules.build({ name: 'n', rule: 'r' }, newKindReport('t', 't'), { clock }) as Built).row.id;
+  const c1 = new Clock(100);
+  const c2 = new Clock(900);
+  assert.deepEqual([idOf(c1), idOf(c2), idOf(c1)], [100, 900, 101]);
 });

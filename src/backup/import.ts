@@ -170,6 +170,8 @@ export function notImported(file: string, reason: string, read = 0): FileOutcome
 /** Per-table state of one import: the row builder beside what the merge keeps. */
 interface TableState extends MergeTable {
   readonly builder: RowBuilder;
+  /** The import's clock, and per books file whether it holds old type codes. */
+  readonly context: { readonly clock: Clock; oldBookTypes: boolean };
 }
 
 /** Tables whose content is a secret: errors never quote it. */
@@ -245,7 +247,7 @@ class ImportRun {
         } else {
           report.table = resolved.file.table;
           state = this.tableState(resolved.file);
-          if (state.api.name === 'books') state.builder.oldBookTypes = holdsOldBookTypes(new JsonRecordReader(source, { secret }).records());
+          if (state.api.name === 'books') state.context.oldBookTypes = holdsOldBookTypes(new JsonRecordReader(source, { secret }).records());
           const detected = detectKind(rec.value);
           if (this.options.kind !== undefined && detected !== undefined && detected !== resolved.kind) report.detectedKind = detected;
         }
@@ -306,7 +308,13 @@ class ImportRun {
     if (!s) {
       const table: Table = this.store.schema.table(file.table)!;
       const report = (this.kinds[file.kind] ??= newKindReport(file.kind, file.table));
-      s = { api: this.store.table(file.table), builder: new RowBuilder(table, this.store.version, this.clock), report, seen: new Map() };
+      s = {
+        api: this.store.table(file.table),
+        builder: RowBuilder.of(table, this.store.version),
+        context: { clock: this.clock, oldBookTypes: false },
+        report,
+        seen: new Map(),
+      };
       this.tables.set(file.table, s);
     }
     return s;
@@ -314,7 +322,7 @@ class ImportRun {
 
   private importRecord(s: TableState, file: PlannedFile, out: FileOutcome, rec: JsonRecord): void {
     s.report.read++;
-    const built = s.builder.build(rec.value, s.report, rec.text);
+    const built = s.builder.build(rec.value, s.report, s.context, rec.text);
     if ('category' in built) this.merger.skip(s, out, rec.index, built);
     else this.merger.merge(s, out, rec.index, built, file.mode === 'collection');
   }

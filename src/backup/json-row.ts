@@ -50,7 +50,7 @@ export function fromJsonRow<N extends TableName<V>, V extends SchemaVersion = 62
   const v = version ?? CURRENT_VERSION;
   const t = tableAt(table, v);
   const report = newKindReport('json', table);
-  const built = new RowBuilder(t, v, new Clock()).build(json, report);
+  const built = RowBuilder.of(t, v).build(json, report, { clock: new Clock() });
   if ('reason' in built) throw new InvalidArgumentError(`${table} row`, built.reason);
   const wrong = [...Object.keys(report.defaultedFields), ...Object.keys(report.unknownFields).map((f) => `${f} (no such field)`)];
   if (wrong.length) throw new InvalidArgumentError(`${table} row`, `fields it cannot take: ${wrong.join(', ')}`);

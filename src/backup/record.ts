@@ -119,26 +119,45 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/** What a build reads of the import it is part of. */
+export interface BuildContext {
+  /** Now, for the app's time defaults (ids it fills with the time are made unique). */
+  readonly clock: Clock;
+  /** The books being read carry the old type codes (holdsOldBookTypes): a type 0 means text. */
+  readonly oldBookTypes?: boolean;
+}
+
+/** RowBuilder.of's builders, per table model and version. */
+const builders = new WeakMap<Table, Map<number, RowBuilder>>();
+
 export class RowBuilder {
   readonly table: Table;
   private readonly version: number;
-  private readonly clock: Clock;
   private readonly defaults: Readonly<Record<string, AppDefault>>;
-  /** The books being read carry the old type codes (bookTypesOfFile): a type 0 means text. */
-  oldBookTypes = false;
-
   private readonly plain: readonly Plain[];
 
-  constructor(table: Table, version: number, clock: Clock) {
+  /**
+   * The builder of a table model at a version, one for every import: a builder made per import
+   * would take its hidden class with it when collected, and with that the code V8 optimized for
+   * it, to be compiled again by the next import (a cost the size of a small import).
+   */
+  static of(table: Table, version: number): RowBuilder {
+    let byVersion = builders.get(table);
+    if (byVersion === undefined) builders.set(table, (byVersion = new Map()));
+    let b = byVersion.get(version);
+    if (b === undefined) byVersion.set(version, (b = new RowBuilder(table, version)));
+    return b;
+  }
+
+  private constructor(table: Table, version: number) {
     this.table = table;
     this.version = version;
-    this.clock = clock;
     this.defaults = APP_DEFAULTS[table.name] ?? {};
     this.plain = table.columns.map((c) => plainOf(table, c));
   }
 
   /** `text`: what the reader knows of the record's JSON text (JsonRecord.text), which spares checks it rules out. */
-  build(value: unknown, report: KindReport, text: TextFacts = CHECK_ALL): Built | Skip {
+  build(value: unknown, report: KindReport, context: BuildContext, text: TextFacts = CHECK_ALL): Built | Skip {
     if (!isPlainObject(value)) return { category: 'not an object', reason: `not a JSON object: ${describe(value)}` };
     if (text.depth > MAX_DEPTH && nestedDeeperThan(value, MAX_DEPTH)) {
       return { category: 'too deeply nested', reason: `nested deeper than ${MAX_DEPTH} levels (no rule of the app comes near that)` };
@@ -197,7 +216,7 @@ export class RowBuilder {
           bump(report.defaultedFields, c.field);
         }
       }
-      const d = this.fallback(c);
+      const d = this.fallback(c, context.clock);
       if (d === undefined) return { category: `missing key ${c.field}`, reason: `no ${c.field}` };
       if (d !== null) row[c.field] = d;
     }
@@ -210,7 +229,7 @@ export class RowBuilder {
     if (this.table.name === 'books' && typeof row.type === 'number') {
       // Codes 1-3 exist only in the old format; 0 is the old "text" or a bitmask with no bit set,
       // converted only when the file is known to hold old codes (oldBookTypes).
-      const old = (row.type >= 1 && row.type <= 3) || (row.type === 0 && this.oldBookTypes);
+      const old = (row.type >= 1 && row.type <= 3) || (row.type === 0 && context.oldBookTypes === true);
       const type = this.version >= 55 ? (old ? toBitmaskType(row.type, row.origin) : row.type) : toOldType(row.type);
       if (type !== row.type) bump(report.coercedFields, 'type');
       row.type = type;
@@ -219,10 +238,10 @@ export class RowBuilder {
   }
 
   /** A missing field's value: the app's default, null, the column default, or ''/0/false. Undefined for a key without a default. */
-  private fallback(c: Column): FieldValue | undefined {
+  private fallback(c: Column, clock: Clock): FieldValue | undefined {
     const d = this.defaults[c.field];
-    if (d === NOW) return this.clock.now;
-    if (d === NOW_UNIQUE) return this.clock.unique();
+    if (d === NOW) return clock.now;
+    if (d === NOW_UNIQUE) return clock.unique();
     if (d !== undefined) return d;
     if (c.pk > 0) {
       // A key's column default is a key only when it is not blank (keyboardAssists.type 0, not books.bookUrl '').

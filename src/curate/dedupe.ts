@@ -127,7 +127,8 @@ export interface SourceFile {
  */
 export function readSourceFile(path: string, version: SchemaVersion = 62): SourceFile {
   const table = schemas[version].table('book_sources')!;
-  const builder = new RowBuilder(table, version, new Clock(0));
+  const builder = RowBuilder.of(table, version);
+  const context = { clock: new Clock(0) };
   const report = newKindReport('bookSource', 'book_sources');
   const reader = new JsonRecordReader(fileSource(path));
   const entries: SourceEntry[] = [];
@@ -136,7 +137,7 @@ export function readSourceFile(path: string, version: SchemaVersion = 62): Sourc
     if (rec.index === 0 && detectKind(rec.value) !== undefined && detectKind(rec.value) !== 'bookSource') {
       throw new UnsupportedInputError(path, `holds ${detectKind(rec.value)} records, not book sources`);
     }
-    const built = builder.build(rec.value, report);
+    const built = builder.build(rec.value, report, context);
     if ('category' in built) skipped++;
     else entries.push({ row: built.row, position: rec.index });
   }
