@@ -5,7 +5,7 @@ export type { ChangeListener, ChangeOptions } from './store/changes.js';
 export * from './domain/index.js';
 export { migrate, type MigrateOptions, type MigrateResult } from './migrate/migrate.js';
 export type { UpgradeSummary } from './migrate/upgrade.js';
-export type { TableApi } from './table/table.js';
+export type { Finder, TableApi, Updater } from './table/table.js';
 export type { Query, Where, Condition, OrderTerm } from './table/query.js';
 export type { FileReport } from './engine/inspect.js';
 export type { Connection, Statement, RunResult, TransactionFn, Driver, DriverName, DriverChoice, DriverOpenOptions, PragmaOptions } from './engine/driver.js';

@@ -117,3 +117,46 @@ test('update: any fields in any order, more distinct field lists than statements
     store.close();
   }
 });
+
+test('finder and updater: prepared lookups and updates as objects (get, set), checked as list and update are', async () => {
+  const store = await openStore(':memory:');
+  try {
+    const chapters = store.tables.chapters;
+    store.tables.books.insert({ ...minimalRow(schemas[62].table('books')!, 1), bookUrl: 'b', durChapterTitle: null } as never);
+    const chapter = minimalRow(schemas[62].table('chapters')!, 1);
+    chapters.insertMany([0, 1, 2].map((i) => ({ ...chapter, url: `c${i}`, bookUrl: 'b', index: i })) as never);
+    const byIndex = chapters.finder(['bookUrl', 'index']);
+    assert.equal(byIndex.get('b', 1)?.url, 'c1');
+    assert.equal(byIndex.get('b', 9), undefined);
+    // A null value is matched IS NULL (list's way): no chapter has a null bookUrl.
+    assert.equal(byIndex.get(null, 1), undefined);
+    assert.throws(() => byIndex.get('b', 'one'), { code: 'WRONG_TYPE' });
+    const books = store.tables.books;
+    const progress = books.updater(['durChapterIndex', 'durChapterTitle']);
+    assert.equal(progress.set('b', [2, undefined]), true);
+    assert.equal(progress.set('nope', [2, 'x']), false);
+    const row = store.db.prepare('SELECT durChapterIndex, durChapterTitle FROM books WHERE bookUrl = ?').get('b');
+    assert.deepEqual({ ...(row as object) }, { durChapterIndex: 2, durChapterTitle: null });
+    // Nothing given: answers whether the row is there, as update does.
+    assert.equal(progress.set('b', [undefined, undefined]), true);
+    assert.throws(() => books.updater(['bookUrl' as never]), { code: 'WRONG_TYPE' });
+  } finally {
+    store.close();
+  }
+});
+
+test('the domain areas are made with the store: one per store, and one whose table the version lacks fails on use', async () => {
+  const s62 = await openStore(':memory:');
+  const s49 = await openStore(':memory:', { schema: 49 });
+  try {
+    assert.equal(s62.books, s62.books);
+    assert.notEqual(s62.books, s49.books);
+    assert.equal(s62.chapters.get('none', 0), undefined);
+    assert.throws(() => s49.dictRules, { code: 'UNKNOWN_TABLE' });
+    assert.throws(() => s49.servers, { code: 'UNKNOWN_TABLE' });
+    assert.deepEqual(s49.replaceRules.all(), []);
+  } finally {
+    s62.close();
+    s49.close();
+  }
+});

@@ -6,6 +6,7 @@ import { BookGroups, type GroupId } from './book-groups.js';
 import { byKeys } from './collation.js';
 import { bookKindsAt, specialGroupBooks } from './special-groups.js';
 import type { TableOf } from '../store/store.js';
+import type { Finder, Updater } from '../table/table.js';
 import { Area, containing, like } from './support.js';
 
 /** `books.type` bits (BookType, schema 55 on). */
@@ -68,12 +69,16 @@ export function sortBooks<B extends SortableBook>(books: B[], sort: BookshelfSor
 const PROGRESS = ['durChapterIndex', 'durChapterPos', 'durChapterTitle', 'durChapterTime'] as const;
 
 export class Books<V extends SchemaVersion = 62> extends Area {
-  private table_: TableOf<'books'> | undefined;
-  private byNameAuthor: ((name: string, author: string) => Row<'books'> | undefined) | undefined;
-  private setProgress: ((bookUrl: string, values: readonly unknown[]) => boolean) | undefined;
+  private readonly t: TableOf<'books'>;
+  // Made with the store, as the areas are (Store's constructor says why); prepared on first use.
+  private readonly byNameAuthor: Finder<Row<'books'>>;
+  private readonly setProgress: Updater<string>;
 
-  private get t(): TableOf<'books'> {
-    return (this.table_ ??= this.table('books'));
+  constructor(store: ConstructorParameters<typeof Area>[0]) {
+    super(store);
+    this.t = this.table('books');
+    this.byNameAuthor = this.t.finder(['name', 'author']);
+    this.setProgress = this.t.updater(PROGRESS);
   }
 
   /**
@@ -99,7 +104,7 @@ export class Books<V extends SchemaVersion = 62> extends Area {
   }
 
   getByNameAuthor(name: string, author: string): Row<'books', V> | undefined {
-    return (this.byNameAuthor ??= this.t.finder(['name', 'author']))(name, author) as Row<'books', V> | undefined;
+    return this.byNameAuthor.get(name, author) as Row<'books', V> | undefined;
   }
 
   /**
@@ -129,12 +134,12 @@ export class Books<V extends SchemaVersion = 62> extends Area {
 
   /** Sets the reading position of a book; false when there is no such book. */
   updateProgress(bookUrl: string, progress: BookProgress): boolean {
-    return (this.setProgress ??= this.t.updater(PROGRESS))(bookUrl, this.progressValues(progress));
+    return this.setProgress.set(bookUrl, this.progressValues(progress));
   }
 
   /** The same, finding the book by (name, author) as the app's progress sync does. */
   updateProgressByNameAuthor(name: string, author: string, progress: BookProgress): boolean {
-    const book = (this.byNameAuthor ??= this.t.finder(['name', 'author']))(name, author);
+    const book = this.byNameAuthor.get(name, author);
     return book !== undefined && this.updateProgress(book.bookUrl, progress);
   }
 

@@ -1,19 +1,23 @@
 // A book's table of contents (legado-data-layer.md 2.4), always in chapter index order.
 import type { NewRow, Row } from '../schema/row-types.js';
 import type { TableOf } from '../store/store.js';
-import { insertInTransaction, type TableApi } from '../table/table.js';
+import { insertInTransaction, type Finder, type TableApi } from '../table/table.js';
 import { Area, containing, like } from './support.js';
 
 /** A chapter as replaceToc takes it: its bookUrl comes from the call. */
 export type TocEntry = Omit<NewRow<'chapters'>, 'bookUrl'> & { readonly bookUrl?: string };
 
 export class Chapters extends Area {
-  private table_: TableOf<'chapters'> | undefined;
-  private byIndex: ((bookUrl: string, index: number) => Row<'chapters'> | undefined) | undefined;
-  private byTitle: ((bookUrl: string, title: string) => Row<'chapters'> | undefined) | undefined;
+  private readonly t: TableOf<'chapters'>;
+  // Made with the store, as the areas are (Store's constructor says why); prepared on first use.
+  private readonly byIndex: Finder<Row<'chapters'>>;
+  private readonly byTitle: Finder<Row<'chapters'>>;
 
-  private get t(): TableOf<'chapters'> {
-    return (this.table_ ??= this.table('chapters'));
+  constructor(store: ConstructorParameters<typeof Area>[0]) {
+    super(store);
+    this.t = this.table('chapters');
+    this.byIndex = this.t.finder(['bookUrl', 'index']);
+    this.byTitle = this.t.finder(['bookUrl', 'title'], 'index');
   }
 
   /**
@@ -40,12 +44,12 @@ export class Chapters extends Area {
   }
 
   get(bookUrl: string, index: number): Row<'chapters'> | undefined {
-    return (this.byIndex ??= this.t.finder(['bookUrl', 'index']))(bookUrl, index);
+    return this.byIndex.get(bookUrl, index);
   }
 
   /** The first chapter (by index) with exactly this title. */
   getByTitle(bookUrl: string, title: string): Row<'chapters'> | undefined {
-    return (this.byTitle ??= this.t.finder(['bookUrl', 'title'], 'index'))(bookUrl, title);
+    return this.byTitle.get(bookUrl, title);
   }
 
   /** Chapters whose title contains `key`, by index. */

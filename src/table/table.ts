@@ -42,6 +42,72 @@ export let upsertRowsInTransaction: <N extends object>(t: TableApi<object, N, ob
 export let bulkRows: <N extends object>(t: TableApi<object, N, object, unknown>) => number;
 
 /** Fewest shared columns worth a statement of their own (insertSharedSql); a batch sharing fewer takes the plain one. */
+/** What a Finder keeps: its columns and its statement, prepared on first use. */
+interface FinderState {
+  readonly fields: readonly string[];
+  readonly cols: readonly Column[];
+  readonly orderBy: string | undefined;
+  readonly sql: string;
+  stmt: Statement | undefined;
+}
+
+/** What an Updater keeps: its columns and a statement per set of them given. */
+interface UpdaterState {
+  readonly fields: readonly string[];
+  readonly cols: readonly Column[];
+  readonly statements: (Statement | undefined)[];
+}
+
+let findWith: <R extends object>(t: TableApi<R, object, object, unknown>, f: FinderState, values: readonly unknown[]) => R | undefined;
+let updateWith: <K>(t: TableApi<object, object, object, K>, u: UpdaterState, key: K, values: readonly unknown[]) => boolean;
+
+/**
+ * A lookup by some fields, prepared once (TableApi.finder). An object with a method rather than
+ * a closure: the code V8 optimizes for its callers then calls one shared function, and holds no
+ * function of one store that is collected with the store, which would throw that code away
+ * (and compile it again) with every store a process opens and closes.
+ */
+export class Finder<R> implements FinderState {
+  readonly fields: readonly string[];
+  readonly cols: readonly Column[];
+  readonly orderBy: string | undefined;
+  readonly sql: string;
+  stmt: Statement | undefined = undefined;
+  readonly #t: TableApi<object, object, object, unknown>;
+
+  constructor(t: TableApi<object, object, object, unknown>, fields: readonly string[], cols: readonly Column[], orderBy: string | undefined, sql: string) {
+    this.#t = t;
+    this.fields = fields;
+    this.cols = cols;
+    this.orderBy = orderBy;
+    this.sql = sql;
+  }
+
+  /** The first row with these values of the fields (in the finder's order), or undefined. */
+  get(...values: unknown[]): R | undefined {
+    return findWith(this.#t, this, values) as R | undefined;
+  }
+}
+
+/** An update of some fields, prepared once (TableApi.updater); an object for Finder's reason. */
+export class Updater<K> implements UpdaterState {
+  readonly fields: readonly string[];
+  readonly cols: readonly Column[];
+  readonly statements: (Statement | undefined)[] = [];
+  readonly #t: TableApi<object, object, object, K>;
+
+  constructor(t: TableApi<object, object, object, K>, fields: readonly string[], cols: readonly Column[]) {
+    this.#t = t;
+    this.fields = fields;
+    this.cols = cols;
+  }
+
+  /** Sets the fields to `values` (in the updater's order; undefined: not set) in the row with `key`; false when there is none. */
+  set(key: K, values: readonly unknown[]): boolean {
+    return updateWith(this.#t, this, key, values);
+  }
+}
+
 const MIN_SHARED = 2;
 /** Statements with shared columns kept per table. */
 const SHARED_STATEMENTS = 8;
@@ -156,12 +222,12 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   }
 
   /**
-   * An update of these fields, prepared once, for the updates the domain makes often: the
-   * returned function takes the key and the values in `fields` order, checked as update's are,
-   * and answers as update does. A value left undefined is not set: each set of fields given
-   * has its statement, prepared on first use.
+   * An update of these fields, prepared once, for the updates the domain makes often: its `set`
+   * takes the key and the values in `fields` order, checked as update's are, and answers as
+   * update does. A value left undefined is not set: each set of fields given has its
+   * statement, prepared on first use.
    */
-  updater(fields: readonly (keyof P & string)[]): (key: K, values: readonly unknown[]) => boolean {
+  updater(fields: readonly (keyof P & string)[]): Updater<K> {
     const cols = fields.map((f) => {
       const c = this.model.column(f);
       if (!c) throw new UnknownFieldError(this.name, f, this.codec.version);
@@ -169,21 +235,23 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       return c;
     });
     if (cols.length > 30) throw new RangeError('updater: at most 30 fields');
-    // By the bits of the fields given (bit i: fields[i]).
-    const statements: (Statement | undefined)[] = [];
-    return (key, values) => {
+    return new Updater(this as unknown as TableApi<object, object, object, K>, fields, cols);
+  }
+
+  static {
+    updateWith = <K>(t: TableApi<object, object, object, K>, u: UpdaterState, key: K, values: readonly unknown[]): boolean => {
       const vals: SqlValue[] = [];
       let given = 0;
-      for (let i = 0; i < cols.length; i++) {
+      for (let i = 0; i < u.cols.length; i++) {
         const v = values[i];
         if (v === undefined) continue;
-        vals.push(this.codec.encodeValue(cols[i]!, v));
+        vals.push(t.codec.encodeValue(u.cols[i]!, v));
         given |= 1 << i;
       }
-      if (given === 0) return this.has(key);
-      for (const k of this.#keyValues(key)) vals.push(k);
-      const stmt = (statements[given] ??= this.hooks.prepare(updateSql(this.model, cols.filter((_, i) => given & (1 << i)))));
-      return this.#runUpdate(stmt, vals, key, (f) => values[fields.indexOf(f as keyof P & string)]);
+      if (given === 0) return t.has(key);
+      for (const k of t.#keyValues(key)) vals.push(k);
+      const stmt = (u.statements[given] ??= t.hooks.prepare(updateSql(t.model, u.cols.filter((_, i) => given & (1 << i)))));
+      return t.#runUpdate(stmt, vals, key, (f) => values[u.fields.indexOf(f)]);
     };
   }
 
@@ -208,24 +276,29 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
    * prepared once, for the point reads the domain makes often: the same row as
    * `list({ where, orderBy, limit: 1 })[0]`, values checked the same way (null: IS NULL).
    */
-  finder(fields: readonly (keyof R & string)[], orderBy?: keyof R & string): (...values: unknown[]) => R | undefined {
+  finder(fields: readonly (keyof R & string)[], orderBy?: keyof R & string): Finder<R> {
     const cols = fields.map((f) => {
       const c = this.model.column(f);
       if (!c) throw new UnknownFieldError(this.name, f, this.codec.version);
       return c;
     });
     const tail = `WHERE ${cols.map((c) => `${q(c.name)} = ?`).join(' AND ')}${orderBy ? ` ORDER BY ${q(this.model.column(orderBy)?.name ?? orderBy)}` : ''} LIMIT 1`;
-    let stmt: Statement | undefined;
-    return (...values) => {
+    return new Finder(this as unknown as TableApi<R, object, object, unknown>, fields, cols, orderBy, `${this.sql.from} ${tail}`);
+  }
+
+  static {
+    findWith = <R extends object>(t: TableApi<R, object, object, unknown>, f: FinderState, values: readonly unknown[]): R | undefined => {
       const vals: SqlValue[] = [];
-      for (let i = 0; i < cols.length; i++) {
+      for (let i = 0; i < f.cols.length; i++) {
         const v = values[i];
         // IS NULL and a missing value take list's way.
-        if (v === null || v === undefined) return this.list({ where: Object.fromEntries(fields.map((f, j) => [f, values[j]])), orderBy, limit: 1 } as Query<R>)[0];
-        vals.push(this.codec.encodeValue(cols[i]!, v));
+        if (v === null || v === undefined) {
+          return t.list({ where: Object.fromEntries(f.fields.map((k, j) => [k, values[j]])), orderBy: f.orderBy, limit: 1 } as Query<R>)[0];
+        }
+        vals.push(t.codec.encodeValue(f.cols[i]!, v));
       }
-      const row = (stmt ??= this.#reading(this.hooks.prepare(`${this.sql.from} ${tail}`))).get(...vals) as unknown[] | undefined;
-      return row === undefined ? undefined : this.codec.fromRaw<R>(row);
+      const row = (f.stmt ??= t.#reading(t.hooks.prepare(f.sql))).get(...vals) as unknown[] | undefined;
+      return row === undefined ? undefined : t.codec.fromRaw<R>(row);
     };
   }
 
