@@ -27,6 +27,7 @@ import { Clock, holdsOldBookTypes, RowBuilder } from './record.js';
 import { newKindReport, totalsOf, type FileOutcome, type ImportResult, type KindReport } from './report.js';
 import { bytesAccess, bytesSource, readText, type ByteSource, type RandomAccess } from './source.js';
 import { isZipSignature, ZipReader, type ZipLimits } from './zip.js';
+import { keepSpecimen } from './specimens.js';
 
 export interface ImportProgress {
   /** The file being read. */
@@ -384,3 +385,5 @@ export function runImport(store: Store<SchemaVersion>, plan: Plan, options: Impo
   });
   return result();
 }
+
+keepSpecimen(new ImportRun(undefined as never, {}, 0));

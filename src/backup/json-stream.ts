@@ -10,7 +10,8 @@
 import { TokenParser, Tokenizer } from '@streamparser/json';
 import { InvalidJsonError, UnsupportedInputError } from './errors.js';
 import { JsonArraySplitter, type SplitElement } from './json-array-splitter.js';
-import { concatBytes, utf8Decoder, type ByteSource } from './source.js';
+import { bytesSource, concatBytes, utf8Decoder, type ByteSource } from './source.js';
+import { keepSpecimen } from './specimens.js';
 
 /** Where the JSON comes from: a file, a zip entry, bytes in memory (source.ts). */
 export type JsonSource = ByteSource;
@@ -485,3 +486,5 @@ function explain(message: string): string {
   if (/end/i.test(message)) return 'unexpected end of data';
   return message;
 }
+
+keepSpecimen(new JsonRecordReader(bytesSource('', new Uint8Array(0)), { secret: false }));

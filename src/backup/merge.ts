@@ -12,6 +12,7 @@ import { bulkRows, upsertRowsInTransaction, type TableApi } from '../table/table
 import { applyUserChoices, DEFAULT_CHOICES, hasUserFields, sameContent, type ImportChoices } from './keep.js';
 import type { Built, Skip } from './record.js';
 import { bump, type Conflict, type FileOutcome, type KindReport, type SkippedRecord } from './report.js';
+import { keepSpecimen } from './specimens.js';
 
 export type AnyTable = TableApi<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, unknown>;
 
@@ -206,3 +207,5 @@ export class Merger {
     }
   }
 }
+
+keepSpecimen(new Merger(undefined as never));

@@ -12,6 +12,7 @@ import { convertLegacyBookSource, isLegacyBookSource, LEGACY_SOURCE_KEYS } from 
 import { convertLegacyReplaceRule, isLegacyReplaceRule, LEGACY_REPLACE_KEYS } from './legacy-replace-rule.js';
 import { isJsonObjectColumn, NO_OBJECT_TEXT } from './json-columns.js';
 import { bump, type KindReport } from './report.js';
+import { keepSpecimen } from './specimens.js';
 
 type Rec = Record<string, unknown>;
 
@@ -285,3 +286,5 @@ export function holdsOldBookTypes(records: Iterable<{ value: unknown }>): boolea
   }
   return old;
 }
+
+keepSpecimen(new Clock());
