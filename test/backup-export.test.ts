@@ -13,6 +13,7 @@ import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { sampleBackup, writeBackupFolder, type Json } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
+import { minimalRow } from './helpers/rows.js';
 
 async function importedSample(dir: string): Promise<Store<62>> {
   const store = openStore(join(dir, 'a.db'), { schema: 62 });
@@ -115,6 +116,52 @@ test('round trip: exporting an imported backup keeps every field that has a colu
       const match = written.find((w) => table.primaryKey.every((c) => w[c.field] === rec[c.field]));
       assert.ok(match, `${file}[${i}] is written`);
       for (const [k, v] of Object.entries(rec)) assert.deepEqual(match[k], v, `${file}[${i}].${k}`);
+    }
+  }
+  store.close();
+});
+
+test('rows whose text is longer than the write buffer, and characters at its edges, are written whole (zip and folder)', async () => {
+  const dir = tempDir();
+  const store = openStore(join(dir, 's.db'));
+  // 40 sources of ~140 KB each: the text crosses the 256 KB buffers at many places, four-byte
+  // characters (a surrogate pair in the string) among them.
+  // Varied enough that the zip does not take it for a bomb.
+  const long = (i: number) => {
+    let x = i + 1;
+    let text = '';
+    for (let k = 0; k < 50_000; k++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      text += x % 7 === 0 ? '😀' : String.fromCodePoint(0x4e00 + (x % 20000));
+    }
+    return text;
+  };
+  const base = minimalRow(schemas[62].table('book_sources')!, 1);
+  const rows = Array.from({ length: 40 }, (_, i) => ({
+    ...base,
+    bookSourceUrl: `https://s${i}.example`,
+    bookSourceName: `源${i}`,
+    bookSourceComment: long(i),
+    ruleContent: JSON.stringify({ content: long(i + 100) }),
+  }));
+  store.tables.book_sources.insertMany(rows as never);
+  for (const out of [join(dir, 'out'), join(dir, 'out.zip')]) {
+    const r = await exportBackup(store, out);
+    const fresh = openStore(join(dir, `${out.endsWith('.zip') ? 'z' : 'f'}.db`));
+    await importBackup(fresh, out);
+    const back = fresh.db.prepare('SELECT bookSourceUrl, bookSourceComment, ruleContent FROM book_sources').all() as { bookSourceUrl: string; bookSourceComment: string; ruleContent: string }[];
+    assert.equal(back.length, 40);
+    for (const row of back) {
+      const i = Number(row.bookSourceUrl.slice('https://s'.length, -'.example'.length));
+      assert.equal(row.bookSourceComment, long(i));
+      assert.deepEqual(JSON.parse(row.ruleContent), { content: long(i + 100) });
+    }
+    fresh.close();
+    if (!out.endsWith('.zip')) {
+      const text = readFileSync(join(out, 'bookSource.json'), 'utf8');
+      // The layout of one JSON.stringify of the whole array, byte for byte.
+      assert.equal(text, JSON.stringify(JSON.parse(text), null, 2));
+      assert.equal(r.files.find((f) => f.table === 'book_sources')!.bytes, Buffer.byteLength(text));
     }
   }
   store.close();
