@@ -72,6 +72,20 @@ test('every kind of value binds and reads back exactly, in one statement and in 
   db.close();
 });
 
+test("text SQLite's copy of which grows the memory while a statement binds it", async () => {
+  const driver = await loadWasmDriver({ storage: 'memory' });
+  const heap = () => (driver as unknown as { sqlite3: { wasm: { heap8u(): Uint8Array } } }).sqlite3.wasm.heap8u().length;
+  const db = driver.open(':memory:');
+  // Texts of a quarter of the memory each: the scratch buffer for all of them grows it first,
+  // then SQLite's own copies of them (bound TRANSIENT) grow it again between two bindings.
+  const size = Math.ceil(heap() / 4);
+  const texts = ['a', 'b', 'c', 'd'].map((c) => c.repeat(size));
+  const before = heap();
+  assert.deepEqual(db.prepare('SELECT length(?), length(?), length(?), substr(?, -3)').raw().get(...texts), [size, size, size, 'ddd']);
+  assert.ok(heap() > before);
+  db.close();
+});
+
 test('engine errors carry SQLite result-code names, with SQLite own message', async () => {
   const db = (await loadWasmDriver({ storage: 'memory' })).open(':memory:');
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, x TEXT NOT NULL UNIQUE)');

@@ -619,14 +619,16 @@ class WasmStatement implements Statement {
     let text = -1;
     for (const v of values) if (typeof v === 'string') text += v.length * 3 + 1; // UTF-8 bytes at most, 1 byte more each: '' needs an address too
     const base = text >= 0 ? this.conn.scratchOf(text + 1) : 0;
-    const heap = text >= 0 ? this.conn.sqlite3.wasm.heap8u() : undefined;
+    const wasm = this.conn.sqlite3.wasm;
     let at = base;
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       let rc: number;
       if (v === null || v === undefined) rc = x.sqlite3_bind_null(p, i + 1);
       else if (typeof v === 'string') {
-        const n = UTF8_OUT.encodeInto(v, heap!.subarray(at, base + text + 1)).written;
+        // The heap's view is asked for each time: SQLite's copy of the text before it
+        // (TRANSIENT) may have grown the memory, which leaves an older view empty.
+        const n = UTF8_OUT.encodeInto(v, wasm.heap8u().subarray(at, base + text + 1)).written;
         rc = x.sqlite3_bind_text(p, i + 1, at, n, TRANSIENT);
         at += n;
       } else if (typeof v === 'number') {
