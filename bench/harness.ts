@@ -11,7 +11,7 @@ import vm from 'node:vm';
 import { openStore } from '../src/index.js';
 import type { Clock, Contender } from './contender.js';
 import { benchEngine } from './engine.js';
-import type { RunContext, RunOutput, Sizes, Workload } from './workloads.js';
+import { releaseData, type RunContext, type RunOutput, type Sizes, type Workload } from './workloads.js';
 
 export interface HarnessOptions {
   readonly contenders: readonly Contender[];
@@ -24,6 +24,13 @@ export interface HarnessOptions {
   readonly warmup: number;
   /** Extra timed runs for the open workload, which is short. */
   readonly openRepeats: number;
+  /**
+   * Timed milliseconds each contender gets at least per workload: a short workload runs more
+   * rounds than `repeats` (up to `maxRepeats`), estimated from the fastest contender's warm-up,
+   * so that a median of 20 ms runs is not a median of five samples of the machine's noise.
+   */
+  readonly minTimedMs?: number;
+  readonly maxRepeats?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -53,6 +60,8 @@ export interface Report {
   readonly repeats: number;
   readonly warmup: number;
   readonly openRepeats: number;
+  readonly minTimedMs: number;
+  readonly maxRepeats: number;
   readonly environment: Record<string, string>;
   readonly mismatches: string[];
 }
@@ -121,9 +130,14 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
       const peaks = new Map<string, number>(contenders.map((c) => [c.name, 0]));
       const checks = new Map<string, string>();
       const rowsOf = new Map<string, number>();
-      const repeats = w.key === 'open' ? Math.max(o.repeats, o.openRepeats) : o.repeats;
-      const rounds = o.warmup + repeats;
+      let repeats = w.key === 'open' ? Math.max(o.repeats, o.openRepeats) : o.repeats;
+      let rounds = o.warmup + repeats;
+      let fastestWarmup = Infinity;
       for (let round = 0; round < rounds; round++) {
+        if (round === o.warmup && o.minTimedMs) {
+          repeats = Math.max(repeats, Math.min(o.maxRepeats ?? repeats, Math.ceil(o.minTimedMs / Math.max(fastestWarmup, 0.1))));
+          rounds = o.warmup + repeats;
+        }
         for (let k = 0; k < contenders.length; k++) {
           const c = contenders[(k + round) % contenders.length]!;
           const dir = join(root, `run-${w.key}-${w.tier}-${c.name}-${round}`);
@@ -146,6 +160,7 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
           const cpu = process.cpuUsage(cpu0);
           const peak = Math.max(0, peakRss() - rssBefore);
           if (session) await session.close();
+          if (round < o.warmup) fastestWarmup = Math.min(fastestWarmup, ms);
           if (round === 0) {
             checks.set(c.name, w.check(ctx, out));
             rowsOf.set(c.name, out.rows);
@@ -160,6 +175,7 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
         }
       }
       remove(template);
+      releaseData();
       const storeCheck = checks.get(STORE);
       for (const c of contenders) {
         const ts = times.get(c.name)!;
@@ -195,6 +211,8 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
     sizes: o.sizes,
     tiers: o.tiers,
     repeats: o.repeats,
+    minTimedMs: o.minTimedMs ?? 0,
+    maxRepeats: o.maxRepeats ?? o.repeats,
     warmup: o.warmup,
     openRepeats: o.openRepeats,
     environment: environment(loadBefore),

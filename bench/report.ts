@@ -36,7 +36,8 @@ export function markdown(r: Report, contenders: readonly string[], command: stri
   const tg = targets(r);
   lines.push(`# Benchmark results: ${r.engine}`, '');
   lines.push(
-    `Command: \`${command}\`. Median of ${r.repeats} timed runs (the open workload: ${Math.max(r.repeats, r.openRepeats)}) after ${r.warmup} warm-up run(s), ` +
+    `Command: \`${command}\`. Median of ${r.repeats} timed runs (the open workload: ${Math.max(r.repeats, r.openRepeats)}` +
+      `${r.minTimedMs ? `; a shorter workload more, up to ${r.maxRepeats}, so that each contender is timed for about ${r.minTimedMs} ms: the runs column says how many` : ''}) after ${r.warmup} warm-up run(s), ` +
       `contenders interleaved (the order rotates every round), each run on a fresh copy of the workload's file with the store's pragmas. ` +
       `Sizes at tiers ×${r.tiers.join(', ×')} (workload numbers carry the tier: 9×10 is the bulk insert at ten times the base size). ` +
       `${r.environment.runtime}, SQLite ${r.environment.sqlite}, ${r.environment.cpu}, load ${r.environment['load average (1 min) before/after']}.`,
@@ -58,14 +59,14 @@ export function markdown(r: Report, contenders: readonly string[], command: stri
   }
   lines.push('', ...scaling(r, contenders, ws));
   lines.push('', '## Detail', '');
-  lines.push('| # | workload | contender | median ms | min ms | CPU ms | µs/row | rows/s | peak RSS Δ MB | result |');
-  lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|---|');
+  lines.push('| # | workload | contender | runs | median ms | min ms | CPU ms | µs/row | rows/s | peak RSS Δ MB | result |');
+  lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const w of ws) {
     for (const c of contenders) {
       const m = by.get(w)!.get(c);
       if (!m) continue;
       lines.push(
-        `| ${instance(w)} | ${w.title} | ${c} | ${fmtMs(m.median)} | ${fmtMs(m.min)} | ${fmtMs(m.cpu)} | ${fmtUs(m.median, m.rows)} | ${fmtRate(m.rows, m.median)} | ${mb(m.peakBytes)} | ${m.sameAsStore ? 'same as store' : '**differs**'} |`,
+        `| ${instance(w)} | ${w.title} | ${c} | ${m.times.length} | ${fmtMs(m.median)} | ${fmtMs(m.min)} | ${fmtMs(m.cpu)} | ${fmtUs(m.median, m.rows)} | ${fmtRate(m.rows, m.median)} | ${mb(m.peakBytes)} | ${m.sameAsStore ? 'same as store' : '**differs**'} |`,
       );
     }
   }

@@ -11,7 +11,9 @@
 //                         raw-naive, drizzle, kysely, c-floor)
 //   --driver NAME         the engine: better-sqlite3, node:sqlite (Node 22.13+), bun:sqlite (Bun), wasm
 //                         (SQLite WASM, memory storage); default: the store's automatic choice
-//   --repeats N           timed runs per workload and contender (default 5; open: at least 25)
+//   --repeats N           timed runs per workload and contender (default 5; open: at least 25); a short
+//                         workload runs more, up to --max-repeats (default 41), until each contender has
+//                         about --min-ms (default 1000) of timed runs: medians of a few 20 ms runs are noise
 //   --warmup N            untimed runs first (default 1; at least 1, the result check)
 //   --size k=v,...        tier-1 sizes, e.g. --size cache=20000,books=5000 (keys: see DEFAULT_SIZES)
 //   --scale F             every tier-1 size times F
@@ -44,6 +46,8 @@ export interface BenchArgs {
   readonly tiers: readonly number[];
   readonly repeats: number;
   readonly warmup: number;
+  readonly minTimedMs: number;
+  readonly maxRepeats: number;
   readonly sizes: Sizes;
   readonly out: string | undefined;
   /** The arguments as given, for the results' command line. */
@@ -87,6 +91,8 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     tiers,
     repeats: Math.max(1, Number(flags.get('repeats') ?? (smoke ? 1 : 5))),
     warmup: Math.max(1, Number(flags.get('warmup') ?? 1)),
+    minTimedMs: Math.max(0, Number(flags.get('min-ms') ?? (smoke ? 0 : 1000))),
+    maxRepeats: Math.max(1, Number(flags.get('max-repeats') ?? 41)),
     sizes: sizes as unknown as Sizes,
     out: out === '-' ? undefined : out,
     argv: [...argv],
@@ -112,6 +118,8 @@ export async function bench(args: BenchArgs, log: (line: string) => void = conso
     repeats: args.repeats,
     warmup: args.warmup,
     openRepeats: args.smoke ? 1 : 25,
+    minTimedMs: args.minTimedMs,
+    maxRepeats: args.maxRepeats,
     log,
   });
   // What ran, as it can be run again (npm run bench is tsc, then node dist/bench/run.js).

@@ -62,3 +62,15 @@ test('arguments: sizes, scale, tiers, only, repeats', () => {
   assert.equal(parseArgs([]).out, 'bench/results.md');
   assert.throws(() => parseArgs(['--size', 'nope=1']), /--size/);
 });
+
+test('a short workload runs more rounds, up to --max-repeats, until each contender has about --min-ms timed', async () => {
+  const runs = async (extra: string[]) => {
+    const { report } = await bench(parseArgs(['--quick', '--only', 'open', '--contenders', 'legado-store,raw', '--repeats', '2', ...extra]), () => {});
+    return report.measurements.map((m) => m.times.length);
+  };
+  // Opening takes about a millisecond: 1,000 ms asks for far more rounds than the cap.
+  assert.deepEqual(await runs(['--min-ms', '1000', '--max-repeats', '4']), [4, 4]);
+  assert.deepEqual(await runs(['--min-ms', '0', '--max-repeats', '4']), [2, 2]);
+  assert.equal(parseArgs([]).minTimedMs, 1000);
+  assert.equal(parseArgs(['--quick']).minTimedMs, 0);
+});
