@@ -66,6 +66,13 @@ export interface Connection {
   readonly open: boolean;
   readonly inTransaction: boolean;
   readonly readonly: boolean;
+  /**
+   * Lists of rows read as objects (the statement's default mode) cost less on this engine than
+   * rows read as arrays and made into objects in JavaScript: the store then reads its lists
+   * that way where it can (bun:sqlite makes the objects natively; better-sqlite3 and
+   * node:sqlite do not, and leave this out).
+   */
+  readonly objectRows?: boolean;
   prepare(sql: string): Statement;
   /** Runs one or more statements without results. */
   exec(sql: string): void;

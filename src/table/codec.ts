@@ -2,7 +2,7 @@
 // defaults, value types, booleans as 0/1, 64-bit bitmasks as bigint.
 import { MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import type { Column, Table } from '../schema/index.js';
-import { compileEncoder, compileRowBuilder, type FastEncoder, type RowBuilder } from './compiled.js';
+import { compileEncoder, compileRowBuilder, compileRowFixer, type FastEncoder, type RowBuilder, type RowFixer } from './compiled.js';
 
 export type SqlValue = string | number | bigint | null;
 
@@ -31,6 +31,7 @@ export class Codec {
   /** Generated from the model on first use (so opening a store compiles nothing): encodeRow for rows it accepts as they are, and fromRaw. */
   private fastEncode: FastEncoder | undefined;
   private build: RowBuilder | undefined;
+  private fix: RowFixer | undefined;
 
   constructor(table: Table, version: number) {
     this.table = table;
@@ -135,6 +136,14 @@ export class Codec {
    */
   fromRaw<R>(values: readonly unknown[]): R {
     return (this.build ??= compileRowBuilder(this.table, this.bigintRows))(values) as R;
+  }
+
+  /**
+   * The API row of a row read as an object (the select list names each column by its field),
+   * made in place: booleans from 0/1. Not for tables read with safeIntegers (bigintRows).
+   */
+  fromObject<R>(row: Record<string, unknown>): R {
+    return (this.fix ??= compileRowFixer(this.table))(row) as R;
   }
 }
 

@@ -12,6 +12,8 @@ import type { SqlValue } from './codec.js';
 /** Writes the row's column values into `out` from `at` on; false (out untouched) for a row the general path must take. */
 export type FastEncoder = (row: Readonly<Record<string, unknown>>, out: SqlValue[], at: number) => boolean;
 export type RowBuilder = (a: readonly unknown[]) => Record<string, unknown>;
+/** Turns a row read as an object (keys: the fields, in column order) into the API row, in place. */
+export type RowFixer = (row: Record<string, unknown>) => Record<string, unknown>;
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -54,6 +56,7 @@ export function compileEncoder(table: Table, fallback: readonly (SqlValue | unde
 
 const encoders = new WeakMap<Table, FastEncoder>();
 const builders = new WeakMap<Table, RowBuilder>();
+const fixers = new WeakMap<Table, RowFixer>();
 
 function makeEncoder(table: Table, fallback: readonly (SqlValue | undefined)[]): FastEncoder {
   const autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
@@ -107,6 +110,32 @@ function makeRowBuilder(table: Table, numbersFromBigints: boolean): RowBuilder {
   return generated(
     () => new Function(`"use strict"; return function build(a) {\nlet v;\nreturn {\n${fields.join(',\n')}\n};\n};`)() as RowBuilder,
     () => buildRowInterpreted(table, numbersFromBigints),
+  );
+}
+
+/**
+ * The API row of a row an engine read as an object (Connection.objectRows), made in place: the
+ * booleans from 0/1 (null stays null). Only for tables read without safeIntegers, whose other
+ * values are already what the API gives. One per table model, as the builders.
+ */
+export function compileRowFixer(table: Table): RowFixer {
+  let made = fixers.get(table);
+  if (made === undefined) fixers.set(table, (made = makeRowFixer(table)));
+  return made;
+}
+
+function makeRowFixer(table: Table): RowFixer {
+  const booleans = table.columns.filter((c) => c.js === 'boolean').map((c) => c.field);
+  const lines = booleans.map((f) => `v = row[${JSON.stringify(f)}]; if (v !== null) row[${JSON.stringify(f)}] = v !== 0 && v !== 0n;`);
+  return generated(
+    () => new Function(`"use strict"; return function fix(row) {\nlet v;\n${lines.join('\n')}\nreturn row;\n};`)() as RowFixer,
+    () => (row) => {
+      for (const f of booleans) {
+        const v = row[f];
+        if (v !== null) row[f] = v !== 0 && v !== 0n;
+      }
+      return row;
+    },
   );
 }
 

@@ -121,6 +121,8 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   private readonly db: Database;
   private readonly hooks: WriteHooks;
   private readonly codec: Codec;
+  /** Lists of rows are read as the engine's objects and fixed in place (Connection.objectRows), not as arrays. */
+  private readonly objectRows: boolean;
   private readonly pk: readonly Column[];
   private readonly pkIndex: readonly number[];
   private readonly statements = new Map<string, Statement>();
@@ -156,6 +158,9 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     this.model = table;
     this.name = table.name;
     this.codec = new Codec(table, version);
+    // Tables with 64-bit bitmasks read every integer exactly (safeIntegers) and turn the plain
+    // ones back into numbers: that takes the array builder.
+    this.objectRows = db.objectRows === true && !this.codec.bigintRows;
     this.pk = table.primaryKey;
     this.pkIndex = this.pk.map((c) => table.columns.indexOf(c));
     this.sql = {
@@ -349,7 +354,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   *iterate(query?: Query<R>): IterableIterator<R> {
     const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
     for (const row of this.#query(this.lists, this.sql.from, tail, true).iterate(...params)) {
-      yield this.codec.fromRaw<R>(row as unknown[]);
+      yield this.#decode(row);
     }
   }
 
@@ -599,7 +604,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     let s = cache.get(tail);
     if (s === undefined) {
       s = this.hooks.prepare(prefix + tail);
-      if (rows) this.#reading(s);
+      if (rows) this.#readingMany(s);
       if (cache.size >= QUERY_STATEMENTS) cache.delete(cache.keys().next().value!);
       cache.set(tail, s);
     }
@@ -608,8 +613,14 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** The API rows of rows read as arrays, in the same array. */
   #decodeAll(rows: unknown[]): R[] {
-    for (let i = 0; i < rows.length; i++) rows[i] = this.codec.fromRaw(rows[i] as unknown[]);
+    if (this.objectRows) for (let i = 0; i < rows.length; i++) rows[i] = this.codec.fromObject(rows[i] as Record<string, unknown>);
+    else for (let i = 0; i < rows.length; i++) rows[i] = this.codec.fromRaw(rows[i] as unknown[]);
     return rows as R[];
+  }
+
+  /** The API row of a row read by a statement made by #readingMany. */
+  #decode(row: unknown): R {
+    return this.objectRows ? this.codec.fromObject<R>(row as Record<string, unknown>) : this.codec.fromRaw<R>(row as unknown[]);
   }
 
   /**
@@ -620,6 +631,15 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     s.raw(true);
     if (this.codec.bigintRows) s.safeIntegers(true);
     return s;
+  }
+
+  /**
+   * #reading for a statement that reads lists of rows: where the engine makes row objects
+   * faster than JavaScript does (objectRows), they are read as objects. Point reads stay
+   * arrays: one row as an object, fixed in place, cost more than one array on Bun too.
+   */
+  #readingMany(s: Statement): Statement {
+    return this.objectRows ? s : this.#reading(s);
   }
 }
 
