@@ -13,7 +13,7 @@
 //                         (SQLite WASM, memory storage); default: the store's automatic choice
 //   --repeats N           timed runs per workload and contender (default 5; open: at least 25); a short
 //                         workload runs more, up to --max-repeats (default 41), until each contender has
-//                         about --min-ms (default 1000) of timed runs: medians of a few 20 ms runs are noise
+//                         about --min-ms (default 2000) of timed runs: medians of a few 20 ms runs are noise
 //   --warmup N            untimed runs first (default 1; at least 1, the result check)
 //   --size k=v,...        tier-1 sizes, e.g. --size cache=20000,books=5000 (keys: see DEFAULT_SIZES)
 //   --scale F             every tier-1 size times F
@@ -91,7 +91,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     tiers,
     repeats: Math.max(1, Number(flags.get('repeats') ?? (smoke ? 1 : 5))),
     warmup: Math.max(1, Number(flags.get('warmup') ?? 1)),
-    minTimedMs: Math.max(0, Number(flags.get('min-ms') ?? (smoke ? 0 : 1000))),
+    minTimedMs: Math.max(0, Number(flags.get('min-ms') ?? (smoke ? 0 : 2000))),
     maxRepeats: Math.max(1, Number(flags.get('max-repeats') ?? 41)),
     sizes: sizes as unknown as Sizes,
     out: out === '-' ? undefined : out,
