@@ -212,13 +212,13 @@ export function tableDigest(path: string, table: string, orderBy: string, column
   }
 }
 
-/** How to drop each lazy value made so far (releaseData). */
-const resets: (() => void)[] = [];
+/** Per lazy value: whether it holds one, and how to drop it (releaseData, heldData). */
+const lazies: { held(): boolean; drop(): void }[] = [];
 
 /** A value made on first use (in a warm-up run or a template, never in a timed run) and kept until releaseData. */
 const lazy = <T>(make: () => T): (() => T) => {
   let v: T | undefined;
-  resets.push(() => (v = undefined));
+  lazies.push({ held: () => v !== undefined, drop: () => (v = undefined) });
   return () => (v ??= make());
 };
 
@@ -229,7 +229,12 @@ const lazy = <T>(make: () => T): (() => T) => {
  * the contender's (the ×1 bookshelf took 17 ms instead of 8 ms, for every contender alike).
  */
 export function releaseData(): void {
-  for (const reset of resets) reset();
+  for (const l of lazies) l.drop();
+}
+
+/** How many workload values are held now (0 after releaseData). */
+export function heldData(): number {
+  return lazies.filter((l) => l.held()).length;
 }
 
 /** Every workload at every tier (the ones that do not scale once), in the order they run. */

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { bench, CONTENDERS, parseArgs } from '../bench/run.js';
 import { instance } from '../bench/harness.js';
 import { targets } from '../bench/ratios.js';
-import { workloads, SMOKE_SIZES } from '../bench/workloads.js';
+import { heldData, workloads, SMOKE_SIZES } from '../bench/workloads.js';
 import { testDriver } from './helpers/engine.js';
 
 test('quick mode runs every workload at two tiers against every contender and writes the tables', async () => {
@@ -73,4 +73,12 @@ test('a short workload runs more rounds, up to --max-repeats, until each contend
   assert.deepEqual(await runs(['--min-ms', '0', '--max-repeats', '4']), [2, 2]);
   assert.equal(parseArgs([]).minTimedMs, 2000);
   assert.equal(parseArgs(['--quick']).minTimedMs, 0);
+});
+
+test('each workload\'s data is dropped once it is done, before the next workload runs', async () => {
+  // The harness logs a workload's medians after it is done: by then nothing it made is held.
+  const held: number[] = [];
+  await bench(parseArgs(['--quick', '--only', 'toc,shelf,progress', '--contenders', 'legado-store,raw']), () => held.push(heldData()));
+  assert.ok(held.length >= 6, `logged ${held.length} lines`);
+  assert.deepEqual(new Set(held), new Set([0]));
 });

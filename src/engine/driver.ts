@@ -69,8 +69,8 @@ export interface Connection {
   /**
    * Lists of rows read as objects (the statement's default mode) cost less on this engine than
    * rows read as arrays and made into objects in JavaScript: the store then reads its lists
-   * that way where it can (bun:sqlite makes the objects natively; better-sqlite3 and
-   * node:sqlite do not, and leave this out).
+   * that way where it can. bun:sqlite says so; on better-sqlite3 and node:sqlite the arrays and
+   * the generated builder (table/compiled.ts) are the faster way, and they leave this out.
    */
   readonly objectRows?: boolean;
   prepare(sql: string): Statement;
