@@ -49,6 +49,31 @@ test('statements: named and positional parameters, pluck/raw/safeIntegers, itera
   assert.equal(db.open, false);
 });
 
+test('defineFlag: a function of no arguments reading a JavaScript flag, usable in a TEMP trigger, gone with the connection', async () => {
+  const driver = await loadWasmDriver({ storage: 'memory' });
+  const db = driver.open(':memory:');
+  let on = false;
+  db.defineFlag!('flag_on', () => on);
+  const read = db.prepare('SELECT flag_on()').pluck();
+  assert.equal(read.get(), 0);
+  on = true;
+  assert.equal(read.get(), 1);
+  db.exec('CREATE TABLE t (x INTEGER); CREATE TEMP TABLE n (c INTEGER); INSERT INTO n VALUES (0)');
+  db.exec('CREATE TEMP TRIGGER tr AFTER INSERT ON t WHEN flag_on() BEGIN UPDATE n SET c = c + 1; END');
+  const insert = db.prepare('INSERT INTO t VALUES (1)');
+  insert.run();
+  on = false;
+  insert.run();
+  insert.run();
+  assert.equal(db.prepare('SELECT c FROM n').pluck().get(), 1, 'counted only while the flag was on');
+  assert.throws(() => db.defineFlag!('f'.repeat(300), () => true), 'SQLite refuses a name longer than 255 bytes');
+  db.close();
+  // A second connection does not see the first one's function.
+  const other = driver.open(':memory:');
+  assert.throws(() => other.prepare('SELECT flag_on()'), /no such function/);
+  other.close();
+});
+
 test('every kind of value binds and reads back exactly, in one statement and in turn (the exports path)', async () => {
   const driver = await loadWasmDriver({ storage: 'memory' });
   const db = driver.open(':memory:');

@@ -12,6 +12,11 @@
 // counter by exactly the rows it changed, so it is reported without reading anything. A bulk
 // write silences its table's triggers (one per row costs more than the rows) and moves the
 // counter itself, in its transaction, so a rollback still takes it back.
+// Where the engine can define a cheap SQL function (Connection.defineFlag: SQLite WASM, where
+// the TEMP table update is most of a single-row write's cost), each table's triggers first ask
+// one, and a one-statement typed write outside a transaction keeps its own table's triggers
+// quiet while it runs (quiet / endQuiet): it reports itself. Raw SQL, transactions and writes
+// that cascade into another observed table are counted by the triggers as before.
 // Writes by another connection or another process are not seen: their changes never pass
 // through this connection's triggers.
 import type { Statement, TransactionFn } from '../engine/driver.js';
@@ -41,8 +46,17 @@ export interface WriteHooks {
    * A typed write of `table` changed rows: reported now, or at the commit of the open
    * transaction. `rows`: the rows one statement changed (each fired the table's trigger once);
    * left out when not known (bulk writes), which makes the report read the counters.
+   * `quieted`: the statement ran between quiet (which said true) and endQuiet.
    */
-  wrote(table: string, op: WriteOp, rows?: number): void;
+  wrote(table: string, op: WriteOp, rows?: number, quieted?: boolean): void;
+  /**
+   * Before a one-statement typed write of `table`: true when the table's triggers keep quiet
+   * through it (the engine tests a flag in them, no transaction is open, and the write cannot
+   * cascade into another observed table). Then endQuiet must follow once the statement has run
+   * or failed, and wrote is told `quieted`.
+   */
+  quiet(table: string, op: WriteOp): boolean;
+  endQuiet(): void;
   /**
    * Inside a bulk write's transaction: drops the table's triggers, if it has any, and says
    * whether it did. `unsilence` then counts the table as changed (when it is) and restores them.
@@ -60,6 +74,8 @@ export interface WriteHooks {
 export const unobserved = (db: Db): WriteHooks => ({
   active: false,
   wrote() {},
+  quiet: () => false,
+  endQuiet() {},
   silence: () => false,
   observes: () => false,
   unsilence() {},
@@ -87,7 +103,8 @@ export class ChangeTracker implements WriteHooks {
   private readonly rawPrepare: (sql: string) => Statement;
   private readonly rawExec: (sql: string) => unknown;
   private readonly rawTransaction: Db['transaction'];
-  private readonly subs: Subscription[] = [];
+  /** Replaced, never changed in place: a report goes through the list as it was when it began. */
+  private subs: readonly Subscription[] = [];
   /** Tables whose triggers exist on the connection. */
   private readonly installed = new Set<string>();
   private readonly cascades: Cascades;
@@ -108,6 +125,10 @@ export class ChangeTracker implements WriteHooks {
   private again = false;
   /** Set while `prepare` asks the wrapped connection for an unwrapped statement. */
   private unwrapped = false;
+  /** The table of the typed write running now whose triggers keep quiet (quiet). */
+  private quietTable: string | undefined;
+  /** Per table, the flag function its triggers test (Connection.defineFlag), once defined. */
+  private readonly flags = new Map<string, string>();
 
   constructor(db: Db, tables: readonly Table[] = []) {
     this.db = db;
@@ -122,8 +143,14 @@ export class ChangeTracker implements WriteHooks {
     return this.rawTransaction(fn);
   }
 
-  wrote(table: string, op: WriteOp, rows?: number): void {
+  wrote(table: string, op: WriteOp, rows?: number, quieted = false): void {
     if (!this.active) return;
+    if (quieted) {
+      // Committed (no transaction was open), and no trigger counted it: reported now.
+      this.known.add(table);
+      this.flush();
+      return;
+    }
     const mine = this.installed.has(table);
     const others = op !== 'insert' && this.reaches(table, op);
     if (!mine && !others) return;
@@ -141,6 +168,17 @@ export class ChangeTracker implements WriteHooks {
 
   observes(table: string): boolean {
     return this.installed.has(table);
+  }
+
+  quiet(table: string, op: WriteOp): boolean {
+    if (!this.flags.has(table) || !this.installed.has(table) || this.db.inTransaction) return false;
+    if (op !== 'insert' && this.reaches(table, op)) return false;
+    this.quietTable = table;
+    return true;
+  }
+
+  endQuiet(): void {
+    this.quietTable = undefined;
   }
 
   silence(table: string): boolean {
@@ -193,12 +231,12 @@ export class ChangeTracker implements WriteHooks {
     // A trigger created inside a transaction would vanish with a rollback.
     if (this.db.inTransaction) throw new TransactionStateError('onChange');
     const sub: Subscription = { tables: new Set(tables), listener, onError: options.onError, live: true };
-    this.subs.push(sub);
+    this.subs = [...this.subs, sub];
     this.sync();
     return () => {
       if (!sub.live) return;
       sub.live = false;
-      this.subs.splice(this.subs.indexOf(sub), 1);
+      this.subs = this.subs.filter((s) => s !== sub);
       if (!this.db.open) return;
       if (this.db.inTransaction) this.syncPending = true;
       else this.sync();
@@ -252,17 +290,25 @@ export class ChangeTracker implements WriteHooks {
   /** Forgets every listener (the TEMP triggers go with the connection). */
   dispose(): void {
     for (const s of this.subs) s.live = false;
-    this.subs.length = 0;
+    this.subs = [];
     this.installed.clear();
     this.known.clear();
     this.active = false;
   }
 
   private notify(changed: ReadonlySet<string>): void {
-    for (const sub of [...this.subs]) {
+    const subs = this.subs;
+    for (const sub of subs) {
       if (!sub.live) continue;
-      const mine = new Set<string>();
-      for (const t of changed) if (sub.tables.has(t)) mine.add(t);
+      let mine: ReadonlySet<string>;
+      if (subs.length === 1 && within(changed, sub.tables)) {
+        // Made for this report alone, and the only listener's: given as it is.
+        mine = changed;
+      } else {
+        const some = new Set<string>();
+        for (const t of changed) if (sub.tables.has(t)) some.add(t);
+        mine = some;
+      }
       if (mine.size === 0) continue;
       try {
         sub.listener(mine);
@@ -316,12 +362,24 @@ export class ChangeTracker implements WriteHooks {
   }
 
   private createTriggers(table: string): void {
+    const flag = this.flagOf(table);
     for (const op of OPERATIONS) {
       this.rawExec(
         `CREATE TEMP TRIGGER IF NOT EXISTS \`${triggerName(table, op)}\` AFTER ${op} ON \`${table}\` ` +
-          `BEGIN UPDATE ${LOG} SET n = n + 1 WHERE tbl = ${sqlText(table)}; END`,
+          `${flag ? `WHEN ${flag}() ` : ''}BEGIN UPDATE ${LOG} SET n = n + 1 WHERE tbl = ${sqlText(table)}; END`,
       );
     }
+  }
+
+  /** The flag function `table`'s triggers test (defined on first use), where the engine has them. */
+  private flagOf(table: string): string | undefined {
+    let name = this.flags.get(table);
+    if (name === undefined && this.db.defineFlag) {
+      name = `legado_store_counts_${this.flags.size}`;
+      this.db.defineFlag(name, () => this.quietTable !== table);
+      this.flags.set(table, name);
+    }
+    return name;
   }
 
   private dropTriggers(table: string): void {
@@ -406,6 +464,12 @@ export class ChangeTracker implements WriteHooks {
     }
     return stmt;
   }
+}
+
+/** Whether every table of `changed` is one of `tables`. */
+function within(changed: ReadonlySet<string>, tables: ReadonlySet<string>): boolean {
+  for (const t of changed) if (!tables.has(t)) return false;
+  return true;
 }
 
 function report(sub: Subscription, error: unknown): void {

@@ -262,17 +262,20 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** Runs an UPDATE by key: a failure as a typed error (naming the row's fields as they would have been), the change reported. */
   #runUpdate(stmt: Statement, vals: SqlValue[], key: K, given: (field: string) => unknown): boolean {
+    const quiet = this.hooks.active && this.hooks.quiet(this.name, 'update');
     let changes: number;
     try {
       changes = stmt.run(...vals).changes;
     } catch (e) {
+      if (quiet) this.hooks.endQuiet();
       const current = this.get(key) as Fields | undefined;
       throw translateWriteError(this.db, this.model, 'update', e, (f) => {
         const v = given(f);
         return v !== undefined ? v : current?.[f];
       });
     }
-    if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'update', changes);
+    if (quiet) this.hooks.endQuiet();
+    if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'update', changes, quiet);
     return changes > 0;
   }
 
@@ -315,8 +318,16 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** Deletes the row with this key (its dependent rows go with it where the schema cascades). */
   delete(key: K): boolean {
-    const changes = this.#stmt(this.sql.delete).run(...this.#keyValues(key)).changes;
-    if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'delete', changes);
+    const stmt = this.#stmt(this.sql.delete);
+    const vals = this.#keyValues(key);
+    const quiet = this.hooks.active && this.hooks.quiet(this.name, 'delete');
+    let changes: number;
+    try {
+      changes = stmt.run(...vals).changes;
+    } finally {
+      if (quiet) this.hooks.endQuiet();
+    }
+    if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'delete', changes, quiet);
     return changes > 0;
   }
 
@@ -339,8 +350,13 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       changes = this.runSilentDelete.immediate(del, params);
       if (changes > 0) this.hooks.wrote(this.name, 'delete');
     } else {
-      changes = del.run(...params).changes;
-      if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'delete', changes);
+      const quiet = this.hooks.active && this.hooks.quiet(this.name, 'delete');
+      try {
+        changes = del.run(...params).changes;
+      } finally {
+        if (quiet) this.hooks.endQuiet();
+      }
+      if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'delete', changes, quiet);
     }
     return changes;
   }
@@ -463,8 +479,15 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   }
 
   #runWrite(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
-    const info = this.#runRow(kind, fields, vals);
-    if (info.changes > 0 && this.hooks.active) this.hooks.wrote(this.name, kind === 'insert' ? 'insert' : 'update', info.changes);
+    const op = kind === 'insert' ? 'insert' : 'update';
+    const quiet = this.hooks.active && this.hooks.quiet(this.name, op);
+    let info: RunResult;
+    try {
+      info = this.#runRow(kind, fields, vals);
+    } finally {
+      if (quiet) this.hooks.endQuiet();
+    }
+    if (info.changes > 0 && this.hooks.active) this.hooks.wrote(this.name, op, info.changes, quiet);
     return info;
   }
 
