@@ -74,6 +74,29 @@ test('defineFlag: a function of no arguments reading a JavaScript flag, usable i
   other.close();
 });
 
+test('bound text: ASCII and not, at the edge of the byte-by-byte path; a statement being iterated keeps its text while others bind', async () => {
+  const driver = await loadWasmDriver({ storage: 'memory' });
+  const db = driver.open(':memory:');
+  db.exec('CREATE TABLE s (k INTEGER PRIMARY KEY, x TEXT)');
+  const texts = ['x'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), `${'a'.repeat(63)}é`, `é${'b'.repeat(70)}`, '\u0000nul\u0000', '\u007f', '\u0080', ''];
+  const insert = db.prepare('INSERT INTO s (k, x) VALUES (?, ?)');
+  texts.forEach((t, k) => insert.run(k, t));
+  assert.deepEqual(db.prepare('SELECT x FROM s ORDER BY k').pluck().all(), texts);
+  assert.deepEqual(db.prepare('SELECT k FROM s WHERE x = ?').pluck().all(texts[3]), [3]);
+  // The iterated statement reads its parameter as its scan goes (no ORDER BY, so nothing is
+  // sorted up front): it must not be in the scratch buffer, which the statements run between
+  // its steps write over.
+  db.exec("CREATE TABLE p (g TEXT, n INTEGER); INSERT INTO p VALUES ('g1', 1), ('g1', 2), ('g1', 3), ('g2', 9)");
+  const seen: number[] = [];
+  for (const n of db.prepare('SELECT n FROM p WHERE g = ?').pluck().iterate('g1') as Iterable<number>) {
+    seen.push(n);
+    db.prepare('SELECT count(*) FROM p WHERE g = ?').pluck().get('g2-and-a-longer-text');
+    insert.run(100 + n, 'overwrites the scratch buffer');
+  }
+  assert.deepEqual(seen, [1, 2, 3]);
+  db.close();
+});
+
 test('every kind of value binds and reads back exactly, in one statement and in turn (the exports path)', async () => {
   const driver = await loadWasmDriver({ storage: 'memory' });
   const db = driver.open(':memory:');

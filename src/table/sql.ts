@@ -53,6 +53,35 @@ function upsertAction(table: Table): string {
   return ` ON CONFLICT(${target}) ${action}`;
 }
 
+/** The SQL of a table's one-row operations (TableApi's), made once per table model, not per store. */
+export interface TableSql {
+  readonly insert: string;
+  readonly upsert: string;
+  readonly get: string;
+  readonly has: string;
+  readonly delete: string;
+  /** `SELECT <every column> FROM <table>`, for lists and finders to go on from. */
+  readonly from: string;
+}
+
+const tableSqls = new WeakMap<Table, TableSql>();
+
+export function tableSql(table: Table): TableSql {
+  let sql = tableSqls.get(table);
+  if (sql === undefined) {
+    sql = {
+      insert: insertSql(table),
+      upsert: upsertSql(table),
+      get: getSql(table),
+      has: hasSql(table),
+      delete: deleteSql(table),
+      from: `SELECT ${selectList(table)} FROM ${q(table.name)}`,
+    };
+    tableSqls.set(table, sql);
+  }
+  return sql;
+}
+
 export const getSql = (table: Table): string => `SELECT ${selectList(table)} FROM ${q(table.name)} WHERE ${keyWhere(table)}`;
 export const hasSql = (table: Table): string => `SELECT 1 FROM ${q(table.name)} WHERE ${keyWhere(table)}`;
 export const deleteSql = (table: Table): string => `DELETE FROM ${q(table.name)} WHERE ${keyWhere(table)}`;

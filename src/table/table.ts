@@ -10,7 +10,7 @@ import { unobserved, type WriteHooks } from '../store/changes.js';
 import { Codec, type SqlValue } from './codec.js';
 import { compileQuery, type Query, type Where } from './query.js';
 import { batchRows } from './batch.js';
-import { deleteSql, getSql, hasSql, insertSharedSql, insertSql, selectList, updateSql, upsertSharedSql, upsertSql } from './sql.js';
+import { insertSharedSql, insertSql, tableSql, updateSql, upsertSharedSql, upsertSql, type TableSql } from './sql.js';
 import { translateWriteError } from './violations.js';
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -147,7 +147,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   /** Multi-row statements binding some columns once (#runBatch), by kind and those columns. */
   private readonly sharedBatches = new Map<string, { stmt: Statement; varying: readonly number[] }>();
   /** SQL of the fixed operations, built once. */
-  private readonly sql: { insert: string; upsert: string; get: string; has: string; delete: string; from: string };
+  private readonly sql: TableSql;
   /** The bulk writes' transaction functions, made on first use. */
   private runInsertMany: TransactionFn<[Iterable<N>], number> | undefined;
   private runUpsertMany: TransactionFn<[Iterable<N>], number> | undefined;
@@ -163,14 +163,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     this.objectRows = db.objectRows === true && !this.codec.bigintRows;
     this.pk = table.primaryKey;
     this.pkIndex = this.pk.map((c) => table.columns.indexOf(c));
-    this.sql = {
-      insert: insertSql(table),
-      upsert: upsertSql(table),
-      get: getSql(table),
-      has: hasSql(table),
-      delete: deleteSql(table),
-      from: `SELECT ${selectList(table)} FROM ${q(table.name)}`,
-    };
+    this.sql = tableSql(table);
   }
 
   /** The row with this primary key, or undefined. */

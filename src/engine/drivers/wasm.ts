@@ -340,6 +340,14 @@ interface Exports {
 
 /** SQLITE_TRANSIENT: SQLite copies bound text at once, so one scratch buffer serves every statement. */
 const TRANSIENT = -1;
+/**
+ * SQLITE_STATIC: SQLite reads bound text where it is, until the bindings are cleared. For run,
+ * get and all, which bind, step to the end and clear the bindings before anything else can use
+ * the scratch buffer; iterate's bindings outlive the call and are copied (TRANSIENT).
+ */
+const STATIC = 0;
+/** Strings up to this long are tried as ASCII, written byte by byte (cheaper than a view and encodeInto each). */
+const ASCII_TRY = 64;
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 const INT64_MIN = -(2n ** 63n);
@@ -578,7 +586,7 @@ class WasmStatement implements Statement {
   }
 
   iterate(...params: unknown[]): IterableIterator<unknown> {
-    this.start(params);
+    this.start(params, TRANSIENT);
     const self = this;
     function* rows(): Generator<unknown> {
       try {
@@ -590,19 +598,30 @@ class WasmStatement implements Statement {
     return rows();
   }
 
-  /** Binds the parameters the way better-sqlite3 does: values in order, arrays spread, one object of named values. */
-  private start(params: unknown[]): void {
+  /**
+   * Binds the parameters the way better-sqlite3 does: values in order, arrays spread, one object
+   * of named values. `text`: how SQLite keeps bound text (STATIC unless the bindings outlive the call).
+   */
+  private start(params: unknown[], text = STATIC): void {
     if (this.busy) throw new TypeError('This statement is busy executing a query');
     const stmt = this.stmt;
     if (stmt.pointer === undefined) throw new TypeError('The database connection is not open');
     this.reset();
-    const positional: unknown[] = [];
+    // Plain values (a multi-row insert's hundreds of them) are bound from the call's own array.
+    let positional = params;
     let named: Record<string, unknown> | undefined;
-    for (const p of params) {
-      if (Array.isArray(p)) positional.push(...p);
-      else if (p !== null && typeof p === 'object' && !ArrayBuffer.isView(p) && !(p instanceof ArrayBuffer)) {
-        named = p as Record<string, unknown>;
-      } else positional.push(p);
+    for (let i = 0; i < params.length; i++) {
+      const p = params[i];
+      if (p !== null && typeof p === 'object' && !ArrayBuffer.isView(p) && !(p instanceof ArrayBuffer)) {
+        positional = [];
+        for (const q of params) {
+          if (Array.isArray(q)) positional.push(...(q as unknown[]));
+          else if (q !== null && typeof q === 'object' && !ArrayBuffer.isView(q) && !(q instanceof ArrayBuffer)) {
+            named = q as Record<string, unknown>;
+          } else positional.push(q);
+        }
+        break;
+      }
     }
     let next = 0;
     const fast = this.conn.fast;
@@ -611,7 +630,7 @@ class WasmStatement implements Statement {
         if (positional.length < this.params.length) throw new RangeError('Too few parameter values were provided');
         if (positional.length > this.params.length) throw new RangeError('Too many parameter values were provided');
         if (this.positionalOnly) {
-          this.bindFast(fast, stmt.pointer, positional);
+          this.bindFast(fast, stmt.pointer, positional, text);
           this.busy = true;
           return;
         }
@@ -636,22 +655,35 @@ class WasmStatement implements Statement {
     this.busy = true;
   }
 
-  /** start's binding through the exports: text encoded into the scratch buffer and copied by SQLite. */
-  private bindFast(x: Exports, p: number, values: readonly unknown[]): void {
+  /** start's binding through the exports: text encoded into the scratch buffer, kept there (STATIC) or copied by SQLite. */
+  private bindFast(x: Exports, p: number, values: readonly unknown[], keep: number): void {
     let text = -1;
     for (const v of values) if (typeof v === 'string') text += v.length * 3 + 1; // UTF-8 bytes at most, 1 byte more each: '' needs an address too
     const base = text >= 0 ? this.conn.scratchOf(text + 1) : 0;
     const wasm = this.conn.sqlite3.wasm;
+    let heap = wasm.heap8u();
     let at = base;
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       let rc: number;
       if (v === null || v === undefined) rc = x.sqlite3_bind_null(p, i + 1);
       else if (typeof v === 'string') {
-        // The heap's view is asked for each time: SQLite's copy of the text before it
-        // (TRANSIENT) may have grown the memory, which leaves an older view empty.
-        const n = UTF8_OUT.encodeInto(v, wasm.heap8u().subarray(at, base + text + 1)).written;
-        rc = x.sqlite3_bind_text(p, i + 1, at, n, TRANSIENT);
+        // SQLite's copy of a text before this one (TRANSIENT) may have grown the memory, which
+        // leaves the older view empty: a new one is taken then.
+        if (heap.length === 0) heap = wasm.heap8u();
+        const len = v.length;
+        let n = -1;
+        if (len <= ASCII_TRY) {
+          let k = 0;
+          for (; k < len; k++) {
+            const c = v.charCodeAt(k);
+            if (c >= 0x80) break;
+            heap[at + k] = c;
+          }
+          if (k === len) n = len;
+        }
+        if (n < 0) n = UTF8_OUT.encodeInto(v, heap.subarray(at, base + text + 1)).written;
+        rc = x.sqlite3_bind_text(p, i + 1, at, n, keep);
         at += n;
       } else if (typeof v === 'number') {
         if (Number.isInteger(v)) rc = v >= INT32_MIN && v <= INT32_MAX ? x.sqlite3_bind_int(p, i + 1, v) : Number.isSafeInteger(v) ? x.sqlite3_bind_int64(p, i + 1, BigInt(v)) : x.sqlite3_bind_double(p, i + 1, v);
