@@ -231,6 +231,9 @@ function wasm(path: string): RawDb {
   for (const pragma of PRAGMAS.slice(1)) db.exec(`PRAGMA ${pragma}`);
   let scratch = 0;
   let scratchSize = 0;
+  // Text is written into one scratch buffer and bound SQLITE_STATIC (0): SQLite reads it there
+  // until `each` clears the bindings, with no copy; short ASCII text byte by byte, the rest
+  // with encodeInto (the store's WASM driver binds the same way).
   const bind = (s: number, params: readonly unknown[]): void => {
     let need = 1;
     for (const v of params) if (typeof v === 'string') need += v.length * 3 + 1;
@@ -240,18 +243,29 @@ function wasm(path: string): RawDb {
     }
     const heap = w.heap8u();
     let at = scratch;
-    params.forEach((v, k) => {
+    for (let k = 0; k < params.length; k++) {
+      const v = params[k];
       const i = k + 1;
       if (v === null || v === undefined) x.sqlite3_bind_null(s, i);
       else if (typeof v === 'string') {
-        const n = utf8In.encodeInto(v, heap.subarray(at, scratch + scratchSize)).written;
-        x.sqlite3_bind_text(s, i, at, n, -1);
+        let n = -1;
+        if (v.length <= 64) {
+          let j = 0;
+          for (; j < v.length; j++) {
+            const c = v.charCodeAt(j);
+            if (c >= 0x80) break;
+            heap[at + j] = c;
+          }
+          if (j === v.length) n = j;
+        }
+        if (n < 0) n = utf8In.encodeInto(v, heap.subarray(at, scratch + scratchSize)).written;
+        x.sqlite3_bind_text(s, i, at, n, 0);
         at += n;
       } else if (typeof v === 'bigint') x.sqlite3_bind_int64(s, i, v);
       else if (typeof v === 'boolean') x.sqlite3_bind_int(s, i, v ? 1 : 0);
       else if (Number.isInteger(v)) (v as number) === ((v as number) | 0) ? x.sqlite3_bind_int(s, i, v as number) : x.sqlite3_bind_int64(s, i, BigInt(v as number));
       else x.sqlite3_bind_double(s, i, v as number);
-    });
+    }
   };
   const value = (s: number, i: number, exact: boolean): unknown => {
     switch (x.sqlite3_column_type(s, i)) {
