@@ -606,7 +606,7 @@ class WasmStatement implements Statement {
     if (this.busy) throw new TypeError('This statement is busy executing a query');
     const stmt = this.stmt;
     if (stmt.pointer === undefined) throw new TypeError('The database connection is not open');
-    this.reset();
+    // No reset here: a statement that is not busy was reset by finish, or never stepped.
     // Plain values (a multi-row insert's hundreds of them) are bound from the call's own array.
     let positional = params;
     let named: Record<string, unknown> | undefined;
