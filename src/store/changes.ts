@@ -300,15 +300,8 @@ export class ChangeTracker implements WriteHooks {
     const subs = this.subs;
     for (const sub of subs) {
       if (!sub.live) continue;
-      let mine: ReadonlySet<string>;
-      if (subs.length === 1 && within(changed, sub.tables)) {
-        // Made for this report alone, and the only listener's: given as it is.
-        mine = changed;
-      } else {
-        const some = new Set<string>();
-        for (const t of changed) if (sub.tables.has(t)) some.add(t);
-        mine = some;
-      }
+      const mine = new Set<string>();
+      for (const t of changed) if (sub.tables.has(t)) mine.add(t);
       if (mine.size === 0) continue;
       try {
         sub.listener(mine);
@@ -464,12 +457,6 @@ export class ChangeTracker implements WriteHooks {
     }
     return stmt;
   }
-}
-
-/** Whether every table of `changed` is one of `tables`. */
-function within(changed: ReadonlySet<string>, tables: ReadonlySet<string>): boolean {
-  for (const t of changed) if (!tables.has(t)) return false;
-  return true;
 }
 
 function report(sub: Subscription, error: unknown): void {

@@ -6,7 +6,7 @@ import type { Connection as Database, RunResult, Statement, TransactionFn } from
 import { LegadoStoreError, MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Column, Table } from '../schema/index.js';
-import { unobserved, type WriteHooks } from '../store/changes.js';
+import { unobserved, type WriteHooks, type WriteOp } from '../store/changes.js';
 import { Codec, type SqlValue } from './codec.js';
 import { compileQuery, type Query, type Where } from './query.js';
 import { batchRows } from './batch.js';
@@ -255,20 +255,16 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** Runs an UPDATE by key: a failure as a typed error (naming the row's fields as they would have been), the change reported. */
   #runUpdate(stmt: Statement, vals: SqlValue[], key: K, given: (field: string) => unknown): boolean {
-    const quiet = this.hooks.active && this.hooks.quiet(this.name, 'update');
     let changes: number;
     try {
-      changes = stmt.run(...vals).changes;
+      changes = this.#reported('update', stmt, vals).changes;
     } catch (e) {
-      if (quiet) this.hooks.endQuiet();
       const current = this.get(key) as Fields | undefined;
       throw translateWriteError(this.db, this.model, 'update', e, (f) => {
         const v = given(f);
         return v !== undefined ? v : current?.[f];
       });
     }
-    if (quiet) this.hooks.endQuiet();
-    if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'update', changes, quiet);
     return changes > 0;
   }
 
@@ -311,17 +307,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** Deletes the row with this key (its dependent rows go with it where the schema cascades). */
   delete(key: K): boolean {
-    const stmt = this.#stmt(this.sql.delete);
-    const vals = this.#keyValues(key);
-    const quiet = this.hooks.active && this.hooks.quiet(this.name, 'delete');
-    let changes: number;
-    try {
-      changes = stmt.run(...vals).changes;
-    } finally {
-      if (quiet) this.hooks.endQuiet();
-    }
-    if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'delete', changes, quiet);
-    return changes > 0;
+    return this.#reported('delete', this.#stmt(this.sql.delete), this.#keyValues(key)).changes > 0;
   }
 
   /**
@@ -343,13 +329,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       changes = this.runSilentDelete.immediate(del, params);
       if (changes > 0) this.hooks.wrote(this.name, 'delete');
     } else {
-      const quiet = this.hooks.active && this.hooks.quiet(this.name, 'delete');
-      try {
-        changes = del.run(...params).changes;
-      } finally {
-        if (quiet) this.hooks.endQuiet();
-      }
-      if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'delete', changes, quiet);
+      changes = this.#reported('delete', del, params).changes;
     }
     return changes;
   }
@@ -472,11 +452,23 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   }
 
   #runWrite(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
-    const op = kind === 'insert' ? 'insert' : 'update';
+    try {
+      return this.#reported(kind === 'insert' ? 'insert' : 'update', this.#rowStmt(kind), vals);
+    } catch (e) {
+      throw this.#rowError(kind, e, fields, vals);
+    }
+  }
+
+  /**
+   * Runs one statement of a single typed write and reports what it changed. Its own table's
+   * triggers keep quiet through it where the tracker can do that (hooks.quiet): the write then
+   * reports itself.
+   */
+  #reported(op: WriteOp, stmt: Statement, params: readonly unknown[]): RunResult {
     const quiet = this.hooks.active && this.hooks.quiet(this.name, op);
     let info: RunResult;
     try {
-      info = this.#runRow(kind, fields, vals);
+      info = stmt.run(...params);
     } finally {
       if (quiet) this.hooks.endQuiet();
     }
@@ -484,16 +476,21 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     return info;
   }
 
+  #rowStmt(kind: 'insert' | 'upsert'): Statement {
+    return kind === 'insert' ? (this.insertStmt ??= this.#stmt(this.sql.insert)) : (this.upsertStmt ??= this.#stmt(this.sql.upsert));
+  }
+
+  #rowError(kind: 'insert' | 'upsert', e: unknown, fields: Fields, vals: SqlValue[]): unknown {
+    return translateWriteError(this.db, this.model, kind, e, (f) => fields[f], (f) => vals[this.model.columns.findIndex((c) => c.field === f)]);
+  }
+
   /** One row's INSERT or upsert, its failure as a typed error; nothing reported. */
   #runRow(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
-    const model = this.model;
-    let info: RunResult;
     try {
-      info = (kind === 'insert' ? (this.insertStmt ??= this.#stmt(this.sql.insert)) : (this.upsertStmt ??= this.#stmt(this.sql.upsert))).run(...vals);
+      return this.#rowStmt(kind).run(...vals);
     } catch (e) {
-      throw translateWriteError(this.db, model, kind, e, (f) => fields[f], (f) => vals[model.columns.findIndex((c) => c.field === f)]);
+      throw this.#rowError(kind, e, fields, vals);
     }
-    return info;
   }
 
   /**
