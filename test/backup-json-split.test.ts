@@ -142,3 +142,18 @@ test('a file read through one reused buffer: an element across many chunks, and 
     );
   }
 });
+
+test('elements longer than the reader keeps at first (128 KB) and than it carries (1 MB) come whole, in order, with those around them', () => {
+  const sizes = [10, 200_000, 20, 700_000, 5, 1_300_000, 30, 150_000];
+  const items = sizes.map((n, i) => ({ id: i, text: i % 2 ? '书'.repeat(n / 3) : 'x'.repeat(n), rule: { a: i } }));
+  for (const indent of [undefined, 2] as const) {
+    const text = JSON.stringify(items, null, indent);
+    for (const chunk of [4096, 1 << 16]) {
+      const records = [...new JsonRecordReader(mem(text, chunk)).records()];
+      assert.deepEqual(records.map((r) => r.value), items, `indent ${String(indent)}, chunk ${chunk}`);
+      assert.deepEqual(records.map((r) => r.index), items.map((_, i) => i));
+      // Every record from the fast reader (the exact reader, which knows no text facts, would hide a failure there).
+      assert.ok(records.every((r) => r.text !== undefined), `indent ${String(indent)}, chunk ${chunk}`);
+    }
+  }
+});

@@ -10,7 +10,7 @@
 import { TokenParser, Tokenizer } from '@streamparser/json';
 import { InvalidJsonError, UnsupportedInputError } from './errors.js';
 import { JsonArraySplitter, type SplitElement } from './json-array-splitter.js';
-import { bytesSource, concatBytes, utf8Decoder, type ByteSource } from './source.js';
+import { bytesSource, CHUNK_SIZE, concatBytes, utf8Decoder, type ByteSource } from './source.js';
 import { keepSpecimen } from './specimens.js';
 
 /** Where the JSON comes from: a file, a zip entry, bytes in memory (source.ts). */
@@ -117,20 +117,70 @@ interface Group {
 }
 
 /**
- * The elements in `bytes` (whole elements and the commas between them; `closed`: and the
- * array's closing `]`) parsed by one JSON.parse; undefined when they do not parse or a number
- * in them needs the exact parser. Parsing is the proof that the bytes were cut between
- * elements: a cut inside a string or a nested value leaves text that cannot parse.
+ * The first `end` pending bytes (whole elements and the commas between them; `closed`: and the
+ * array's closing `]`) parsed by one JSON.parse; undefined when they are not UTF-8, do not parse,
+ * or a number in them needs the exact parser. Parsing is the proof that the bytes were cut
+ * between elements: a cut inside a string or a nested value leaves text that cannot parse.
  */
-function parseGroup(decoder: InstanceType<typeof TextDecoder>, bytes: Uint8Array, closed: boolean): Group | undefined {
+function parseGroup(decoder: InstanceType<typeof TextDecoder>, pending: Pending, end: number, closed: boolean): Group | undefined {
   try {
-    const text = decoder.decode(bytes);
-    const values = JSON.parse(closed ? `[${text}` : `[${text}]`) as unknown[];
+    const text = pending.text(decoder, end, closed);
+    const values = JSON.parse(text) as unknown[];
     const depths = new Array<number>(values.length);
     for (let k = 0; k < values.length; k++) if ((depths[k] = measure(values[k])) < 0) return undefined;
     return { values, depths, facts: factsOf(text, 0) };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The bytes read but not yet parsed (the start of an unfinished element, then the next chunk),
+ * after a `[`, in one buffer reused for the whole file: a group is decoded with its brackets in
+ * place, one string that JSON.parse reads as it is (a `[` + text + `]` concatenation is first
+ * copied whole), and the bytes after a cut move to the front instead of into a new array.
+ */
+class Pending {
+  private buf = new Uint8Array(2 * CHUNK_SIZE);
+  length = 0;
+
+  constructor() {
+    this.buf[0] = 0x5b;
+  }
+
+  /** The pending bytes: a view, valid until the next append or drop. */
+  get bytes(): Uint8Array {
+    return this.buf.subarray(1, 1 + this.length);
+  }
+
+  append(chunk: Uint8Array): void {
+    const need = 2 + this.length + chunk.length; // the `[`, the bytes, room for a `]`
+    if (need > this.buf.length) {
+      const grown = new Uint8Array(Math.max(need, 2 * this.buf.length));
+      grown.set(this.buf.subarray(0, 1 + this.length));
+      this.buf = grown;
+    }
+    this.buf.set(chunk, 1 + this.length);
+    this.length += chunk.length;
+  }
+
+  /** Drops the pending bytes before `from`. */
+  drop(from: number): void {
+    this.buf.copyWithin(1, 1 + from, 1 + this.length);
+    this.length -= from;
+  }
+
+  /** The text of `[` and the first `end` pending bytes, then `]` (`closed`: they end with the array's own). */
+  text(decoder: InstanceType<typeof TextDecoder>, end: number, closed: boolean): string {
+    if (closed) return decoder.decode(this.buf.subarray(0, 1 + end));
+    const at = 1 + end;
+    const saved = this.buf[at]!;
+    this.buf[at] = 0x5d;
+    try {
+      return decoder.decode(this.buf.subarray(0, at + 1));
+    } finally {
+      this.buf[at] = saved;
+    }
   }
 }
 
@@ -239,9 +289,9 @@ export class JsonRecordReader {
     const decoder = utf8Decoder();
     let index = 0;
     let first = true;
-    /** The bytes after the last cut: the start of an unfinished element (a copy). */
-    let carry: Uint8Array = new Uint8Array(0);
-    /** Where the carry begins: right after the `[`, or after a `,`. */
+    /** The bytes after the last cut (the start of an unfinished element) and the chunk read since. */
+    const pending = new Pending();
+    /** Where the pending bytes begin: right after the `[`, or after a `,`. */
     let after: '[' | ',' = '[';
     /** Set once the reader splits byte by byte for good. */
     let splitter: JsonArraySplitter | undefined;
@@ -265,7 +315,8 @@ export class JsonRecordReader {
         onBytes?.(this.bytesRead);
         continue;
       }
-      const buf = carry.length === 0 ? chunk : concatBytes([carry, chunk]);
+      pending.append(chunk); // a copy: the source may reuse the chunk
+      const buf = pending.bytes;
       if (indent === undefined) {
         let k = 0;
         while (k < buf.length && isSpace(buf[k]!)) k++;
@@ -274,38 +325,37 @@ export class JsonRecordReader {
       const cuts = indent === undefined ? [] : cutCandidates(buf, CUT_TRIES, indent);
       let group: Group | undefined;
       for (const [end, next] of cuts) {
-        group = parseGroup(decoder, buf.subarray(0, end), false);
+        group = parseGroup(decoder, pending, end, false);
         if (group === undefined) continue;
+        pending.drop(next);
         index = yield* give(group, index);
-        carry = new Uint8Array(buf.subarray(next)); // a copy: the source may reuse the chunk
         after = ',';
         break;
       }
-      if (group === undefined && cuts.length === 0 && buf.length <= CARRY_LIMIT) {
-        carry = buf === chunk ? new Uint8Array(chunk) : buf; // no element ends here yet
-      } else if (group === undefined) {
+      if (group === undefined && (cuts.length > 0 || buf.length > CARRY_LIMIT)) {
         // No cut parses (a string holds `},{`, or the elements are not objects), or an element is
-        // too long to carry: this chunk is split byte by byte.
+        // too long to carry: these bytes are split byte by byte.
         const s = new JsonArraySplitter({ after });
-        const r = yield* this.splitElements(s, buf, decoder, index);
+        const r = yield* this.splitElements(s, buf.slice(), decoder, index);
+        pending.length = 0;
         if (r.index > index) after = ',';
         index = r.index;
         if (!r.ok) return index;
         if (s.complete || buf.length > CARRY_LIMIT) splitter = s; // it checks what follows the `]`, or reads the long element on
-        else carry = s.takeRest();
+        else pending.append(s.takeRest());
       }
       onBytes?.(this.bytesRead);
     }
     if (first) return index;
     if (splitter) return splitter.complete ? ALL : index;
     // The last elements and the closing `]`.
-    const group = parseGroup(decoder, carry, true);
+    const group = parseGroup(decoder, pending, pending.length, true);
     if (group !== undefined) {
       yield* give(group, index);
       return ALL;
     }
     const s = new JsonArraySplitter({ after });
-    const r = yield* this.splitElements(s, carry, decoder, index);
+    const r = yield* this.splitElements(s, pending.bytes.slice(), decoder, index);
     return r.ok && s.complete ? ALL : r.index;
   }
 
