@@ -74,15 +74,26 @@ test('defineFlag: a function of no arguments reading a JavaScript flag, usable i
   other.close();
 });
 
-test('bound text: ASCII and not, at the edge of the byte-by-byte path; a statement being iterated keeps its text while others bind', async () => {
+test('bound text: 1- to 4-byte UTF-8 and lone surrogates, at the edge of the byte-by-byte path; a statement being iterated keeps its text while others bind', async () => {
   const driver = await loadWasmDriver({ storage: 'memory' });
   const db = driver.open(':memory:');
   db.exec('CREATE TABLE s (k INTEGER PRIMARY KEY, x TEXT)');
-  const texts = ['x'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), `${'a'.repeat(63)}é`, `é${'b'.repeat(70)}`, '\u0000nul\u0000', '\u007f', '\u0080', ''];
+  const texts = [
+    'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), `${'a'.repeat(63)}é`, `é${'b'.repeat(70)}`, '\u0000nul\u0000', '\u007f', '\u0080', '',
+    '\u07ff\u0800', '第1章 风起', '书'.repeat(64), '书'.repeat(65), '\ud7ff\ue000\uffff', '📚 emoji', `${'书'.repeat(62)}📚`, '\uFEFF',
+  ];
   const insert = db.prepare('INSERT INTO s (k, x) VALUES (?, ?)');
   texts.forEach((t, k) => insert.run(k, t));
   assert.deepEqual(db.prepare('SELECT x FROM s ORDER BY k').pluck().all(), texts);
   assert.deepEqual(db.prepare('SELECT k FROM s WHERE x = ?').pluck().all(texts[3]), [3]);
+  // The bytes SQLite holds are the UTF-8 TextEncoder writes (a lone surrogate becomes U+FFFD, as
+  // better-sqlite3 and node:sqlite store it).
+  const hex = (t: string) => Buffer.from(new TextEncoder().encode(t)).toString('hex').toUpperCase();
+  const lone = ['a\ud800', '\udc00b', 'x\ud83d\ud83d'];
+  lone.forEach((t, k) => insert.run(200 + k, t));
+  for (const [k, t] of [...texts.entries(), ...lone.map((t, k) => [200 + k, t] as const)]) {
+    assert.equal(db.prepare('SELECT hex(x) FROM s WHERE k = ?').pluck().get(k), hex(t), `text ${k}`);
+  }
   // The iterated statement reads its parameter as its scan goes (no ORDER BY, so nothing is
   // sorted up front): it must not be in the scratch buffer, which the statements run between
   // its steps write over.

@@ -232,7 +232,7 @@ function wasm(path: string): RawDb {
   let scratch = 0;
   let scratchSize = 0;
   // Text is written into one scratch buffer and bound SQLITE_STATIC (0): SQLite reads it there
-  // until `each` clears the bindings, with no copy; short ASCII text byte by byte, the rest
+  // until `each` clears the bindings, with no copy; short text as UTF-8 byte by byte, the rest
   // with encodeInto (the store's WASM driver binds the same way).
   const bind = (s: number, params: readonly unknown[]): void => {
     let need = 1;
@@ -250,13 +250,16 @@ function wasm(path: string): RawDb {
       else if (typeof v === 'string') {
         let n = -1;
         if (v.length <= 64) {
+          let o = at;
           let j = 0;
           for (; j < v.length; j++) {
             const c = v.charCodeAt(j);
-            if (c >= 0x80) break;
-            heap[at + j] = c;
+            if (c < 0x80) heap[o++] = c;
+            else if (c < 0x800) (heap[o++] = 0xc0 | (c >> 6)), (heap[o++] = 0x80 | (c & 0x3f));
+            else if (c < 0xd800 || c > 0xdfff) (heap[o++] = 0xe0 | (c >> 12)), (heap[o++] = 0x80 | ((c >> 6) & 0x3f)), (heap[o++] = 0x80 | (c & 0x3f));
+            else break;
           }
-          if (j === v.length) n = j;
+          if (j === v.length) n = o - at;
         }
         if (n < 0) n = utf8In.encodeInto(v, heap.subarray(at, scratch + scratchSize)).written;
         x.sqlite3_bind_text(s, i, at, n, 0);
