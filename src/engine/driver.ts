@@ -45,6 +45,23 @@ export interface ColumnInfo {
   readonly column: string | null;
 }
 
+/**
+ * The statement methods a layer above the seam may replace on one statement object: the change
+ * tracker does, on the statements it watches (store/changes.ts). A statement class written in
+ * JavaScript makes them own properties of every statement (ownReplaceable), so that a statement
+ * with replaced methods keeps the hidden class all the others have. Otherwise the watched ones
+ * have a class of their own, which a garbage collection removes with them, and V8 drops the
+ * optimized code that had seen it: on SQLite WASM, whose binding is JavaScript, a bulk insert
+ * after every collection ran unoptimized again.
+ */
+export const REPLACEABLE = ['run', 'get', 'all', 'iterate'] as const;
+
+/** Makes a statement's REPLACEABLE methods its own properties (call it last in the constructor). */
+export function ownReplaceable(stmt: Statement): void {
+  const s = stmt as unknown as Record<(typeof REPLACEABLE)[number], unknown>;
+  for (const m of REPLACEABLE) s[m] = s[m];
+}
+
 /** A function run in a transaction; nested calls run in a savepoint. */
 export interface TransactionFn<A extends unknown[], R> {
   (...args: A): R;

@@ -437,6 +437,8 @@ export class ChangeTracker implements WriteHooks {
   /**
    * Makes a statement report after it runs. `run` is wrapped for every statement (COMMIT and
    * BEGIN count as read-only to SQLite); get/all/iterate only for writing statements (RETURNING).
+   * Only driver.ts's REPLACEABLE methods are replaced: the adapters keep those as own properties,
+   * so the statement's hidden class stays that of every other.
    */
   private watch(stmt: Statement): Statement {
     const s = stmt as unknown as Record<'run' | 'get' | 'all' | 'iterate', AnyFn>;

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { bindable, READ_ONLY_SQL, refuseTail, RowMode } from './emulation.js';
 import { nodeFileSize } from './node-files.js';
-import type { ColumnInfo, Connection, Driver, DriverOpenOptions, PragmaOptions, RunResult, Statement, TransactionFn } from '../driver.js';
+import { ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
 
 // The part of bun:sqlite used here (no Bun types in this toolchain).
 interface BunStatement {
@@ -46,6 +46,7 @@ class BunSqliteStatement implements Statement {
   constructor(stmt: BunStatement, sql: string) {
     this.stmt = stmt;
     this.readonly = stmt.readonly ?? READ_ONLY_SQL.test(sql);
+    ownReplaceable(this);
   }
 
   get reader(): boolean | undefined {

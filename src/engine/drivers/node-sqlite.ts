@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { bindable, isExplain, readonlyFromProgram, refuseTail, RowMode } from './emulation.js';
 import { nodeFileSize } from './node-files.js';
-import type { ColumnInfo, Connection, Driver, DriverOpenOptions, PragmaOptions, RunResult, Statement, TransactionFn } from '../driver.js';
+import { ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
 import { resultCodeName } from './result-codes.js';
 import { emulateTransaction, type TransactionHost } from './transaction.js';
 
@@ -86,6 +86,7 @@ class NodeSqliteStatement implements Statement {
     // better-sqlite3 ignores named values the SQL does not use; callers pass shared objects.
     if (stmt.setAllowUnknownNamedParameters) stmt.setAllowUnknownNamedParameters(true);
     else this.names = new Set(Array.from(sql.matchAll(/[:@$]([A-Za-z_]\w*)/g), (m) => m[1]!));
+    ownReplaceable(this);
   }
 
   /** node:sqlite does not tell (sqlite3_stmt_readonly): read from the statement's program, once. */

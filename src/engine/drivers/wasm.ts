@@ -16,14 +16,15 @@ import sqlite3InitModule, {
 import { DriverUnavailableError } from '../../errors.js';
 import { refuseTail } from './emulation.js';
 import { emulateTransaction, type TransactionHost } from './transaction.js';
-import type {
-  Connection,
-  Driver,
-  DriverOpenOptions,
-  PragmaOptions,
-  RunResult,
-  Statement,
-  TransactionFn,
+import {
+  ownReplaceable,
+  type Connection,
+  type Driver,
+  type DriverOpenOptions,
+  type PragmaOptions,
+  type RunResult,
+  type Statement,
+  type TransactionFn,
 } from '../driver.js';
 import type { WasmStorage } from './wasm-storage.js';
 
@@ -554,6 +555,7 @@ class WasmStatement implements Statement {
       this.params.push(name && name[0] !== '?' ? name.slice(1) : null);
     }
     this.positionalOnly = this.params.every((name) => name === null);
+    ownReplaceable(this);
   }
 
   get readonly(): boolean {
