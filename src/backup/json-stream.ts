@@ -142,32 +142,42 @@ function parseGroup(decoder: InstanceType<typeof TextDecoder>, pending: Pending,
  */
 class Pending {
   private buf = new Uint8Array(2 * CHUNK_SIZE);
-  length = 0;
+  /** How many bytes are pending (after the `[`). */
+  private count = 0;
 
   constructor() {
     this.buf[0] = 0x5b;
   }
 
+  get length(): number {
+    return this.count;
+  }
+
   /** The pending bytes: a view, valid until the next append or drop. */
   get bytes(): Uint8Array {
-    return this.buf.subarray(1, 1 + this.length);
+    return this.buf.subarray(1, 1 + this.count);
   }
 
   append(chunk: Uint8Array): void {
-    const need = 2 + this.length + chunk.length; // the `[`, the bytes, room for a `]`
+    const need = 2 + this.count + chunk.length; // the `[`, the bytes, room for a `]`
     if (need > this.buf.length) {
       const grown = new Uint8Array(Math.max(need, 2 * this.buf.length));
-      grown.set(this.buf.subarray(0, 1 + this.length));
+      grown.set(this.buf.subarray(0, 1 + this.count));
       this.buf = grown;
     }
-    this.buf.set(chunk, 1 + this.length);
-    this.length += chunk.length;
+    this.buf.set(chunk, 1 + this.count);
+    this.count += chunk.length;
+  }
+
+  /** Drops every pending byte. */
+  clear(): void {
+    this.count = 0;
   }
 
   /** Drops the pending bytes before `from`. */
   drop(from: number): void {
-    this.buf.copyWithin(1, 1 + from, 1 + this.length);
-    this.length -= from;
+    this.buf.copyWithin(1, 1 + from, 1 + this.count);
+    this.count -= from;
   }
 
   /** The text of `[` and the first `end` pending bytes, then `]` (`closed`: they end with the array's own). */
@@ -337,7 +347,7 @@ export class JsonRecordReader {
         // too long to carry: these bytes are split byte by byte.
         const s = new JsonArraySplitter({ after });
         const r = yield* this.splitElements(s, buf.slice(), decoder, index);
-        pending.length = 0;
+        pending.clear();
         if (r.index > index) after = ',';
         index = r.index;
         if (!r.ok) return index;

@@ -19,7 +19,7 @@
 // that cascade into another observed table are counted by the triggers as before.
 // Writes by another connection or another process are not seen: their changes never pass
 // through this connection's triggers.
-import type { Statement, TransactionFn } from '../engine/driver.js';
+import type { REPLACEABLE, Statement, TransactionFn } from '../engine/driver.js';
 import { TransactionStateError } from '../errors.js';
 import type { Db } from '../engine/connection.js';
 import type { Table } from '../schema/index.js';
@@ -441,7 +441,7 @@ export class ChangeTracker implements WriteHooks {
    * so the statement's hidden class stays that of every other.
    */
   private watch(stmt: Statement): Statement {
-    const s = stmt as unknown as Record<'run' | 'get' | 'all' | 'iterate', AnyFn>;
+    const s = stmt as unknown as Record<(typeof REPLACEABLE)[number], AnyFn>;
     s.run = this.reporting(s.run, stmt);
     if (!stmt.readonly) {
       s.get = this.reporting(s.get, stmt);
