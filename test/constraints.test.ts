@@ -7,7 +7,9 @@ import {
   DuplicateKeyError,
   ForeignKeyError,
   LegadoStoreError,
+  MissingFieldError,
   UniqueViolationError,
+  UnknownFieldError,
   ValueTypeError,
   openStore,
   type Store,
@@ -254,6 +256,40 @@ test('values the rows of a batch share are bound once: every row lands exactly a
   const rules = Array.from({ length: 150 }, (_, i) => ({ name: `r${i}`, pattern: 'p', replacement: '', isEnabled: true, isRegex: false, order: 0 }));
   assert.equal(s.tables.replace_rules.insertMany(rules), 150);
   assert.deepEqual(s.db.prepare('SELECT id, name FROM replace_rules ORDER BY id').raw(true).all(), rules.map((r, i) => [i + 1, r.name]));
+  s.close();
+});
+
+test('rows after the first batches, encoded straight into the shared statement, fail and land exactly as the first ones do', () => {
+  const s = fresh();
+  s.tables.books.insertMany([book('b'), book('c')]);
+  // 1,000 rows alike but for url, title and index: from the second batch on (66 chapters a
+  // batch) they go through the shared statement's own encoder. Row 700 is far past that.
+  const many = (n: number) => Array.from({ length: n }, (_, i) => chapter('b', i));
+  const count = () => raw(s, 'SELECT count(*) FROM chapters');
+  const at = (i: number, row: object) => {
+    const rows: object[] = many(1000);
+    rows[i] = row;
+    return rows as ReturnType<typeof chapter>[];
+  };
+  // A constraint failure inside such a batch: the row named, nothing written.
+  assert.throws(() => s.tables.chapters.insertMany(at(700, chapter('b', 700, 'b/5'))), (e: unknown) => e instanceof DuplicateKeyError && /^row 700: /.test(e.message));
+  assert.throws(() => s.tables.chapters.insertMany(at(700, chapter('missing', 700))), (e: unknown) => e instanceof ForeignKeyError && /^row 700: /.test(e.message));
+  // A value the encoder cannot take, a field the table does not have, a required field left out.
+  assert.throws(() => s.tables.chapters.insertMany(at(700, { ...chapter('b', 700), isVip: 'yes' })), (e: unknown) => e instanceof ValueTypeError && /^row 700: /.test(e.message));
+  assert.throws(() => s.tables.chapters.insertMany(at(700, { ...chapter('b', 700), nope: 1 })), (e: unknown) => e instanceof UnknownFieldError && /^row 700: /.test(e.message));
+  const { title: _, ...untitled } = chapter('b', 700);
+  assert.throws(() => s.tables.chapters.insertMany(at(700, untitled)), (e: unknown) => e instanceof MissingFieldError && /^row 700: /.test(e.message));
+  // A constraint failure earlier in the batch than a bad value: the earlier row is the error.
+  const both = at(700, chapter('missing', 700));
+  both[710] = { ...chapter('b', 710), index: 1.5 };
+  assert.throws(() => s.tables.chapters.insertMany(both), (e: unknown) => e instanceof ForeignKeyError && /^row 700: /.test(e.message));
+  assert.equal(count(), 0);
+  // Shared values that change inside such a batch and change back; a field left out that has a
+  // default; every row lands with its values, in order (read back with plain SQL).
+  const rows = many(1000).map((r, i) => ({ ...r, bookUrl: i >= 700 && i < 703 ? 'c' : 'b', isPay: i === 705, ...(i === 706 && { tag: 't' }) }));
+  assert.equal(s.tables.chapters.insertMany(rows), 1000);
+  const stored = s.db.prepare('SELECT url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay, resourceUrl, tag, start, `end`, startFragmentId, endFragmentId, variable FROM chapters ORDER BY rowid').raw(true).all();
+  assert.deepEqual(stored, rows.map((r) => [r.url, r.title, 0, r.baseUrl, r.bookUrl, r.index, 0, r.isPay ? 1 : 0, null, 'tag' in r ? r.tag : null, null, null, null, null, null]));
   s.close();
 });
 

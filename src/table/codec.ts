@@ -2,7 +2,7 @@
 // defaults, value types, booleans as 0/1, 64-bit bitmasks as bigint.
 import { MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import type { Column, Table } from '../schema/index.js';
-import { compileEncoder, compileRowBuilder, compileRowFixer, type FastEncoder, type RowBuilder, type RowFixer } from './compiled.js';
+import { compileEncoder, compileRowBuilder, compileRowFixer, compileSplitEncoder, type FastEncoder, type RowBuilder, type RowFixer } from './compiled.js';
 
 export type SqlValue = string | number | bigint | null;
 
@@ -61,6 +61,14 @@ export class Codec {
     if (row !== null && typeof row === 'object' && (this.fastEncode ??= compileEncoder(this.table, this.fallback))(row, out, at)) return;
     const vals = this.encodeRowChecked(row);
     for (let i = 0; i < vals.length; i++) out[at + i] = vals[i]!;
+  }
+
+  /**
+   * A bulk write's encoder for rows whose `shared` columns hold the values at the front of its
+   * output (compileSplitEncoder); undefined where code cannot be generated.
+   */
+  splitEncoder(shared: readonly number[]): FastEncoder | undefined {
+    return compileSplitEncoder(this.table, this.fallback, shared);
   }
 
   /** encodeRow for every row: the general path, which also raises the errors. */

@@ -59,6 +59,18 @@ const builders = new WeakMap<Table, RowBuilder>();
 const fixers = new WeakMap<Table, RowFixer>();
 
 function makeEncoder(table: Table, fallback: readonly (SqlValue | undefined)[]): FastEncoder {
+  return generated(
+    () => encoderFunction(table, fallback, table.columns.map((_, i) => `out[at + ${i}] = a${i};`)) as FastEncoder,
+    // Without code generation every row takes the general path, which accepts the same rows.
+    () => () => false,
+  );
+}
+
+/**
+ * The encoder's function: every field read, checked and converted into a local `a<i>` (a
+ * field it cannot accept as it is returns false), then `store`, the lines that write the locals.
+ */
+function encoderFunction(table: Table, fallback: readonly (SqlValue | undefined)[], store: readonly string[]): unknown {
   const autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
   const lines: string[] = ['let v, n = 0;'];
   table.columns.forEach((c, i) => {
@@ -77,13 +89,39 @@ function makeEncoder(table: Table, fallback: readonly (SqlValue | undefined)[]):
   lines.push('if (Object.keys(row).length !== n) return false;');
   // Room treats an auto-generated key of 0 as "not set" and lets SQLite choose one.
   if (autoKey >= 0) lines.push(`if (a${autoKey} === 0) a${autoKey} = null;`);
-  lines.push(...table.columns.map((_, i) => `out[at + ${i}] = a${i};`), 'return true;');
-  return generated(
-    () => new Function('F', 'MIN', 'MAX', 'UMAX', `"use strict"; return function encode(row, out, at) {\n${lines.join('\n')}\n};`)(fallback, INT64_MIN, INT64_MAX, UINT64_MAX) as FastEncoder,
-    // Without code generation every row takes the general path, which accepts the same rows.
-    () => () => false,
-  );
+  lines.push(...store, 'return true;');
+  return new Function('F', 'MIN', 'MAX', 'UMAX', `"use strict"; return function encode(row, out, at) {\n${lines.join('\n')}\n};`)(fallback, INT64_MIN, INT64_MAX, UINT64_MAX);
 }
+
+/**
+ * A bulk write's encoder once it knows which columns every row of its batches shares (table.ts,
+ * insertSharedSql): it checks the row as the FastEncoder does, writes only the other columns, in
+ * column order, into the statement's parameters from `at` on, and returns false as well when a
+ * shared column's value is not the one at the front of `out` (out[j] for the j-th shared
+ * column). It spares a batch the copy of every value and the two passes that find the shared
+ * values and move the others into place. Undefined where code cannot be generated.
+ */
+export function compileSplitEncoder(table: Table, fallback: readonly (SqlValue | undefined)[], shared: readonly number[]): FastEncoder | undefined {
+  let byShared = splitEncoders.get(table);
+  if (byShared === undefined) splitEncoders.set(table, (byShared = new Map()));
+  const key = shared.join(',');
+  let made = byShared.get(key);
+  if (made === undefined) {
+    const isShared = new Set(shared);
+    const store = [
+      ...shared.map((c, j) => `if (a${c} !== out[${j}]) return false;`),
+      ...table.columns.map((_, i) => i).filter((i) => !isShared.has(i)).map((c, k) => `out[at + ${k}] = a${c};`),
+    ];
+    made = generated(() => encoderFunction(table, fallback, store) as FastEncoder, () => null);
+    // A few shared sets per table at most in practice; a bound all the same.
+    if (byShared.size >= SPLIT_ENCODERS) byShared.delete(byShared.keys().next().value!);
+    byShared.set(key, made);
+  }
+  return made ?? undefined;
+}
+
+const SPLIT_ENCODERS = 16;
+const splitEncoders = new WeakMap<Table, Map<string, FastEncoder | null>>();
 
 /**
  * The builder of API rows from rows read from SQLite as arrays (better-sqlite3's raw mode), in

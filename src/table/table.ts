@@ -8,6 +8,7 @@ import { q } from '../schema/ddl.js';
 import type { Column, Table } from '../schema/index.js';
 import { unobserved, type WriteHooks, type WriteOp } from '../store/changes.js';
 import { Codec, type SqlValue } from './codec.js';
+import type { FastEncoder } from './compiled.js';
 import { compileQuery, type Query, type Where } from './query.js';
 import { batchRows } from './batch.js';
 import { insertSharedSql, insertSql, tableSql, updateSql, upsertSharedSql, upsertSql, type TableSql } from './sql.js';
@@ -109,8 +110,16 @@ export class Updater<K> implements UpdaterState {
 }
 
 const MIN_SHARED = 2;
+
 /** Statements with shared columns kept per table. */
 const SHARED_STATEMENTS = 8;
+
+/** A multi-row statement whose `shared` columns are bound once, before each row's `varying` ones (insertSharedSql). */
+interface SharedBatch {
+  readonly stmt: Statement;
+  readonly shared: readonly number[];
+  readonly varying: readonly number[];
+}
 
 /** Rows a bulk write writes with its table's change triggers in place; beyond, it silences them (changes.ts). */
 const QUIET_AFTER = 256;
@@ -145,7 +154,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   private insertBatch: Statement | undefined;
   private upsertBatch: Statement | undefined;
   /** Multi-row statements binding some columns once (#runBatch), by kind and those columns. */
-  private readonly sharedBatches = new Map<string, { stmt: Statement; varying: readonly number[] }>();
+  private readonly sharedBatches = new Map<string, SharedBatch>();
   /** SQL of the fixed operations, built once. */
   private readonly sql: TableSql;
   /** The bulk writes' transaction functions, made on first use. */
@@ -511,8 +520,28 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     let silenced = false;
     // Columns with one value within every full batch so far (see #runBatch).
     let shared: number[] | undefined;
+    // Once a batch has shown its shared columns, the next rows are encoded straight into the
+    // parameters of that batch's statement, its shared values in front (split mode). A row the
+    // split encoder refuses (another shared value, or one for the general path) sends the batch
+    // back to `values`, where it goes on as before.
+    let batch: SharedBatch | undefined;
+    let encode: FastEncoder | undefined;
+    let params: SqlValue[] | undefined;
     for (const row of rows) {
       if (i === QUIET_AFTER && this.hooks.active) silenced = this.hooks.silence(this.name);
+      if (params !== undefined) {
+        if (encode!(row as Fields, params, batch!.shared.length + n * batch!.varying.length)) {
+          given[n++] = row as Fields;
+          i++;
+          if (n === size) {
+            changes += this.#runSplit(kind, batch!, params, values, given, i - n);
+            n = 0;
+          }
+          continue;
+        }
+        this.#unsplit(values, given, n);
+        params = undefined;
+      }
       try {
         this.codec.encodeInto(row as Fields, values, n * width);
       } catch (e) {
@@ -526,11 +555,24 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
         shared = sameInEveryRow(values, size, width, shared);
         changes += this.#runBatch(kind, values, given, i - n, shared);
         n = 0;
+        if (hasShared(shared, width) && (encode = this.codec.splitEncoder(shared)) !== undefined) {
+          batch = this.#sharedBatch(kind, size, shared);
+          // Reused from batch to batch: the engine is done with a statement's values once it has run.
+          params = new Array<SqlValue>(shared.length + size * batch.varying.length);
+          for (let j = 0; j < shared.length; j++) params[j] = values[shared[j]!]!;
+        }
       }
     }
+    if (params !== undefined) this.#unsplit(values, given, n);
     changes += this.#runRows(kind, values, given, n, i - n);
     if (silenced) this.hooks.unsilence(this.name, changes > 0);
     return i;
+  }
+
+  /** The first n rows of a split batch into `values`, as the general encoder writes them (they passed it already). */
+  #unsplit(values: SqlValue[], given: readonly Fields[], n: number): void {
+    const width = this.model.columns.length;
+    for (let j = 0; j < n; j++) this.codec.encodeInto(given[j]!, values, j * width);
   }
 
   /**
@@ -545,28 +587,51 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     const rows = values.length / width;
     let stmt: Statement;
     let params = values;
-    if (shared.length < MIN_SHARED || shared.length === width) {
+    if (!hasShared(shared, width)) {
       stmt = kind === 'insert' ? (this.insertBatch ??= this.#stmt(insertSql(this.model, rows))) : (this.upsertBatch ??= this.#stmt(upsertSql(this.model, rows)));
     } else {
-      const key = `${kind} ${shared.join(',')}`;
-      let found = this.sharedBatches.get(key);
-      if (found === undefined) {
-        if (this.sharedBatches.size >= SHARED_STATEMENTS) this.sharedBatches.delete(this.sharedBatches.keys().next().value!);
-        const sql = kind === 'insert' ? insertSharedSql(this.model, rows, shared) : upsertSharedSql(this.model, rows, shared);
-        found = { stmt: this.hooks.prepare(sql), varying: this.model.columns.map((_, c) => c).filter((c) => !shared.includes(c)) };
-        this.sharedBatches.set(key, found);
-      }
-      stmt = found.stmt;
-      params = bindShared(values, rows, width, shared, found.varying);
+      const batch = this.#sharedBatch(kind, rows, shared);
+      stmt = batch.stmt;
+      params = bindShared(values, rows, width, shared, batch.varying);
     }
     try {
       return stmt.run(...params).changes;
     } catch (e) {
-      // A constraint failure undoes only its statement: the transaction is there to go on in.
-      if (!findCulprit || !String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') || !this.db.inTransaction) throw e;
-      this.#runRows(kind, values, given, rows, first);
-      throw e;
+      throw this.#batchFailed(e, kind, values, given, rows, first, findCulprit);
     }
+  }
+
+  /** A full batch of split mode (#each): its statement run with the parameters as encoded. */
+  #runSplit(kind: 'insert' | 'upsert', batch: SharedBatch, params: SqlValue[], values: SqlValue[], given: Fields[], first: number): number {
+    try {
+      return batch.stmt.run(...params).changes;
+    } catch (e) {
+      this.#unsplit(values, given, given.length);
+      throw this.#batchFailed(e, kind, values, given, given.length, first, true);
+    }
+  }
+
+  /**
+   * The error of a batch whose statement failed. A constraint failure undoes only its statement:
+   * the transaction is there to go on in, and the rows are written one by one to raise the
+   * failing row's own typed error.
+   */
+  #batchFailed(e: unknown, kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], rows: number, first: number, findCulprit: boolean): unknown {
+    if (findCulprit && String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') && this.db.inTransaction) this.#runRows(kind, values, given, rows, first);
+    return e;
+  }
+
+  /** The statement of `rows` rows binding the `shared` columns once, prepared on first use. */
+  #sharedBatch(kind: 'insert' | 'upsert', rows: number, shared: readonly number[]): SharedBatch {
+    const key = `${kind} ${shared.join(',')}`;
+    let found = this.sharedBatches.get(key);
+    if (found === undefined) {
+      if (this.sharedBatches.size >= SHARED_STATEMENTS) this.sharedBatches.delete(this.sharedBatches.keys().next().value!);
+      const sql = kind === 'insert' ? insertSharedSql(this.model, rows, shared) : upsertSharedSql(this.model, rows, shared);
+      found = { stmt: this.hooks.prepare(sql), shared, varying: this.model.columns.map((_, c) => c).filter((c) => !shared.includes(c)) };
+      this.sharedBatches.set(key, found);
+    }
+    return found;
   }
 
   /** The first n rows of a batch, a statement each; a failure names its row (`first` is the batch's first row). */
@@ -655,6 +720,9 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     return this.objectRows ? s : this.#reading(s);
   }
 }
+
+/** Whether a batch binds its shared columns once: enough of them, and not all (rows that are all alike go as they are). */
+const hasShared = (shared: readonly number[], width: number): boolean => shared.length >= MIN_SHARED && shared.length < width;
 
 /**
  * The columns (of `candidates`, every column when undefined) whose value is the same in all
