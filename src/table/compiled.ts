@@ -85,12 +85,15 @@ function encoderFunction(table: Table, fallback: readonly (SqlValue | undefined)
       fallback[i] === undefined ? '' : '}',
     );
   });
-  // A key that is not a field (or a field given as undefined) takes the general path.
-  lines.push('if (Object.keys(row).length !== n) return false;');
+  // More keys than fields read: a field given as undefined (taken as left out, as the general
+  // path does) or a key that is not a field, which the general path raises as an error.
+  lines.push('if (Object.keys(row).length !== n && !onlyFields(row)) return false;');
   // Room treats an auto-generated key of 0 as "not set" and lets SQLite choose one.
   if (autoKey >= 0) lines.push(`if (a${autoKey} === 0) a${autoKey} = null;`);
   lines.push(...store, 'return true;');
-  return new Function('F', 'MIN', 'MAX', 'UMAX', `"use strict"; return function encode(row, out, at) {\n${lines.join('\n')}\n};`)(fallback, INT64_MIN, INT64_MAX, UINT64_MAX);
+  const fields = new Set(table.columns.map((c) => c.field));
+  const onlyFields = (row: object): boolean => Object.keys(row).every((k) => fields.has(k));
+  return new Function('F', 'MIN', 'MAX', 'UMAX', 'onlyFields', `"use strict"; return function encode(row, out, at) {\n${lines.join('\n')}\n};`)(fallback, INT64_MIN, INT64_MAX, UINT64_MAX, onlyFields);
 }
 
 /**
