@@ -290,6 +290,19 @@ test('rows after the first batches, encoded straight into the shared statement, 
   assert.equal(s.tables.chapters.insertMany(rows), 1000);
   const stored = s.db.prepare('SELECT url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay, resourceUrl, tag, start, `end`, startFragmentId, endFragmentId, variable FROM chapters ORDER BY rowid').raw(true).all();
   assert.deepEqual(stored, rows.map((r) => [r.url, r.title, 0, r.baseUrl, r.bookUrl, r.index, 0, r.isPay ? 1 : 0, null, 'tag' in r ? r.tag : null, null, null, null, null, null]));
+  // Rows from a generator that hands out one object, changed in place: each row is what it
+  // held when it was handed out, however its batch goes.
+  s.db.prepare('DELETE FROM chapters').run();
+  function* reused(): Generator<ReturnType<typeof chapter>> {
+    const row = chapter('b', 0);
+    for (const r of rows) {
+      Object.assign(row, { url: r.url, title: r.title, index: r.index, bookUrl: r.bookUrl, isPay: r.isPay });
+      yield row;
+    }
+  }
+  assert.equal(s.tables.chapters.insertMany(reused()), 1000);
+  const again = s.db.prepare('SELECT url, title, bookUrl, `index`, isPay FROM chapters ORDER BY rowid').raw(true).all();
+  assert.deepEqual(again, rows.map((r) => [r.url, r.title, r.bookUrl, r.index, r.isPay ? 1 : 0]));
   s.close();
 });
 

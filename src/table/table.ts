@@ -539,7 +539,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
           }
           continue;
         }
-        this.#unsplit(values, given, n);
+        this.#unsplit(batch!, params, values, n);
         params = undefined;
       }
       try {
@@ -563,16 +563,24 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
         }
       }
     }
-    if (params !== undefined) this.#unsplit(values, given, n);
+    if (params !== undefined) this.#unsplit(batch!, params, values, n);
     changes += this.#runRows(kind, values, given, n, i - n);
     if (silenced) this.hooks.unsilence(this.name, changes > 0);
     return i;
   }
 
-  /** The first n rows of a split batch into `values`, as the general encoder writes them (they passed it already). */
-  #unsplit(values: SqlValue[], given: readonly Fields[], n: number): void {
+  /**
+   * The first n rows of a split batch moved into `values`, as they were encoded: not encoded
+   * again from the rows given, which a caller may have changed since (one object handed out
+   * again and again by a generator).
+   */
+  #unsplit(batch: SharedBatch, params: readonly SqlValue[], values: SqlValue[], n: number): void {
     const width = this.model.columns.length;
-    for (let j = 0; j < n; j++) this.codec.encodeInto(given[j]!, values, j * width);
+    const { shared, varying } = batch;
+    for (let j = 0, base = 0, from = shared.length; j < n; j++, base += width) {
+      for (let k = 0; k < shared.length; k++) values[base + shared[k]!] = params[k]!;
+      for (let k = 0; k < varying.length; k++) values[base + varying[k]!] = params[from++]!;
+    }
   }
 
   /**
@@ -606,7 +614,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     try {
       return batch.stmt.run(...params).changes;
     } catch (e) {
-      this.#unsplit(values, given, given.length);
+      this.#unsplit(batch, params, values, given.length);
       throw this.#batchFailed(e, kind, values, given, given.length, first, true);
     }
   }
