@@ -8,6 +8,7 @@
 // path then encodes the row or raises the error, so behaviour is exactly that of the general path.
 import type { Column, Table } from '../schema/index.js';
 import type { SqlValue } from './codec.js';
+import { varyingColumns } from './sql.js';
 
 /** Writes the row's column values into `out` from `at` on; false (out untouched) for a row the general path must take. */
 export type FastEncoder = (row: Readonly<Record<string, unknown>>, out: SqlValue[], at: number) => boolean;
@@ -110,10 +111,9 @@ export function compileSplitEncoder(table: Table, fallback: readonly (SqlValue |
   const key = shared.join(',');
   let made = byShared.get(key);
   if (made === undefined) {
-    const isShared = new Set(shared);
     const store = [
       ...shared.map((c, j) => `if (a${c} !== out[${j}]) return false;`),
-      ...table.columns.map((_, i) => i).filter((i) => !isShared.has(i)).map((c, k) => `out[at + ${k}] = a${c};`),
+      ...varyingColumns(table, shared).map((c, k) => `out[at + ${k}] = a${c};`),
     ];
     made = generated(() => encoderFunction(table, fallback, store) as FastEncoder, () => null);
     // A few shared sets per table at most in practice; a bound all the same.

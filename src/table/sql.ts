@@ -25,15 +25,22 @@ export function insertSql(table: Table, rows = 1): string {
  */
 export function insertSharedSql(table: Table, rows: number, shared: readonly number[]): string {
   const cols = table.columns.map((c) => q(c.name)).join(', ');
-  const isShared = new Set(shared);
-  let k = 0;
-  const select = table.columns.map((_, i) => (isShared.has(i) ? `s.c${i}` : `v.column${++k}`)).join(', ');
-  const tuple = `(${Array<string>(k).fill('?').join(', ')})`;
+  const varying = varyingColumns(table, shared);
+  const select = table.columns.map((_, i) => (varying.includes(i) ? `v.column${varying.indexOf(i) + 1}` : `s.c${i}`)).join(', ');
+  const tuple = `(${Array<string>(varying.length).fill('?').join(', ')})`;
   // WHERE true: an upsert after INSERT … SELECT needs it (SQLite's parsing of ON CONFLICT).
   return (
     `INSERT INTO ${q(table.name)} (${cols}) SELECT ${select} FROM (SELECT ${shared.map((i) => `? AS c${i}`).join(', ')}) AS s, ` +
     `(VALUES ${Array<string>(rows).fill(tuple).join(', ')}) AS v WHERE true`
   );
+}
+
+/**
+ * The columns insertSharedSql binds in each row (every column not in `shared`), in column
+ * order: the layout of its VALUES tuples, and so of every parameter list made for it.
+ */
+export function varyingColumns(table: Table, shared: readonly number[]): number[] {
+  return table.columns.map((_, i) => i).filter((i) => !shared.includes(i));
 }
 
 /** Insert, or update the existing row in place: never INSERT OR REPLACE, which deletes and cascades. */

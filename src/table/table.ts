@@ -11,7 +11,7 @@ import { Codec, type SqlValue } from './codec.js';
 import type { FastEncoder } from './compiled.js';
 import { compileQuery, type Query, type Where } from './query.js';
 import { batchRows } from './batch.js';
-import { insertSharedSql, insertSql, tableSql, updateSql, upsertSharedSql, upsertSql, type TableSql } from './sql.js';
+import { insertSharedSql, insertSql, tableSql, updateSql, upsertSharedSql, upsertSql, varyingColumns, type TableSql } from './sql.js';
 import { translateWriteError } from './violations.js';
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -539,7 +539,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
           }
           continue;
         }
-        this.#unsplit(batch!, params, values, n);
+        unbindShared(params, n, this.model.columns.length, batch!, values);
         params = undefined;
       }
       try {
@@ -563,24 +563,10 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
         }
       }
     }
-    if (params !== undefined) this.#unsplit(batch!, params, values, n);
+    if (params !== undefined) unbindShared(params, n, this.model.columns.length, batch!, values);
     changes += this.#runRows(kind, values, given, n, i - n);
     if (silenced) this.hooks.unsilence(this.name, changes > 0);
     return i;
-  }
-
-  /**
-   * The first n rows of a split batch moved into `values`, as they were encoded: not encoded
-   * again from the rows given, which a caller may have changed since (one object handed out
-   * again and again by a generator).
-   */
-  #unsplit(batch: SharedBatch, params: readonly SqlValue[], values: SqlValue[], n: number): void {
-    const width = this.model.columns.length;
-    const { shared, varying } = batch;
-    for (let j = 0, base = 0, from = shared.length; j < n; j++, base += width) {
-      for (let k = 0; k < shared.length; k++) values[base + shared[k]!] = params[k]!;
-      for (let k = 0; k < varying.length; k++) values[base + varying[k]!] = params[from++]!;
-    }
   }
 
   /**
@@ -614,7 +600,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     try {
       return batch.stmt.run(...params).changes;
     } catch (e) {
-      this.#unsplit(batch, params, values, given.length);
+      unbindShared(params, given.length, this.model.columns.length, batch, values);
       throw this.#batchFailed(e, kind, values, given, given.length, first, true);
     }
   }
@@ -636,7 +622,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     if (found === undefined) {
       if (this.sharedBatches.size >= SHARED_STATEMENTS) this.sharedBatches.delete(this.sharedBatches.keys().next().value!);
       const sql = kind === 'insert' ? insertSharedSql(this.model, rows, shared) : upsertSharedSql(this.model, rows, shared);
-      found = { stmt: this.hooks.prepare(sql), shared, varying: this.model.columns.map((_, c) => c).filter((c) => !shared.includes(c)) };
+      found = { stmt: this.hooks.prepare(sql), shared, varying: varyingColumns(this.model, shared) };
       this.sharedBatches.set(key, found);
     }
     return found;
@@ -755,6 +741,19 @@ function bindShared(values: readonly SqlValue[], rows: number, width: number, sh
   for (const c of shared) out[k++] = values[c]!;
   for (let r = 0, base = 0; r < rows; r++, base += width) for (const c of varying) out[k++] = values[base + c]!;
   return out;
+}
+
+/**
+ * bindShared undone: the first `rows` rows of a split batch's parameters back into `values`, row
+ * after row, `width` values each. They are taken as they were encoded, not encoded again from
+ * the rows given, which a caller may have changed since (a generator handing out one object).
+ */
+function unbindShared(params: readonly SqlValue[], rows: number, width: number, batch: SharedBatch, values: SqlValue[]): void {
+  const { shared, varying } = batch;
+  for (let r = 0, base = 0, k = shared.length; r < rows; r++, base += width) {
+    for (let j = 0; j < shared.length; j++) values[base + shared[j]!] = params[j]!;
+    for (const c of varying) values[base + c] = params[k++]!;
+  }
 }
 
 /** A bulk write's error, its message naming the row (counted from 0) when it is one of the store's. */
