@@ -176,3 +176,27 @@ test('schema 49: the v49 special groups, bookSort read as -1, setBookSort refuse
   assert.deepEqual(s.books.shelf(g, { defaultSort: 2 }).map((b) => b.name), ['甲', '乙'], 'the default sort applies');
   s.close();
 });
+
+test('bitmasks are read exactly by every read path: beyond 2^53, the 64th bit, and ordered by their value', () => {
+  const s = newStore();
+  const masks = [5n, 2n ** 53n + 1n, -(2n ** 63n), -(2n ** 63n) | 1n, 2n ** 62n, 0n];
+  // Written by plain SQL, as the app would have them in the file.
+  const put = s.db.prepare('INSERT INTO books (bookUrl, name, author, origin, type, `group`, durChapterTime) VALUES (?, ?, ?, ?, 8, ?, ?)');
+  masks.forEach((m, i) => put.run(`u${i}`, `n${i}`, 'a', 'o', m, i));
+  s.db.prepare('INSERT INTO book_groups (groupId, groupName, `order`, show) VALUES (?, ?, 64, 1)').run(-(2n ** 63n), 'g64');
+  masks.forEach((m, i) => {
+    assert.equal(s.tables.books.get(`u${i}`)!.group, m, `get u${i}`);
+    assert.equal(s.books.getByNameAuthor(`n${i}`, 'a')!.group, m, `finder u${i}`);
+  });
+  assert.deepEqual(s.tables.books.list({ orderBy: 'group' }).map((b) => b.group), [...masks].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), 'ordered by value, not as text');
+  assert.deepEqual([...s.tables.books.iterate({ where: { bookUrl: 'u2' } })].map((b) => b.group), [masks[2]]);
+  assert.deepEqual(s.books.shelf(-(2n ** 63n)).map((b) => b.bookUrl).sort(), ['u2', 'u3']);
+  assert.deepEqual(s.books.shelf(1n).map((b) => b.bookUrl).sort(), ['u0', 'u1', 'u3'], 'bit 1, in 5, 2^53 + 1 and the 64th bit with it');
+  assert.equal(s.tables.book_groups.get(-(2n ** 63n))!.groupId, -(2n ** 63n));
+  assert.equal(s.bookGroups.userGroups().find((g) => g.groupName === 'g64')!.groupId, -(2n ** 63n));
+  assert.equal(s.bookGroups.getByName('g64')!.groupId, -(2n ** 63n));
+  // A value the app never writes stays as SQLite holds it.
+  s.db.prepare('UPDATE books SET `group` = 2.5 WHERE bookUrl = ?').run('u0');
+  assert.equal(s.tables.books.get('u0')!.group as unknown, 2.5);
+  s.close();
+});

@@ -24,7 +24,7 @@ export class Codec {
   private readonly cols: readonly Column[];
   /** What an omitted field becomes: its default, null, or `undefined` for "required". */
   private readonly fallback: readonly (SqlValue | undefined)[];
-  /** True when rows are read with safeIntegers (the table has a 64-bit bitmask column). */
+  /** True when the table has a 64-bit bitmask column: its rows are read as arrays, for the builder to make the bigints. */
   readonly bigintRows: boolean;
   /** Column index of an auto-generated key, or -1. */
   private readonly autoKey: number;
@@ -140,15 +140,15 @@ export class Codec {
 
   /**
    * The API row of a row read from SQLite as an array (raw mode) in column order: booleans
-   * from 0/1, and in tables read with safeIntegers the plain integer fields as numbers.
+   * from 0/1, 64-bit bitmasks as bigints.
    */
   fromRaw<R>(values: readonly unknown[]): R {
-    return (this.build ??= compileRowBuilder(this.table, this.bigintRows))(values) as R;
+    return (this.build ??= compileRowBuilder(this.table))(values) as R;
   }
 
   /**
    * The API row of a row read as an object (the select list names each column by its field),
-   * made in place: booleans from 0/1. Not for tables read with safeIntegers (bigintRows).
+   * made in place: booleans from 0/1. Not for tables with 64-bit bitmasks (bigintRows).
    */
   fromObject<R>(row: Record<string, unknown>): R {
     return (this.fix ??= compileRowFixer(this.table))(row) as R;

@@ -128,29 +128,29 @@ const splitEncoders = new WeakMap<Table, Map<string, FastEncoder | null>>();
 
 /**
  * The builder of API rows from rows read from SQLite as arrays (better-sqlite3's raw mode), in
- * column order: an object literal with every field, booleans from 0/1 and, in tables read with
- * safeIntegers (`numbersFromBigints`), the plain integer fields back to numbers. Null stays
- * null. Building the object here is about twice as fast as better-sqlite3 making it, one
- * property at a time, for the wide rows of books and sources.
+ * column order: an object literal with every field, booleans from 0/1 and 64-bit bitmasks as
+ * bigints from what selectList reads them as (a safe integer, or decimal text beyond 2^53; a
+ * value of another type, which the app never writes, stays as it is). Null stays null.
+ * Building the object here is about twice as fast as better-sqlite3 making it, one property at
+ * a time, for the wide rows of books and sources.
  */
-export function compileRowBuilder(table: Table, numbersFromBigints: boolean): RowBuilder {
-  // numbersFromBigints follows from the table too: one builder per table model, as encoders.
+export function compileRowBuilder(table: Table): RowBuilder {
   let made = builders.get(table);
-  if (made === undefined) builders.set(table, (made = makeRowBuilder(table, numbersFromBigints)));
+  if (made === undefined) builders.set(table, (made = makeRowBuilder(table)));
   return made;
 }
 
-function makeRowBuilder(table: Table, numbersFromBigints: boolean): RowBuilder {
+function makeRowBuilder(table: Table): RowBuilder {
   const fields = table.columns.map((c, i) => {
     const a = `a[${i}]`;
     let value = a;
     if (c.js === 'boolean') value = `(v = ${a}) === null ? null : v !== 0 && v !== 0n`;
-    else if (c.js === 'number' && numbersFromBigints) value = `(v = ${a}) === null ? null : Number(v)`;
+    else if (c.js === 'bigint') value = `typeof (v = ${a}) === "number" ? (Number.isSafeInteger(v) ? BigInt(v) : v) : typeof v === "string" && /^-?\\d+$/.test(v) ? BigInt(v) : v`;
     return `${JSON.stringify(c.field)}: ${value}`;
   });
   return generated(
     () => new Function(`"use strict"; return function build(a) {\nlet v;\nreturn {\n${fields.join(',\n')}\n};\n};`)() as RowBuilder,
-    () => buildRowInterpreted(table, numbersFromBigints),
+    () => buildRowInterpreted(table),
   );
 }
 
@@ -181,17 +181,23 @@ function makeRowFixer(table: Table): RowFixer {
 }
 
 /** The same rows as the generated builder, by a loop over the columns. */
-function buildRowInterpreted(table: Table, numbersFromBigints: boolean): RowBuilder {
-  const kinds = table.columns.map((c) => (c.js === 'boolean' ? 1 : c.js === 'number' && numbersFromBigints ? 2 : 0));
+function buildRowInterpreted(table: Table): RowBuilder {
+  const kinds = table.columns.map((c) => (c.js === 'boolean' ? 1 : c.js === 'bigint' ? 2 : 0));
   const fields = table.columns.map((c) => c.field);
   return (a) => {
     const row: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
       const v = a[i];
-      row[fields[i]!] = v === null ? null : kinds[i] === 1 ? v !== 0 && v !== 0n : kinds[i] === 2 ? Number(v) : v;
+      row[fields[i]!] = v === null ? null : kinds[i] === 1 ? v !== 0 && v !== 0n : kinds[i] === 2 ? exactBigint(v) : v;
     }
     return row;
   };
+}
+
+/** A bitmask as the generated builder makes it: a bigint from a safe integer or from decimal text. */
+function exactBigint(v: unknown): unknown {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? BigInt(v) : v;
+  return typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : v;
 }
 
 /**

@@ -167,8 +167,8 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     this.model = table;
     this.name = table.name;
     this.codec = new Codec(table, version);
-    // Tables with 64-bit bitmasks read every integer exactly (safeIntegers) and turn the plain
-    // ones back into numbers: that takes the array builder.
+    // Tables with 64-bit bitmasks read them as a number or as text (selectList) and make bigints
+    // of them: that takes the array builder.
     this.objectRows = db.objectRows === true && !this.codec.bigintRows;
     this.pk = table.primaryKey;
     this.pkIndex = this.pk.map((c) => table.columns.indexOf(c));
@@ -697,12 +697,10 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /**
    * Makes `s` a statement that reads rows for the codec: as arrays (the codec builds the
-   * objects), and in tables with 64-bit bitmask columns with every integer exact.
+   * objects).
    */
   #reading(s: Statement): Statement {
-    s.raw(true);
-    if (this.codec.bigintRows) s.safeIntegers(true);
-    return s;
+    return s.raw(true);
   }
 
   /**
