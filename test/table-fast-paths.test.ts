@@ -193,13 +193,24 @@ test('finder and updater: prepared lookups and updates as objects (get, set), ch
     const chapters = store.tables.chapters;
     store.tables.books.insert({ ...minimalRow(schemas[62].table('books')!, 1), bookUrl: 'b', durChapterTitle: null } as never);
     const chapter = minimalRow(schemas[62].table('chapters')!, 1);
-    chapters.insertMany([0, 1, 2].map((i) => ({ ...chapter, url: `c${i}`, bookUrl: 'b', index: i })) as never);
+    chapters.insertMany([0, 1, 2].map((i) => ({ ...chapter, url: `c${i}`, bookUrl: 'b', index: i, isVolume: i === 1 })) as never);
     const byIndex = chapters.finder(['bookUrl', 'index']);
     assert.equal(byIndex.get('b', 1)?.url, 'c1');
     assert.equal(byIndex.get('b', 9), undefined);
     // A null value is matched IS NULL (list's way): no chapter has a null bookUrl.
     assert.equal(byIndex.get(null, 1), undefined);
     assert.throws(() => byIndex.get('b', 'one'), { code: 'WRONG_TYPE' });
+    assert.throws(() => byIndex.get('b', 1.5), { code: 'WRONG_TYPE' });
+    // Values not bound as given are encoded: a bigint index, a boolean as 0/1, three fields.
+    assert.equal(byIndex.get('b', 2n)?.url, 'c2');
+    const byKind = chapters.finder(['bookUrl', 'isVolume', 'index']);
+    assert.equal(byKind.get('b', true, 1)?.url, 'c1');
+    assert.equal(byKind.get('b', false, 1), undefined);
+    assert.equal(byKind.get('b', false, 2)?.url, 'c2');
+    assert.throws(() => byKind.get('b', 1, 1), { code: 'WRONG_TYPE' });
+    // A null after a value that needs encoding: list's way gets the values as given.
+    assert.equal(chapters.finder(['isVolume', 'bookUrl']).get(true, null), undefined);
+    assert.equal(chapters.finder(['isVolume', 'bookUrl']).get(true, 'b')?.url, 'c1');
     const books = store.tables.books;
     const progress = books.updater(['durChapterIndex', 'durChapterTitle']);
     assert.equal(progress.set('b', [2, undefined]), true);

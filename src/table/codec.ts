@@ -10,6 +10,16 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
+/**
+ * Which values of a column a point lookup binds as given, without encodeValue: text in a string
+ * column (1), integers in a number column (2); 0 sends every value through encodeValue.
+ */
+export const plainKind = (c: Column): number => (c.js === 'string' ? 1 : c.js === 'number' ? 2 : 0);
+
+/** True when encodeValue would return `v` unchanged for a column of this plainKind. */
+export const isPlain = (kind: number, v: unknown): boolean =>
+  kind === 1 ? typeof v === 'string' : kind === 2 && typeof v === 'number' && Number.isInteger(v);
+
 /** The SQL value of a column's DDL default literal, or undefined when it has none. */
 export function defaultValue(c: Column): SqlValue | undefined {
   const d = c.default;

@@ -7,7 +7,7 @@ import { LegadoStoreError, MissingFieldError, UnknownFieldError, ValueTypeError 
 import { q } from '../schema/ddl.js';
 import type { Column, Table } from '../schema/index.js';
 import { unobserved, type WriteHooks, type WriteOp } from '../store/changes.js';
-import { Codec, type SqlValue } from './codec.js';
+import { Codec, isPlain, plainKind, type SqlValue } from './codec.js';
 import type { FastEncoder } from './compiled.js';
 import { compileQuery, type Query, type Where } from './query.js';
 import { batchRows } from './batch.js';
@@ -42,11 +42,12 @@ export let upsertRowsInTransaction: <N extends object>(t: TableApi<object, N, ob
 /** Rows one multi-row statement of a bulk write takes in this table. */
 export let bulkRows: <N extends object>(t: TableApi<object, N, object, unknown>) => number;
 
-/** Fewest shared columns worth a statement of their own (insertSharedSql); a batch sharing fewer takes the plain one. */
 /** What a Finder keeps: its columns and its statement, prepared on first use. */
 interface FinderState {
   readonly fields: readonly string[];
   readonly cols: readonly Column[];
+  /** Each column's plainKind. */
+  readonly plain: readonly number[];
   readonly orderBy: string | undefined;
   readonly sql: string;
   stmt: Statement | undefined;
@@ -59,7 +60,7 @@ interface UpdaterState {
   readonly statements: (Statement | undefined)[];
 }
 
-let findWith: <R extends object>(t: TableApi<R, object, object, unknown>, f: FinderState, values: readonly unknown[]) => R | undefined;
+let findWith: <R extends object>(t: TableApi<R, object, object, unknown>, f: FinderState, values: unknown[]) => R | undefined;
 let updateWith: <K>(t: TableApi<object, object, object, K>, u: UpdaterState, key: K, values: readonly unknown[]) => boolean;
 
 /**
@@ -71,6 +72,7 @@ let updateWith: <K>(t: TableApi<object, object, object, K>, u: UpdaterState, key
 export class Finder<R> implements FinderState {
   readonly fields: readonly string[];
   readonly cols: readonly Column[];
+  readonly plain: readonly number[];
   readonly orderBy: string | undefined;
   readonly sql: string;
   stmt: Statement | undefined = undefined;
@@ -80,6 +82,7 @@ export class Finder<R> implements FinderState {
     this.#t = t;
     this.fields = fields;
     this.cols = cols;
+    this.plain = cols.map(plainKind);
     this.orderBy = orderBy;
     this.sql = sql;
   }
@@ -109,6 +112,7 @@ export class Updater<K> implements UpdaterState {
   }
 }
 
+/** Fewest shared columns worth a statement of their own (insertSharedSql); a batch sharing fewer takes the plain one. */
 const MIN_SHARED = 2;
 
 /** Statements with shared columns kept per table. */
@@ -293,17 +297,19 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   }
 
   static {
-    findWith = <R extends object>(t: TableApi<R, object, object, unknown>, f: FinderState, values: readonly unknown[]): R | undefined => {
-      const vals: SqlValue[] = [];
-      for (let i = 0; i < f.cols.length; i++) {
-        const v = values[i];
-        // IS NULL and a missing value take list's way.
-        if (v === null || v === undefined) {
+    findWith = <R extends object>(t: TableApi<R, object, object, unknown>, f: FinderState, values: unknown[]): R | undefined => {
+      const n = f.cols.length;
+      // IS NULL and a missing value take list's way.
+      for (let i = 0; i < n; i++) {
+        if (values[i] === null || values[i] === undefined) {
           return t.list({ where: Object.fromEntries(f.fields.map((k, j) => [k, values[j]])), orderBy: f.orderBy, limit: 1 } as Query<R>)[0];
         }
-        vals.push(t.codec.encodeValue(f.cols[i]!, v));
       }
-      const row = (f.stmt ??= t.#reading(t.hooks.prepare(f.sql))).get(...vals) as unknown[] | undefined;
+      // Encoded where they were given (Finder.get's own rest array), and bound without a spread
+      // for the one- and two-field lookups the domain makes: as fast as hand-written code.
+      for (let i = 0; i < n; i++) if (!isPlain(f.plain[i]!, values[i])) values[i] = t.codec.encodeValue(f.cols[i]!, values[i]);
+      const s = (f.stmt ??= t.#reading(t.hooks.prepare(f.sql)));
+      const row = (n === 1 ? s.get(values[0]) : n === 2 ? s.get(values[0], values[1]) : s.get(...values.slice(0, n))) as unknown[] | undefined;
       return row === undefined ? undefined : t.codec.fromRaw<R>(row);
     };
   }
