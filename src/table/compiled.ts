@@ -156,7 +156,7 @@ function makeRowBuilder(table: Table): RowBuilder {
 
 /**
  * The API row of a row an engine read as an object (Connection.objectRows), made in place: the
- * booleans from 0/1 (null stays null). Only for tables read without safeIntegers, whose other
+ * booleans from 0/1 (null stays null). Only for tables without 64-bit bitmasks, whose other
  * values are already what the API gives. One per table model, as the builders.
  */
 export function compileRowFixer(table: Table): RowFixer {
