@@ -83,3 +83,25 @@ test('whole-source text and collected output are copies: a reused read buffer do
   sink.write(buf);
   assert.equal(Buffer.from(sink.bytes()).toString(), 'abczzz');
 });
+
+test('a long read asks the runtime to collect every 2 MiB (Bun.gc(false); a stand-in for Bun elsewhere)', () => {
+  const g = globalThis as { Bun?: { gc(force: boolean): unknown } };
+  const real = g.Bun?.gc;
+  const calls: boolean[] = [];
+  const spy = (force: boolean) => void calls.push(force);
+  if (g.Bun) g.Bun.gc = spy;
+  else g.Bun = { gc: spy };
+  try {
+    // A little over 5 MiB of records: hints after 2 and after 4 MiB.
+    const one = JSON.stringify({ bookSourceUrl: 'https://x.test/', ruleContent: 'x'.repeat(1000) });
+    const n = Math.ceil((5 << 20) / (one.length + 1));
+    const data = new TextEncoder().encode(`[${Array(n).fill(one).join(',')}]`);
+    let read = 0;
+    for (const rec of new JsonRecordReader(bytesSource('big.json', data)).records()) read += rec.index === read ? 1 : 0;
+    assert.equal(read, n);
+    assert.deepEqual(calls, [false, false]);
+  } finally {
+    if (real) g.Bun!.gc = real;
+    else delete g.Bun;
+  }
+});

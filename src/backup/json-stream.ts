@@ -8,6 +8,7 @@
 // does not parse), the exact one reads the file again from the start, skipping the records
 // already given, so the caller sees the same records and the same error either way.
 import { TokenParser, Tokenizer } from '@streamparser/json';
+import { collectHint, COLLECT_EVERY } from './collect-hint.js';
 import { InvalidJsonError, UnsupportedInputError } from './errors.js';
 import { JsonArraySplitter, type SplitElement } from './json-array-splitter.js';
 import { bytesSource, CHUNK_SIZE, concatBytes, utf8Decoder, type ByteSource } from './source.js';
@@ -464,9 +465,15 @@ export class JsonRecordReader {
     return tokenizer;
   }
 
+  /** The source's chunks, counted; Bun is asked to collect every COLLECT_EVERY bytes (collect-hint.ts). */
   private *chunks(): Generator<Uint8Array> {
+    let nextHint = this.bytesRead + COLLECT_EVERY;
     for (const chunk of this.source.chunks()) {
       this.bytesRead += chunk.length;
+      if (this.bytesRead >= nextHint) {
+        nextHint = this.bytesRead + COLLECT_EVERY;
+        collectHint();
+      }
       yield chunk;
     }
   }
