@@ -200,3 +200,15 @@ test('bitmasks are read exactly by every read path: beyond 2^53, the 64th bit, a
   assert.equal(s.tables.books.get('u0')!.group as unknown, 2.5);
   s.close();
 });
+
+test('a number field beyond 2^53, which the app never writes, reads as the nearest number on every engine (node:sqlite refuses it by itself)', () => {
+  const s = newStore();
+  const big = 2n ** 60n + 1n;
+  s.db.prepare('INSERT INTO books (bookUrl, name, author, origin, type, `group`, durChapterTime) VALUES (?, ?, ?, ?, 8, ?, ?)').run('u', 'n', 'a', 'o', 2n ** 62n, big);
+  assert.equal(s.tables.books.get('u')!.durChapterTime, Number(big));
+  assert.equal(s.books.getByNameAuthor('n', 'a')!.durChapterTime, Number(big));
+  assert.deepEqual(s.tables.books.list().map((b) => [b.durChapterTime, b.group]), [[Number(big), 2n ** 62n]]);
+  assert.deepEqual([...s.tables.books.iterate()].map((b) => b.durChapterTime), [Number(big)]);
+  assert.deepEqual(s.books.shelf(2n ** 62n).map((b) => b.durChapterTime), [Number(big)]);
+  s.close();
+});

@@ -79,6 +79,46 @@ test('safeIntegers reads 64-bit integers exactly as bigint, and can be switched 
   db.close();
 });
 
+test('an integer beyond 2^53 reads as the nearest number without safeIntegers, in every mode and way of reading', () => {
+  const db = memory();
+  const big = 2n ** 60n + 1n;
+  const near = Number(big); // 2^60: what better-sqlite3, the seam's model, gives
+  const ins = db.prepare('INSERT INTO t (name, n) VALUES (?, ?)');
+  ins.run('a', 1);
+  ins.run('big', big);
+  ins.run('c', 3);
+  const rows = [{ name: 'a', n: 1 }, { name: 'big', n: near }, { name: 'c', n: 3 }];
+  const s = db.prepare('SELECT name, n FROM t ORDER BY id');
+  assert.deepEqual(s.all(), rows);
+  assert.deepEqual([...s.iterate()], rows);
+  assert.deepEqual(db.prepare("SELECT name, n FROM t WHERE name = 'big'").get(), rows[1]);
+  assert.deepEqual(s.raw().all(), rows.map((r) => [r.name, r.n]));
+  assert.deepEqual([...s.iterate()], rows.map((r) => [r.name, r.n]));
+  assert.deepEqual(db.prepare('SELECT n FROM t ORDER BY id').pluck().all(), [1, near, 3]);
+  // Leaving an iteration early, past the wide row and before it.
+  const firstTwo: unknown[] = [];
+  for (const row of s.iterate()) if (firstTwo.push(row) === 2) break;
+  assert.deepEqual(firstTwo, [['a', 1], ['big', near]]);
+  for (const row of s.iterate()) {
+    assert.deepEqual(row, ['a', 1]);
+    break;
+  }
+  // Afterwards the statements read numbers as numbers again, and safeIntegers stays exact.
+  assert.deepEqual(s.raw(false).all(), rows);
+  assert.equal(db.prepare('SELECT n FROM t WHERE id = 1').pluck().get(), 1);
+  assert.equal(db.prepare("SELECT n FROM t WHERE name = 'big'").pluck().safeIntegers().get(), big);
+  assert.deepEqual(db.prepare('SELECT n FROM t ORDER BY id').pluck().safeIntegers().all(), [1n, big, 3n]);
+  // A write that returns one runs once.
+  assert.equal(db.prepare("UPDATE t SET n = n + 1 WHERE name = 'big' RETURNING n").pluck().get(), Number(big + 1n));
+  assert.deepEqual(db.prepare("INSERT INTO t (name, n) VALUES ('d', ?) RETURNING name, n").all(big), [{ name: 'd', n: near }]);
+  assert.deepEqual([...db.prepare("UPDATE t SET n = n + 1 WHERE n > 100 RETURNING n").pluck().iterate()].length, 2);
+  assert.deepEqual(db.prepare("SELECT name, n FROM t WHERE n > 100 ORDER BY id").safeIntegers().all(), [
+    { name: 'big', n: big + 2n },
+    { name: 'd', n: big + 1n },
+  ]);
+  db.close();
+});
+
 test('statement readonly: true for a query, false for a write', () => {
   const db = memory();
   assert.equal(db.prepare('SELECT * FROM t').readonly, true);

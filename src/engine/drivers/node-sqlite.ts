@@ -1,8 +1,9 @@
 // node:sqlite (DatabaseSync, Node 22.13+): its API differs from the seam's in small ways, made
 // up for here. Rows come back as plain objects (Node makes null-prototype ones), raw and pluck
 // read arrays (setReturnArrays where the Node version has it), safeIntegers is setReadBigInts,
-// transactions are emulated as better-sqlite3 runs them, and errors get the SQLite result code
-// name in `code` (Node puts the number in `errcode`).
+// transactions are emulated as better-sqlite3 runs them, an integer beyond 2^53 reads as the
+// nearest number (Node refuses it), and errors get the SQLite result code name in `code` (Node
+// puts the number in `errcode`).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { bindable, isExplain, readonlyFromProgram, refuseTail, RowMode } from './emulation.js';
@@ -67,12 +68,24 @@ export function withSqliteCode(e: unknown): unknown {
   return e;
 }
 
+/** A row read with bigints, its integers as numbers (beyond 2^53 the nearest one, as better-sqlite3 reads them). */
+function narrowRow(row: unknown): unknown {
+  if (typeof row !== 'object' || row === null) return row;
+  const r = row as Record<string, unknown>;
+  for (const k in r) if (typeof r[k] === 'bigint') r[k] = Number(r[k]);
+  return row;
+}
+
 class NodeSqliteStatement implements Statement {
   readonly source: string;
   private readonly db: NodeDatabaseSync;
   private isReadonly: boolean | undefined;
   private readonly stmt: NodeStatementSync;
   private mode = RowMode.Objects;
+  /** safeIntegers is on. */
+  private bigints = false;
+  /** The text holds RETURNING: it may write and return rows. */
+  private readonly returning: boolean;
   /** Where Node cannot ignore unknown named values (before 22.16): the names the SQL uses. */
   private readonly names: ReadonlySet<string> | undefined;
   /** True when the engine itself returns arrays (setReturnArrays). */
@@ -83,6 +96,7 @@ class NodeSqliteStatement implements Statement {
     this.stmt = stmt;
     this.source = sql;
     this.arrays = typeof stmt.setReturnArrays === 'function';
+    this.returning = /\breturning\b/i.test(sql);
     // better-sqlite3 ignores named values the SQL does not use; callers pass shared objects.
     if (stmt.setAllowUnknownNamedParameters) stmt.setAllowUnknownNamedParameters(true);
     else this.names = new Set(Array.from(sql.matchAll(/[:@$]([A-Za-z_]\w*)/g), (m) => m[1]!));
@@ -128,21 +142,23 @@ class NodeSqliteStatement implements Statement {
   }
 
   get(...params: unknown[]): unknown {
+    const p = this.params(params);
     let row: unknown;
     try {
-      row = this.stmt.get(...this.params(params));
+      row = this.widen() ? this.wide(() => narrowRow(this.stmt.get(...p))) : this.stmt.get(...p);
     } catch (e) {
-      throw withSqliteCode(e);
+      row = this.again(e, () => narrowRow(this.stmt.get(...p)));
     }
     return row === undefined ? undefined : this.shape(row);
   }
 
   all(...params: unknown[]): unknown[] {
+    const p = this.params(params);
     let rows: unknown[];
     try {
-      rows = this.stmt.all(...this.params(params));
+      rows = this.widen() ? this.wide(() => this.stmt.all(...p).map(narrowRow)) : this.stmt.all(...p);
     } catch (e) {
-      throw withSqliteCode(e);
+      rows = this.again(e, () => this.stmt.all(...p).map(narrowRow));
     }
     if (this.mode === RowMode.Raw && this.arrays) return rows;
     for (let i = 0; i < rows.length; i++) rows[i] = this.shape(rows[i]);
@@ -150,22 +166,75 @@ class NodeSqliteStatement implements Statement {
   }
 
   *iterate(...params: unknown[]): IterableIterator<unknown> {
-    let it: IterableIterator<unknown>;
+    const p = this.params(params);
+    let wide = this.widen();
+    if (wide) this.stmt.setReadBigInts(true);
     try {
-      it = this.stmt.iterate(...this.params(params));
-    } catch (e) {
-      throw withSqliteCode(e);
-    }
-    for (;;) {
-      let next: IteratorResult<unknown>;
+      let it: IterableIterator<unknown>;
       try {
-        next = it.next();
+        it = this.stmt.iterate(...p);
       } catch (e) {
         throw withSqliteCode(e);
       }
-      if (next.done) return;
-      yield this.shape(next.value);
+      let given = 0;
+      for (;;) {
+        let next: IteratorResult<unknown>;
+        try {
+          next = it.next();
+        } catch (e) {
+          if (wide || !this.canReadAgain(e)) throw withSqliteCode(e);
+          // From the start again with bigints, past the rows already given (a read-only
+          // statement gives them again, in the same order).
+          this.stmt.setReadBigInts(true);
+          wide = true;
+          try {
+            it = this.stmt.iterate(...p);
+            for (let k = 0; k < given; k++) it.next();
+          } catch (e2) {
+            throw withSqliteCode(e2);
+          }
+          continue;
+        }
+        if (next.done) return;
+        given++;
+        yield this.shape(wide ? narrowRow(next.value) : next.value);
+      }
+    } finally {
+      if (wide) this.stmt.setReadBigInts(false);
     }
+  }
+
+  // node:sqlite refuses to read an integer beyond 2^53 as a number (RangeError
+  // ERR_OUT_OF_RANGE), where better-sqlite3, whose behaviour the seam follows, Bun and WASM give
+  // the nearest number. A read-only statement that meets one is read again with bigints, narrowed
+  // to numbers; a writing one (RETURNING) is always read that way, as it cannot run twice.
+
+  /** A writing statement (its text says RETURNING: no EXPLAIN for the others) read without safeIntegers. */
+  private widen(): boolean {
+    return this.returning && !this.bigints && !this.readonly;
+  }
+
+  private wide<T>(read: () => T): T {
+    this.stmt.setReadBigInts(true);
+    try {
+      return read();
+    } finally {
+      this.stmt.setReadBigInts(false);
+    }
+  }
+
+  /** The read again with bigints after an ERR_OUT_OF_RANGE, or the error with its SQLite code. */
+  private again<T>(e: unknown, read: () => T): T {
+    if (!this.canReadAgain(e)) throw withSqliteCode(e);
+    try {
+      return this.wide(read);
+    } catch (e2) {
+      throw withSqliteCode(e2);
+    }
+  }
+
+  private canReadAgain(e: unknown): boolean {
+    return (e as { code?: unknown } | null)?.code === 'ERR_OUT_OF_RANGE' && !this.bigints && this.readonly;
   }
 
   pluck(on = true): this {
@@ -178,6 +247,7 @@ class NodeSqliteStatement implements Statement {
 
   safeIntegers(on = true): this {
     this.stmt.setReadBigInts(on);
+    this.bigints = on;
     return this;
   }
 
