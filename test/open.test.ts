@@ -2,6 +2,7 @@
 // file is left byte-for-byte as it was.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb, type Connection } from './helpers/engine.js';
@@ -14,6 +15,7 @@ import {
   inspectFile,
   openStore,
   schemas,
+  SUPPORTED_VERSIONS,
 } from 'legado-store';
 import { tempDir, snapshot } from './helpers/files.js';
 
@@ -268,4 +270,34 @@ test('connection settings: WAL, foreign keys, a memory map for reads; none of it
   const other = openDb(path);
   assert.equal(other.pragma('mmap_size', { simple: true }), 0, 'a per-connection setting: the next connection has the default');
   other.close();
+});
+
+test('a process builds only the schemas it uses: none on import, the file\'s own on open; naming the file builds the rest', () => {
+  const file = storeFile(75);
+  const script = join(dir, 'lazy-schemas.mjs');
+  writeFileSync(
+    script,
+    `const { openStore, inspectFile, schemas } = await import(${JSON.stringify(new URL('../src/index.js', import.meta.url).href)});
+const built = () => Object.keys(schemas).filter((k) => 'value' in Object.getOwnPropertyDescriptor(schemas, k));
+const out = { load: built() };
+openStore(${JSON.stringify(file)}).close();
+out.open = built();
+const r = inspectFile(${JSON.stringify(file)});
+out.description = r.description;
+out.line = r.known.line;
+out.named = built().length;
+console.log(JSON.stringify(out));`,
+  );
+  const r = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  assert.deepEqual(out.load, []);
+  assert.deepEqual(out.open, ['75']);
+  assert.match(out.description, /^schema 75 of the app's main line/);
+  assert.equal(out.line, 'legado');
+  assert.equal(out.named, SUPPORTED_VERSIONS.length);
+  // In this process: every version a key, each built once.
+  assert.deepEqual(Object.keys(schemas).map(Number), [...SUPPORTED_VERSIONS]);
+  assert.equal(schemas[70], schemas[70]);
+  assert.equal(schemas[70].version, 70);
 });

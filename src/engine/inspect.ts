@@ -38,15 +38,23 @@ export function readIdentityHash(db: Db): string | null {
 export function inspectDatabase(db: Db): FileReport {
   const version = db.pragma('user_version', { simple: true }) as number;
   const identityHash = readIdentityHash(db);
+  // Named on first read: naming a hash builds every version's schema (lines.ts), which opening
+  // a store of one version never needs. Object.assign below keeps these getters unread.
+  let named: KnownSchema | null | undefined;
+  let description: string | undefined;
   const base = {
     version,
     supportedVersions: SUPPORTED_VERSIONS,
     identityHash,
-    known: identifyHash(identityHash) ?? null,
-    description: describeSchema(version, identityHash),
+    get known(): KnownSchema | null {
+      return named === undefined ? (named = identifyHash(identityHash) ?? null) : named;
+    },
+    get description(): string {
+      return (description ??= describeSchema(version, identityHash));
+    },
   };
   if (!isSupportedVersion(version)) {
-    return { ...base, supported: false, expectedIdentityHash: null, differences: [], extraTables: [], ok: false };
+    return Object.assign(base, { supported: false, expectedIdentityHash: null, differences: [], extraTables: [], ok: false });
   }
   const schema = schemas[version];
   const differences = checkStructure(db, schema);
@@ -73,5 +81,5 @@ export function inspectDatabase(db: Db): FileReport {
   const extraTables = listTables(db).filter(
     (n) => !known.has(n) && !BOOKKEEPING_TABLES.has(n) && !n.startsWith('sqlite_'),
   );
-  return { ...base, supported: true, expectedIdentityHash: schema.identityHash, differences, extraTables, ok: differences.length === 0 };
+  return Object.assign(base, { supported: true, expectedIdentityHash: schema.identityHash, differences, extraTables, ok: differences.length === 0 });
 }
