@@ -3,7 +3,7 @@
 // so none always runs first), the median of the timed runs (wall and CPU), rows per second and
 // µs per row, the peak memory of each run, every contender's result checked against
 // legado-store's; then the ratios and targets (ratios.ts) and the tables (report.ts).
-import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
@@ -11,6 +11,7 @@ import vm from 'node:vm';
 import { openStore } from '../src/index.js';
 import type { Clock, Contender } from './contender.js';
 import { benchEngine } from './engine.js';
+import { resetPeak, vmHwm } from './memory.js';
 import { releaseData, type RunContext, type RunOutput, type Sizes, type Workload } from './workloads.js';
 
 export interface HarnessOptions {
@@ -76,24 +77,10 @@ const gc: () => void = (() => {
   return vm.runInNewContext('gc') as () => void;
 })();
 
-/** Linux keeps the peak RSS of a process (VmHWM) and lets it be reset: a true per-run peak. */
-const PROC_STATUS = '/proc/self/status';
-const PROC_CLEAR = '/proc/self/clear_refs';
-let canResetPeak = existsSync(PROC_CLEAR);
-function resetPeak(): void {
-  if (!canResetPeak) return;
-  try {
-    writeFileSync(PROC_CLEAR, '5');
-  } catch {
-    canResetPeak = false;
-  }
-}
+/** The peak RSS since resetPeak (memory.ts): a true per-run peak where Linux lets it be reset. */
+let peakResets = true;
 function peakRss(): number {
-  if (canResetPeak) {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(PROC_STATUS, 'utf8'));
-    if (m) return Number(m[1]) * 1024;
-  }
-  return process.memoryUsage().rss;
+  return (peakResets && vmHwm()) || process.memoryUsage().rss;
 }
 
 export const median = (xs: readonly number[]): number => {
@@ -151,7 +138,7 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
           const ctx: RunContext = { contender: c, path, emptyPath, scratch: dir, clock, ...(session ? { session } : {}) };
           gc();
           const rssBefore = process.memoryUsage().rss;
-          resetPeak();
+          peakResets = resetPeak();
           const cpu0 = process.cpuUsage();
           const t0 = process.hrtime.bigint();
           let out: RunOutput | Promise<RunOutput> = w.run(ctx);

@@ -20,20 +20,9 @@ import { loadRawEngine, rawConnect } from './contenders/raw-engines.js';
 import { SOURCE_UPSERT, sourceParams } from './contenders/sql.js';
 import type { SourceIn } from './data.js';
 import { useEngine } from './engine.js';
+import { vmHwm } from './memory.js';
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
-
-/**
- * This process's peak RSS in bytes. Linux's VmHWM belongs to the address space the child got at
- * exec; getrusage's maxRSS survives exec, so on Bun a child reported its parent's peak.
- */
-function peakRss(): number {
-  if (existsSync('/proc/self/status')) {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (m) return Number(m[1]) * 1024;
-  }
-  return process.resourceUsage().maxRSS * 1024;
-}
 
 type Mode = 'store' | 'raw' | 'export';
 
@@ -96,7 +85,7 @@ async function child(mode: Mode, input: string, store: string, driver: DriverNam
   const out: ChildResult = {
     wallMs: Math.round(performance.now() - started),
     baselineRssMB: mb(baseline),
-    peakRssMB: mb(peakRss()),
+    peakRssMB: mb(vmHwm() ?? process.resourceUsage().maxRSS * 1024),
     stored: rows,
     ...(detail && { detail }),
   };

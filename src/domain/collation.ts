@@ -4,7 +4,7 @@
 // in JavaScript with Intl.Collator('zh'): pinyin order for Chinese, Chinese before Latin.
 // It is close to, not byte-for-byte the same as, Android's ICU order.
 
-// Made on first use: loading the Chinese collation data took about 10 ms of every process's start.
+// Made on first use: loading the Chinese collation data took 6 ms of every Node process's start.
 let made: Intl.Collator | undefined;
 const zh = (): Intl.Collator => (made ??= new Intl.Collator('zh'));
 
