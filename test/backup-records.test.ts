@@ -193,3 +193,19 @@ test('one builder per table model and version, shared by every import; what diff
   const c2 = new Clock(900);
   assert.deepEqual([idOf(c1), idOf(c2), idOf(c1)], [100, 900, 101]);
 });
+
+test('a wide record becomes a row with its fields in column order, left-out ones absent', () => {
+  const table = schemas[62].table('book_sources')!;
+  // Every column given, some as null (absent from the row), some coerced, a rule as an object.
+  const given = (field: string, js: string): unknown => (/^rule[A-Z]/.test(field) ? {} : js === 'string' ? `v-${field}` : js === 'boolean' ? true : 7);
+  const record: Record<string, unknown> = Object.fromEntries(table.columns.map((c) => [c.field, given(c.field, c.js)]));
+  Object.assign(record, { bookSourceGroup: null, header: null, customOrder: '12', enabledExplore: 'false', ruleSearch: { bookList: 'a' } });
+  const { out, report } = build('book_sources', record);
+  const row = (out as Built).row;
+  const expected = table.columns.map((c) => c.field).filter((f) => f !== 'bookSourceGroup' && f !== 'header');
+  assert.deepEqual(Object.keys(row), expected);
+  assert.equal(row.customOrder, 12);
+  assert.equal(row.enabledExplore, false);
+  assert.equal(row.ruleSearch, '{\n  "bookList": "a"\n}');
+  assert.deepEqual(report.coercedFields, { customOrder: 1, enabledExplore: 1 });
+});

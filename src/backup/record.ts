@@ -3,6 +3,7 @@
 // missing, and the key checked. What could not be kept is counted on the kind's report.
 import { isColumnAtAnyVersion, type Column, type Table } from '../schema/index.js';
 import { defaultValue } from '../table/codec.js';
+import { compileFieldPicker, compileSparseRowMaker, type FieldPicker, type SparseRowMaker } from '../table/compiled.js';
 import { APP_DEFAULTS, NOW, NOW_UNIQUE, type AppDefault } from './app-defaults.js';
 import { isLocalOrigin, toBitmaskType, toOldType } from './book-type.js';
 import { coerce, describe, isPlainObject, parseObjectText, type FieldValue } from './coerce.js';
@@ -136,6 +137,8 @@ export class RowBuilder {
   private readonly version: number;
   private readonly defaults: Readonly<Record<string, AppDefault>>;
   private readonly plain: readonly Plain[];
+  private readonly pick: FieldPicker;
+  private readonly makeRow: SparseRowMaker;
 
   /**
    * The builder of a table model at a version, one for every import: a builder made per import
@@ -155,6 +158,8 @@ export class RowBuilder {
     this.version = version;
     this.defaults = APP_DEFAULTS[table.name] ?? {};
     this.plain = table.columns.map((c) => plainOf(table, c));
+    this.pick = compileFieldPicker(table);
+    this.makeRow = compileSparseRowMaker(table);
   }
 
   /** `text`: what the reader knows of the record's JSON text (JsonRecord.text), which spares checks it rules out. */
@@ -169,36 +174,28 @@ export class RowBuilder {
     if (adapted.legacy) report.legacyConverted++;
     this.countUnstored(value, adapted, report);
 
-    const o = adapted.record;
-    const row: Record<string, FieldValue> = {};
+    // The record's values in column order, replaced where coerced or defaulted (undefined: the
+    // column's own default), then made into one row (compiled.ts says why not field by field).
+    const values = this.pick(adapted.record);
     const columns = this.table.columns;
     for (let i = 0; i < columns.length; i++) {
       const c = columns[i]!;
-      const given = o[c.field];
+      const given = values[i];
       if (given !== undefined && given !== null) {
         // A value of the column's own type is taken as it is (what coerce would return).
         switch (this.plain[i]) {
           case Plain.Text:
-            if (typeof given === 'string' && !text.surrogates) {
-              row[c.field] = given;
-              continue;
-            }
+            if (typeof given === 'string' && !text.surrogates) continue;
             break;
           case Plain.Integer:
-            if (typeof given === 'number' && Number.isSafeInteger(given)) {
-              row[c.field] = given;
-              continue;
-            }
+            if (typeof given === 'number' && Number.isSafeInteger(given)) continue;
             break;
           case Plain.Boolean:
-            if (typeof given === 'boolean') {
-              row[c.field] = given;
-              continue;
-            }
+            if (typeof given === 'boolean') continue;
             break;
           case Plain.ObjectText:
             if (isPlainObject(given)) {
-              row[c.field] = gsonPretty(given, text.separators);
+              values[i] = gsonPretty(given, text.separators);
               continue;
             }
             break;
@@ -208,7 +205,7 @@ export class RowBuilder {
         if ('value' in r && !(c.pk > 0 && r.lossy)) {
           if (r.changed) bump(report.coercedFields, c.field);
           if (r.value !== null) {
-            row[c.field] = r.value;
+            values[i] = r.value;
             continue;
           }
         } else {
@@ -219,8 +216,9 @@ export class RowBuilder {
       }
       const d = this.fallback(c, context.clock);
       if (d === undefined) return { category: `missing key ${c.field}`, reason: `no ${c.field}` };
-      if (d !== null) row[c.field] = d;
+      values[i] = d === null ? undefined : d;
     }
+    const row = this.makeRow(values) as Record<string, FieldValue>;
     for (const c of this.table.primaryKey) {
       const v = row[c.field];
       if (c.js === 'string' && typeof v === 'string' && v.trim() === '' && this.defaults[c.field] !== v) {
