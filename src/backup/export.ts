@@ -6,6 +6,7 @@
 // anywhere: exportBackupBytes). No Node module is imported here: the browser bundle takes it.
 import type { SchemaVersion, Table } from '../schema/index.js';
 import type { Store } from '../store/store.js';
+import { compileFieldPicker, compileSparseRowMaker } from '../table/compiled.js';
 import { UnsupportedInputError } from './errors.js';
 import { backupFileByKind, backupFileByName, BACKUP_FILES, type BackupFile } from './file-map.js';
 import { gsonPretty } from './gson.js';
@@ -215,19 +216,28 @@ export function writeTables(
 
 /** One row as the app's Gson writes the entity: fields in column order, nulls left out. */
 export function toJsonValue(table: Table, row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const c of table.columns) {
-    const v = row[c.field];
-    if (v === null || v === undefined) continue;
+  // Values in column order, then one object (compiled.ts: compileSparseRowMaker says why).
+  const values = compileFieldPicker(table)(row);
+  const columns = table.columns;
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i]!;
+    const v = values[i];
+    if (v === null || v === undefined) {
+      values[i] = undefined;
+      continue;
+    }
     if (isJsonObjectColumn(table.name, c.field) && typeof v === 'string') {
-      if (v.trim() === NO_OBJECT_TEXT) continue;
+      if (v.trim() === NO_OBJECT_TEXT) {
+        values[i] = undefined;
+        continue;
+      }
       const parsed = parseObjectText(v);
       // Only text that mentions null can hold an array with a null element.
-      out[c.field] = parsed === undefined ? v : v.includes('null') ? withoutNullElements(parsed) : parsed;
+      values[i] = parsed === undefined ? v : v.includes('null') ? withoutNullElements(parsed) : parsed;
       continue;
     }
     // Bitmasks that fit a number are written as one; the others stay exact (gson.ts).
-    out[c.field] = typeof v === 'bigint' && Number.isSafeInteger(Number(v)) ? Number(v) : v;
+    if (typeof v === 'bigint' && Number.isSafeInteger(Number(v))) values[i] = Number(v);
   }
-  return out;
+  return compileSparseRowMaker(table)(values);
 }
