@@ -11,6 +11,7 @@ import { q } from '../schema/ddl.js';
 import { isColumnAtAnyVersion, type Column, type SchemaVersion, type Table } from '../schema/index.js';
 import { describeSchema } from '../schema/lines.js';
 import type { Store } from '../store/store.js';
+import { compileSparseRowMaker } from '../table/compiled.js';
 import { toBitmaskType, toOldType } from './book-type.js';
 import type { FieldValue } from './coerce.js';
 import { ImportRejectedError, UnsupportedInputError } from './errors.js';
@@ -62,7 +63,8 @@ const BOOKKEEPING = new Set(['android_metadata', 'room_master_table', 'sqlite_se
 const BITMASK_TYPE_FROM = 55;
 const PROGRESS_EVERY = 512;
 
-type SourceRow = Record<string, unknown>;
+/** A row of the source file, its values in the order of the plan's columns. */
+type SourceRow = readonly unknown[];
 
 interface Plan {
   readonly table: Table;
@@ -142,7 +144,7 @@ export function importDatabase(store: Store<SchemaVersion>, path: string, option
         files.push(file);
         const target: MergeTable = { api: store.table(t.name), report: reportOf(t.name), seen: new Map() };
         const decode = rowDecoder(t, plan.columns, version, store.version);
-        const select = db.prepare(`SELECT ${plan.columns.map((c) => q(c.name)).join(', ')} FROM ${q(t.name)}`).safeIntegers(true);
+        const select = db.prepare(`SELECT ${plan.columns.map((c) => q(c.name)).join(', ')} FROM ${q(t.name)}`).safeIntegers(true).raw();
         for (const raw of select.iterate() as IterableIterator<SourceRow>) {
           target.report.read++;
           merger.merge(target, file, file.read++, builtRow(t, decode(raw)));
@@ -190,16 +192,21 @@ function parentsFirst(plans: readonly Plan[]): Plan[] {
  */
 function rowDecoder(table: Table, columns: readonly Column[], from: number, to: number): (raw: SourceRow) => Record<string, FieldValue> {
   const retype = table.name === 'books' && (from < BITMASK_TYPE_FROM) !== (to < BITMASK_TYPE_FROM);
+  // Values at the store's column positions, made into a row at once (compiled.ts: compileSparseRowMaker).
+  const at = columns.map((c) => table.columns.indexOf(c));
+  const make = compileSparseRowMaker(table);
   return (raw) => {
-    const row: Record<string, FieldValue> = {};
-    for (const c of columns) {
-      const v = raw[c.name];
+    const values = new Array<unknown>(table.columns.length);
+    for (let i = 0; i < columns.length; i++) {
+      const c = columns[i]!;
+      const v = raw[i];
       if (v === null || v === undefined) {
-        if (!c.notNull) row[c.field] = null;
+        if (!c.notNull) values[at[i]!] = null;
         continue;
       }
-      row[c.field] = typeof v === 'bigint' ? fromInteger(c, v) : (v as FieldValue);
+      values[at[i]!] = typeof v === 'bigint' ? fromInteger(c, v) : v;
     }
+    const row = make(values) as Record<string, FieldValue>;
     if (retype && typeof row.type === 'number') row.type = to >= BITMASK_TYPE_FROM ? toBitmaskType(row.type, row.origin) : toOldType(row.type);
     return row;
   };
