@@ -79,6 +79,8 @@ test('bound text: 1- to 4-byte UTF-8 and lone surrogates, at the edge of the byt
   const db = driver.open(':memory:');
   db.exec('CREATE TABLE s (k INTEGER PRIMARY KEY, x TEXT)');
   const texts = [
+    // Around the byte-by-byte path's limit (8 characters) and its old one (64).
+    'x'.repeat(7), 'y'.repeat(8), 'z'.repeat(9), `${'a'.repeat(7)}é`, `${'a'.repeat(8)}é`, '书'.repeat(8), '书'.repeat(9), `${'书'.repeat(6)}📚`,
     'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), `${'a'.repeat(63)}é`, `é${'b'.repeat(70)}`, '\u0000nul\u0000', '\u007f', '\u0080', '',
     '\u07ff\u0800', '第1章 风起', '书'.repeat(64), '书'.repeat(65), '\ud7ff\ue000\uffff', '📚 emoji', `${'书'.repeat(62)}📚`, '\uFEFF',
   ];
@@ -89,7 +91,7 @@ test('bound text: 1- to 4-byte UTF-8 and lone surrogates, at the edge of the byt
   // The bytes SQLite holds are the UTF-8 TextEncoder writes (a lone surrogate becomes U+FFFD, as
   // better-sqlite3 and node:sqlite store it).
   const hex = (t: string) => Buffer.from(new TextEncoder().encode(t)).toString('hex').toUpperCase();
-  const lone = ['a\ud800', '\udc00b', 'x\ud83d\ud83d'];
+  const lone = ['a\ud800', '\udc00b', 'x\ud83d\ud83d', `${'书'.repeat(7)}\ud800`, `${'a'.repeat(9)}\udfff`];
   lone.forEach((t, k) => insert.run(200 + k, t));
   for (const [k, t] of [...texts.entries(), ...lone.map((t, k) => [200 + k, t] as const)]) {
     assert.equal(db.prepare('SELECT hex(x) FROM s WHERE k = ?').pluck().get(k), hex(t), `text ${k}`);
@@ -126,6 +128,8 @@ test('every kind of value binds and reads back exactly, in one statement and in 
   assert.deepEqual(row.get('x'.repeat(100_000), '', 'é', 3, null, 'y'), ['x'.repeat(100_000), '', 'é', 3, null, 'y']);
   assert.deepEqual(row.get(true, false, 2 ** 40, 0.5, '', ''), [1, 0, 2 ** 40, 0.5, '', '']);
   assert.throws(() => row.get(2n ** 63n, 1, 1, 1, 1, 1), /too big/);
+  // As many arguments as parameters, one of them an array: spread, as better-sqlite3 does.
+  assert.deepEqual(row.get(1, [2], 3, 4, 5, 'x'), [1, 2, 3, 4, 5, 'x']);
   assert.throws(() => row.get(1, 2), /Too few parameter values/);
   assert.throws(() => row.get(1, 2, 3, 4, 5, 6, 7), /Too many parameter values/);
   db.close();

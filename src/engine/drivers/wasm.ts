@@ -348,12 +348,17 @@ const TRANSIENT = -1;
  */
 const STATIC = 0;
 /**
- * Strings up to this long are written as UTF-8 byte by byte (surrogates aside): cheaper than a
- * view and encodeInto each, and far cheaper while the code is not optimized yet. A bulk insert
- * of 10,000 chapters with Chinese titles, right after a garbage collection: 1.55x the C floor
- * through encodeInto, 1.25x byte by byte.
+ * Strings up to this long are written as UTF-8 byte by byte (surrogates aside), longer ones by
+ * encodeInto. The byte loop saves a view and a native call, but its speed depends on what V8 has
+ * seen: once a process has bound strings of several kinds (two-byte, sliced, concatenated: any
+ * real store does), its charCodeAt is no longer specialised and costs about four times as much
+ * per character, while encodeInto's cost stays put. 10,000 strings on Node 20 after that, ms:
+ * 3 characters 0.64 byte by byte / 0.61 encodeInto, 6: 0.72 / 0.70, 10: 1.22 / 0.75, 30: 3.9 /
+ * 0.63 (0.93 byte by byte before). A bulk insert of 10,000 chapters (30-character URLs) in a
+ * process that has opened a store: 1.28x the C floor with every string up to 64 characters byte
+ * by byte, 1.10-1.15x with those up to 8 or 16.
  */
-const SHORT_TEXT = 64;
+const SHORT_TEXT = 8;
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 const INT64_MIN = -(2n ** 63n);
@@ -636,7 +641,22 @@ class WasmStatement implements Statement {
     const stmt = this.stmt;
     if (stmt.pointer === undefined) throw new TypeError('The database connection is not open');
     // No reset here: a statement that is not busy was reset by finish, or never stepped.
-    // Plain values (a multi-row insert's hundreds of them) are bound from the call's own array.
+    // Plain values (a multi-row insert's hundreds of them) are bound from the call's own array,
+    // in one pass that also finds the objects (arrays, named values, blobs) the general path takes.
+    const fast = this.conn.fast;
+    if (fast !== undefined && this.positionalOnly && params.length === this.params.length) {
+      let bound: boolean;
+      try {
+        bound = this.bindFast(fast, stmt.pointer, params, text);
+      } catch (e) {
+        stmt.clearBindings();
+        throw engineError(this.conn.sqlite3, e);
+      }
+      if (bound) {
+        this.busy = true;
+        return;
+      }
+    }
     let positional = params;
     let named: Record<string, unknown> | undefined;
     for (let i = 0; i < params.length; i++) {
@@ -653,13 +673,11 @@ class WasmStatement implements Statement {
       }
     }
     let next = 0;
-    const fast = this.conn.fast;
     try {
       if (fast !== undefined && named === undefined) {
         if (positional.length < this.params.length) throw new RangeError('Too few parameter values were provided');
         if (positional.length > this.params.length) throw new RangeError('Too many parameter values were provided');
-        if (this.positionalOnly) {
-          this.bindFast(fast, stmt.pointer, positional, text);
+        if (this.positionalOnly && this.bindFast(fast, stmt.pointer, positional, text, true)) {
           this.busy = true;
           return;
         }
@@ -684,10 +702,18 @@ class WasmStatement implements Statement {
     this.busy = true;
   }
 
-  /** start's binding through the exports: text encoded into the scratch buffer, kept there (STATIC) or copied by SQLite. */
-  private bindFast(x: Exports, p: number, values: readonly unknown[], keep: number): void {
+  /**
+   * start's binding through the exports: text encoded into the scratch buffer, kept there
+   * (STATIC) or copied by SQLite. False, with nothing bound, when a value is an object (an array
+   * to spread, named values, a blob) and `objects` is false: start's general path takes those.
+   */
+  private bindFast(x: Exports, p: number, values: readonly unknown[], keep: number, objects = false): boolean {
     let text = -1;
-    for (const v of values) if (typeof v === 'string') text += v.length * 3 + 1; // UTF-8 bytes at most, 1 byte more each: '' needs an address too
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (typeof v === 'string') text += v.length * 3 + 1; // UTF-8 bytes at most, 1 byte more each: '' needs an address too
+      else if (v !== null && typeof v === 'object' && !objects) return false;
+    }
     const base = text >= 0 ? this.conn.scratchOf(text + 1) : 0;
     const wasm = this.conn.sqlite3.wasm;
     let heap = wasm.heap8u();
@@ -719,6 +745,7 @@ class WasmStatement implements Statement {
       }
       if (rc !== 0) throw this.conn.lastError(rc);
     }
+    return true;
   }
 
   private bindOne(index: number, value: unknown): void {
