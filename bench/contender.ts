@@ -54,8 +54,12 @@ export interface SessionPurpose {
 
 export interface Contender {
   readonly name: string;
-  /** What kind of contender, for the ratios: the store, hand-written code (an ORM counts), the C floor, the store with a listener. */
-  readonly kind: 'store' | 'hand' | 'floor' | 'listener';
+  /**
+   * What kind of contender, for the ratios: the store, hand-written code (an ORM counts), the C
+   * floor, the store with a listener, or the control (hand-written code run a second time, never
+   * counted as hand-written: it shows how far identical code lands from the fastest by chance).
+   */
+  readonly kind: 'store' | 'hand' | 'floor' | 'listener' | 'control';
   /** The engines it runs on (default: every one). */
   readonly engines?: readonly DriverName[];
   /** The workloads (keys) it takes part in (default: every one it has the methods for). */

@@ -8,7 +8,7 @@
 //   --only 1,bulk         only these workloads (numbers or keys: toc, sources, shelf, progress, cache, chapters,
 //                         chapter-get, book-get, bulk, open, backup, import, export)
 //   --contenders a,b      only these contenders (legado-store, store+listener, store+other-listener, raw,
-//                         raw-naive, drizzle, kysely, c-floor)
+//                         raw-again, raw-naive, drizzle, kysely, c-floor)
 //   --driver NAME         the engine: better-sqlite3, node:sqlite (Node 22.13+), bun:sqlite (Bun), wasm
 //                         (SQLite WASM, memory storage); default: the store's automatic choice
 //   --repeats N           timed runs per workload and contender (default 5; open: at least 25); a short
@@ -29,14 +29,14 @@ import { kyselyContender } from './contenders/kysely.js';
 import { legadoStore, storeListening, storeListeningElsewhere } from './contenders/legado-store.js';
 import { loadRawEngine } from './contenders/raw-engines.js';
 import { rawNaive } from './contenders/raw-naive.js';
-import { raw } from './contenders/raw.js';
+import { raw, rawAgain } from './contenders/raw.js';
 import { useEngine } from './engine.js';
 import { runHarness, type Report } from './harness.js';
 import { targets, label } from './ratios.js';
 import { markdown } from './report.js';
 import { DEFAULT_SIZES, SMOKE_SIZES, workloads, type Sizes } from './workloads.js';
 
-export const CONTENDERS: readonly Contender[] = [legadoStore, storeListening, storeListeningElsewhere, raw, rawNaive, drizzleContender, kyselyContender, cFloor];
+export const CONTENDERS: readonly Contender[] = [legadoStore, storeListening, storeListeningElsewhere, raw, rawAgain, rawNaive, drizzleContender, kyselyContender, cFloor];
 
 export interface BenchArgs {
   readonly smoke: boolean;

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bench, CONTENDERS, parseArgs } from '../bench/run.js';
 import { instance } from '../bench/harness.js';
-import { targets } from '../bench/ratios.js';
+import { controls, targets } from '../bench/ratios.js';
 import { heldData, workloads, SMOKE_SIZES } from '../bench/workloads.js';
 import { testDriver } from './helpers/engine.js';
 
@@ -38,13 +38,27 @@ test('quick mode runs every workload at two tiers against every contender and wr
   assert.deepEqual(new Set(report.measurements.map((m) => m.contender)), new Set(here.map((c) => c.name)));
   // The bulk insert has its C floor and both listener variants; the import its memory target.
   const bulk = report.measurements.filter((m) => m.workload.key === 'bulk').map((m) => m.contender);
-  for (const name of ['legado-store', 'c-floor', 'store+listener', 'store+other-listener', 'raw', 'raw-naive', 'kysely']) assert.ok(bulk.includes(name), `${name} in the bulk insert`);
+  for (const name of ['legado-store', 'c-floor', 'store+listener', 'store+other-listener', 'raw', 'raw-again', 'raw-naive', 'kysely']) assert.ok(bulk.includes(name), `${name} in the bulk insert`);
   const t = targets(report).map((x) => `${instance(x.workload)} ${x.target}`);
   assert.ok(t.some((x) => x.startsWith('9×2 ≤ 1.20× the C floor')));
   assert.ok(t.some((x) => x.startsWith('9×1 store+listener ≤ 1.20×')));
   assert.ok(t.some((x) => x.startsWith('12×1 ≤ 1.15× JSON.parse')));
   assert.ok(t.some((x) => x.startsWith('12×2 peak memory')));
-  for (const heading of ['## Targets', '## Medians (wall ms)', '## Scaling (µs per row, wall medians)', '## Detail']) assert.ok(markdown.includes(heading), heading);
+  // The control (raw's code run again) is judged in its own table, never as the fastest hand-written contender.
+  const control = controls(report);
+  assert.deepEqual(
+    control.map((c) => instance(c.workload)),
+    all.filter((w) => w.key !== 'open').map(instance),
+    'a control row for every workload instance but open',
+  );
+  for (const c of control) {
+    const again = report.measurements.find((m) => m.workload === c.workload && m.contender === 'raw-again')!;
+    const hands = report.measurements.filter((m) => m.workload === c.workload && m.kind === 'hand');
+    assert.equal(c.wall, again.median / Math.min(...hands.map((m) => m.median)), `control ratio of ${instance(c.workload)}`);
+    assert.notEqual(c.fastest, 'raw-again');
+  }
+  assert.ok(!t.some((x) => x.includes('raw-again')), 'no target names the control');
+  for (const heading of ['## Targets', '## Control: the same code twice', '## Medians (wall ms)', '## Scaling (µs per row, wall medians)', '## Detail']) assert.ok(markdown.includes(heading), heading);
   assert.deepEqual(report.mismatches, [], 'every contender returned the same results as legado-store');
 });
 
