@@ -60,6 +60,8 @@ export interface Contender {
    * counted as hand-written: it shows how far identical code lands from the fastest by chance).
    */
   readonly kind: 'store' | 'hand' | 'floor' | 'listener' | 'control';
+  /** For the control: the contender whose code it runs, the one it is also compared with. */
+  readonly twin?: string;
   /** The engines it runs on (default: every one). */
   readonly engines?: readonly DriverName[];
   /** The workloads (keys) it takes part in (default: every one it has the methods for). */

@@ -39,6 +39,7 @@ export interface Measurement {
   readonly workload: Workload;
   readonly contender: string;
   readonly kind: Contender['kind'];
+  readonly twin?: string;
   /** Milliseconds of each timed run. */
   readonly times: number[];
   readonly median: number;
@@ -173,6 +174,7 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
           workload: w,
           contender: c.name,
           kind: c.kind,
+          ...(c.twin === undefined ? {} : { twin: c.twin }),
           times: ts,
           median: median(ts),
           cpu: median(cpus.get(c.name)!),

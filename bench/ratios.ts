@@ -44,6 +44,10 @@ export interface Control {
   /** Control / the fastest hand-written contender, wall and CPU: what the ≤ 1.00× target judges. */
   readonly wall: number;
   readonly cpu: number;
+  /** Control / its twin (the contender whose code it runs), wall and CPU: chance alone. */
+  readonly twin: string | undefined;
+  readonly twinWall: number | undefined;
+  readonly twinCpu: number | undefined;
   /** The same ratios for the store, beside it. */
   readonly storeWall: number | undefined;
   readonly storeCpu: number | undefined;
@@ -59,11 +63,15 @@ export function controls(r: Report): Control[] {
     const store = ms.get(STORE);
     for (const c of ms.values()) {
       if (c.kind !== 'control') continue;
+      const twin = c.twin === undefined ? undefined : ms.get(c.twin);
       out.push({
         workload: w,
         contender: c.contender,
         wall: c.median / best.wall.median,
         cpu: c.cpu / best.cpu.cpu,
+        twin: twin?.contender,
+        twinWall: twin && c.median / twin.median,
+        twinCpu: twin && c.cpu / twin.cpu,
         storeWall: store && store.median / best.wall.median,
         storeCpu: store && store.cpu / best.cpu.cpu,
         fastest: best.wall.contender,

@@ -56,8 +56,13 @@ test('quick mode runs every workload at two tiers against every contender and wr
     const hands = report.measurements.filter((m) => m.workload === c.workload && m.kind === 'hand');
     assert.equal(c.wall, again.median / Math.min(...hands.map((m) => m.median)), `control ratio of ${instance(c.workload)}`);
     assert.notEqual(c.fastest, 'raw-again');
+    const twin = report.measurements.find((m) => m.workload === c.workload && m.contender === 'raw')!;
+    assert.equal(c.twin, 'raw');
+    assert.equal(c.twinWall, again.median / twin.median, `control / raw of ${instance(c.workload)}`);
+    assert.equal(c.twinCpu, again.cpu / twin.cpu, `control / raw CPU of ${instance(c.workload)}`);
   }
   assert.ok(!t.some((x) => x.includes('raw-again')), 'no target names the control');
+  assert.match(markdown, /raw-again runs raw's own code as one more contender\. Against raw, the same code, its median lands at \d+\.\d\d× to \d+\.\d\d×/);
   for (const heading of ['## Targets', '## Control: the same code twice', '## Medians (wall ms)', '## Scaling (µs per row, wall medians)', '## Detail']) assert.ok(markdown.includes(heading), heading);
   assert.deepEqual(report.mismatches, [], 'every contender returned the same results as legado-store');
 });

@@ -109,4 +109,4 @@ export const raw: Contender = {
   importBackup: rawNaive.importBackup!,
 };
 
-export const rawAgain: Contender = { ...raw, name: RAW_AGAIN, kind: 'control' };
+export const rawAgain: Contender = { ...raw, name: RAW_AGAIN, kind: 'control', twin: raw.name };
