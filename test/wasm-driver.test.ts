@@ -130,6 +130,13 @@ test('every kind of value binds and reads back exactly, in one statement and in 
   assert.throws(() => row.get(2n ** 63n, 1, 1, 1, 1, 1), /too big/);
   // As many arguments as parameters, one of them an array: spread, as better-sqlite3 does.
   assert.deepEqual(row.get(1, [2], 3, 4, 5, 'x'), [1, 2, 3, 4, 5, 'x']);
+  // A blob among them leaves the one-pass binding for the general path, and binds as a blob.
+  assert.deepEqual(row.get('a', new Uint8Array([9]), 3, 4, 5, 'x'), ['a', new Uint8Array([9]), 3, 4, 5, 'x']);
+  // A failure after some values were bound (text in the scratch buffer): the error names the
+  // value, and the next call starts clean.
+  assert.throws(() => row.get('abc', 'defghijklmn', 1, 2, 3, 2n ** 64n), /too big/);
+  assert.throws(() => row.get('abc', 1, 2, 3, 4, () => 1), /cannot bind a value of type function \(parameter 6\)/);
+  assert.deepEqual(row.get('p', 'q', 1, 2, 3, null), ['p', 'q', 1, 2, 3, null]);
   assert.throws(() => row.get(1, 2), /Too few parameter values/);
   assert.throws(() => row.get(1, 2, 3, 4, 5, 6, 7), /Too many parameter values/);
   db.close();
