@@ -6,9 +6,10 @@
 //   (kept once per chapter);
 // - <script>, <style>, <title> and elements styled display:none left out; every image named by
 //   its full path in the archive as `<img src="...">` (SVG <image> too);
-// - paragraphs one a line as the app's HtmlFormatter leaves them: each line after the first
-//   begins with two ideographic spaces (U+3000), blank lines dropped, runs of no-break spaces
-//   one space, zero-width joiners and thin spaces gone; text `<img` becomes `< img`.
+// - paragraphs one a line as the app's HtmlFormatter leaves them: lines joined by "\n" and two
+//   ideographic spaces (U+3000), four before the first, "\n" and two after the last; blank lines
+//   dropped, runs of no-break spaces one space, zero-width joiners and thin spaces gone; text
+//   `<img` becomes `< img`.
 // The app serialises Jsoup's tree and cuts that text with regexes; this walks the tree and
 // produces the same lines (see docs/local-books-epub.md for where the two can part).
 import type { EpubArchive } from './archive.js';
@@ -206,6 +207,10 @@ function format(pieces: readonly Piece[]): string {
       s += `<img src="${piece.img}">`;
     }
   }
+  // Jsoup prints an element without children on one line: an empty chapter is ''.
+  if (new RegExp(`^${WS}*$`).test(s)) return '';
+  // Java's \s does not match U+3000, so the first line gets a double indent and the text ends
+  // with a line break and an indent: the app's text has both (its reader trims them later).
   return s
     .replace(new RegExp(`${WS}*\\n+${WS}*`, 'g'), `\n${INDENT}`)
     .replace(new RegExp(`^[\\n${WS.slice(1, -1)}]+`), INDENT)
