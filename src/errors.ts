@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'DRIVER_UNAVAILABLE'
   | 'BAD_ARCHIVE'
   | 'ARCHIVE_LIMIT'
+  | 'BAD_EPUB'
   | 'DISK_FULL'
   | 'WRITE_FAILED'
   | 'WEBDAV_CONFIG'
