@@ -1,6 +1,7 @@
 // Local books in a store, platform-free: add a book file (parsed by its format, kept by a
 // BookStorage, its row and chapters written in one transaction), re-split it, read a chapter.
 // The Node side (node.ts) supplies a storage that keeps files in a books folder.
+import { nameAndAuthor } from './file-name.js';
 import { FileExistsError } from '../errors.js';
 import { schemas } from '../schema/index.js';
 import type { AnyStore } from '../store/store.js';
@@ -108,7 +109,11 @@ function parseFor(store: AnyStore, file: BookFile, reuse: { charset?: string | n
   };
   const parsed = format.parse(file, opts);
   if (parsed.chapters.length === 0) throw new BookFileError(file.fileName, 'no-chapters', 'no chapters found');
-  return parsed;
+  // A format whose file names no title or author (an EPUB without dc:creator) takes them from
+  // the file name, as the app names every local book first.
+  if (parsed.name && parsed.author) return parsed;
+  const fromName = nameAndAuthor(file.fileName);
+  return { ...parsed, name: parsed.name || fromName.name, author: parsed.author || fromName.author };
 }
 
 /**
@@ -209,7 +214,7 @@ export function readChapter(store: AnyStore, storage: BookStorage, bookRef: stri
     ...(row['endFragmentId'] != null ? { endFragmentId: String(row['endFragmentId']) } : {}),
   };
   const charset = book['charset'] as string | null;
-  let text = format.chapterText(file, charset ? { charset } : {}, chapter);
+  let text = format.chapterText(file, charset ? { charset, name: book.name } : { name: book.name }, chapter);
   const notes: string[] = [];
   let title = row.title;
   if (options.replace ?? useReplaceRule(book['readConfig'])) {

@@ -56,5 +56,5 @@ export interface BookFormat {
   readonly extensions: readonly string[];
   parse(file: BookFile, options?: ParseOptions): ParsedBook;
   /** The chapter's text as the app reads it before replace rules (title line left out, blank lines as the app leaves them). */
-  chapterText(file: BookFile, book: { readonly charset?: string }, chapter: ParsedChapter): string;
+  chapterText(file: BookFile, book: { readonly charset?: string; readonly name?: string }, chapter: ParsedChapter): string;
 }

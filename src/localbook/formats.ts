@@ -1,8 +1,9 @@
 // The book formats by file extension. Adding a format is one line in FORMATS.
 import type { BookFormat } from './format.js';
+import { epubFormat } from './epub/index.js';
 import { txtFormat } from './txt/index.js';
 
-export const FORMATS: readonly BookFormat[] = [txtFormat];
+export const FORMATS: readonly BookFormat[] = [txtFormat, epubFormat];
 
 /** The lower-case extension of a file name, without the dot ('' when none). */
 export const extensionOf = (fileName: string): string => {

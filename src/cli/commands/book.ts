@@ -19,7 +19,7 @@ export function registerBook(program: Command): void {
     .command('add')
     .description('add book files to the store, split into chapters as the app splits them (the same file again re-splits it, keeping progress)')
     .argument('<store>', 'the store file')
-    .argument('<file...>', 'the book files (.txt)')
+    .argument('<file...>', 'the book files (.txt, .epub)')
     .option(...booksOption)
     .option('--force', 'replace a different file of the same name in the books folder')
     .option('--json', 'print JSON')

@@ -67,14 +67,13 @@ function isXml(s: string): boolean {
   return t.startsWith('<') && t.endsWith('>');
 }
 
-function text(file: BookFile, book: { readonly charset?: string }, chapter: ParsedChapter): string {
+function text(file: BookFile, book: { readonly charset?: string; readonly name?: string }, chapter: ParsedChapter): string {
   const { archive, contents, chapters } = load(file);
   const known = chapters[chapter.index]?.url === chapter.url ? chapters[chapter.index] : chapters.find((c) => c.url === chapter.url);
   if (!known) {
     throw new InvalidArgumentError('chapter', `${file.fileName} has no chapter ${chapter.index} at ${JSON.stringify(chapter.url)} (the file changed? split it again)`);
   }
-  const name = (book as { readonly name?: unknown }).name;
-  return chapterText(archive, contents, known, typeof name === 'string' ? name : undefined);
+  return chapterText(archive, contents, known, book.name);
 }
 
 export const epubFormat: BookFormat = {
