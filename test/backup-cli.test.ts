@@ -79,9 +79,12 @@ test('export writes a zip or a folder and prints what it wrote', () => {
   assert.equal(r.status, 1);
 });
 
+/** `script` (util-linux; Debian's bsdutils, which .ci/run installs) runs the CLI on a pseudo-terminal. */
 const hasScript = spawnSync('script', ['--version']).status === 0;
+const NO_SCRIPT = 'no `script` command to run the CLI on a pseudo-terminal: apt-get install bsdutils (util-linux elsewhere); .ci/run installs it';
 
-test('on a terminal the import shows a progress bar with records and rate; --json shows none', { skip: hasScript ? false : 'no `script` command to run the CLI on a pseudo-terminal' }, () => {
+test('on a terminal the import shows a progress bar with records and rate; --json shows none', () => {
+  assert.ok(hasScript, NO_SCRIPT);
   const dir = tempDir();
   const f = writeJson(join(dir, 'sources.json'), Array.from({ length: 3000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: 'x'.repeat(200) })));
   const run = (extra: string) =>
@@ -95,7 +98,8 @@ test('on a terminal the import shows a progress bar with records and rate; --jso
   assert.equal((JSON.parse(json.stdout.replace(/\r\n/g, '\n')) as ImportResult).totals.stored, 3000);
 });
 
-test('the backup password: from LEGADO_BACKUP_PASSWORD, asked on a terminal with --ask-password (nothing echoed), or --password; never printed', { skip: hasScript ? false : 'no `script` command to run the CLI on a pseudo-terminal' }, async () => {
+test('the backup password: from LEGADO_BACKUP_PASSWORD, asked on a terminal with --ask-password (nothing echoed), or --password; never printed', async () => {
+  assert.ok(hasScript, NO_SCRIPT);
   const dir = tempDir();
   const servers = JSON.stringify([{ id: 1, name: 'dav-with-password', type: 'WEBDAV', config: '{"url":"u"}', sortNumber: 0 }]);
   const backup = writeBackupFolder(join(dir, 'b'), { 'servers.json': encryptBackupText(servers, 'pw-s3cret'), 'bookSource.json': [{ bookSourceUrl: 'https://s' }] });

@@ -4,7 +4,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openStore, type Store } from 'legado-store';
 import { findDuplicateSources, normalizeSourceUrl, ruleCount } from '../src/curate/dedupe.js';
 import { cli } from './helpers/cli.js';
@@ -12,7 +11,6 @@ import { snapshot, tempDir } from './helpers/files.js';
 import { buildStore, source } from './helpers/inspect-fixture.js';
 
 const dir = tempDir('legado-sources-');
-const CORPORA = fileURLToPath(new URL('../../../shared/corpora/', import.meta.url));
 
 function storeWithSources(name: string, version: 62 | 49 = 62): string {
   const path = join(dir, name);
@@ -162,22 +160,6 @@ test('dedupe of a JSON file (2.0 and exact repeats too) with --write: a new file
   r = cli('sources', 'dedupe', join(dir, 'nothing.json'));
   assert.equal(r.code, 1);
   assert.match(r.stderr, /FILE_NOT_FOUND/);
-});
-
-test('dedupe of a real collection (../shared/corpora): valid JSON, the file untouched', { skip: existsSync(join(CORPORA, 'README.md')) ? false : `corpora not found at ${CORPORA}` }, () => {
-  const input = join(CORPORA, 'booksources-legado-export-2005', 'exportBookSource5.json');
-  const before = snapshot(input);
-  const r = cli('sources', 'dedupe', input, '--json');
-  assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(snapshot(input), before);
-  const d = JSON.parse(r.stdout) as DedupeJson;
-  // 2005 entries, one with an empty URL (not a source); no URL repeats exactly in that file.
-  assert.equal(d.sources + d.skippedRecords, 2005);
-  assert.equal(d.skippedRecords, 1);
-  for (const s of d.sets) {
-    assert.ok(s.drop.length >= 1);
-    for (const x of [s.keep, ...s.drop]) assert.equal(normalizeSourceUrl(x.url), s.normalizedUrl);
-  }
 });
 
 test('sources enable|disable: by group (comma-aware) or by URL, in one transaction; unknown ones change nothing', () => {

@@ -1,14 +1,13 @@
 // A file written through any engine opens through any other: the same structure check
 // passes, every row reads the same, and it works as a store. In this process: every pair of
-// the engines that load here. Across runtimes: the files npm run test:runtimes had each
-// runtime write into LEGADO_STORE_CROSS_DIR.
+// the engines that load here. Across runtimes: test/runtimes/cross-runtime.test.ts, run by
+// npm run test:runtimes after each runtime wrote its files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { driverNamed } from '../src/engine/drivers/index.js';
 import type { Driver, DriverName } from '../src/engine/driver.js';
-import { checkFile, runtime, writeFiles, writtenIn } from './helpers/cross-engine.js';
+import { checkFile, writeFiles } from './helpers/cross-engine.js';
 import { tempDir } from './helpers/files.js';
-import { testDriver } from './helpers/engine.js';
 
 const loadable = (['better-sqlite3', 'node:sqlite', 'bun:sqlite'] as DriverName[]).flatMap((n): Driver[] => {
   try {
@@ -26,18 +25,3 @@ test(`files written by each engine that loads here (${loadable.map((d) => d.name
   // The same fixture upgraded by each engine: the same rows, whichever engine upgraded it.
   assert.equal(new Set(written.filter((w) => w.file.endsWith('-49up.db')).map((w) => w.fingerprint)).size, 1);
 });
-
-const crossDir = process.env['LEGADO_STORE_CROSS_DIR'];
-
-test(
-  `files written on the other runtimes open here (${testDriver.name} on ${runtime()})`,
-  { skip: crossDir ? false : 'LEGADO_STORE_CROSS_DIR is not set: npm run test:runtimes sets it, after every runtime wrote its files' },
-  () => {
-    const written = writtenIn(crossDir!);
-    const others = written.filter((w) => w.engine !== testDriver.name || w.runtime !== runtime());
-    assert.ok(others.length > 0, `files from other runtimes in ${crossDir}`);
-    const scratch = tempDir('legado-cross-check-');
-    for (const w of written) checkFile(w, testDriver, scratch);
-    console.log(`checked ${written.length} files from: ${[...new Set(written.map((w) => `${w.engine} on ${w.runtime}`))].join('; ')}`);
-  },
-);

@@ -11,7 +11,7 @@ import { LegadoStoreError, UnsupportedInputError, importDatabase, openStore, sch
 import { cli } from './helpers/cli.js';
 import { withDb } from './helpers/dump.js';
 import { snapshot, tempDir } from './helpers/files.js';
-import { ORACLE_SKIP, createRoomFile, fillRoomRows, roomSchema } from './helpers/room-oracle.js';
+import { createRoomFile, fillRoomRows, roomSchema } from './helpers/room-oracle.js';
 import { WAL_BOOK, copyWithLiveWal, createV49 } from './helpers/v49-fixture.js';
 
 const dir = tempDir('legado-import-db-');
@@ -58,7 +58,7 @@ function legadoTeam104(): string {
   return path;
 }
 
-test('a LegadoTeam 104 file is refused as a store and imported into a 62 and a 75 store by the tables and columns it shares', { skip: ORACLE_SKIP }, () => {
+test('a LegadoTeam 104 file is refused as a store and imported into a 62 and a 75 store by the tables and columns it shares', () => {
   const source = legadoTeam104();
   // Refused as a store, the file and its -wal unchanged (a reader notes itself in the -shm).
   const before = snapshot(source);

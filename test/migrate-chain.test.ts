@@ -19,7 +19,7 @@ import {
 } from 'legado-store';
 import { withDb } from './helpers/dump.js';
 import { snapshot, tempDir } from './helpers/files.js';
-import { ORACLE_SKIP, createRoomFile, fillRoomRows, replayRoomUpgrade, roomDump, roomSchema, roomStructure } from './helpers/room-oracle.js';
+import { createRoomFile, fillRoomRows, replayRoomUpgrade, roomDump, roomSchema, roomStructure } from './helpers/room-oracle.js';
 import { WAL_BOOK, copyWithLiveWal, createV49 } from './helpers/v49-fixture.js';
 
 const dir = tempDir('legado-chain-');
@@ -67,14 +67,14 @@ function assertLikeTheApp(ours: string, app: string, to: number, label: string):
   assert.deepEqual([report.version, report.ok, report.extraTables], [to, true, []], label);
 }
 
-test('every single step N-1 -> N, 49 -> 75, equals the app’s AutoMigration row for row', { skip: ORACLE_SKIP }, () => {
+test('every single step N-1 -> N, 49 -> 75, equals the app’s AutoMigration row for row', () => {
   for (const to of VERSIONS.slice(1)) {
     const { ours, app } = both(appFile(to - 1), to);
     assertLikeTheApp(ours, app, to, `${to - 1} -> ${to}`);
   }
 });
 
-test('the whole chain from every version to 75, and from 49 to every version, equals the app’s', { skip: ORACLE_SKIP }, () => {
+test('the whole chain from every version to 75, and from 49 to every version, equals the app’s', () => {
   for (const from of VERSIONS.slice(0, -1)) {
     const { ours, app } = both(appFile(from), 75);
     assertLikeTheApp(ours, app, 75, `${from} -> 75`);
@@ -86,7 +86,7 @@ test('the whole chain from every version to 75, and from 49 to every version, eq
   }
 });
 
-test('a realistic 49 file (all 19 tables, odd origins, 64-bit groups) goes to 75 exactly as the app takes it', { skip: ORACLE_SKIP }, () => {
+test('a realistic 49 file (all 19 tables, odd origins, 64-bit groups) goes to 75 exactly as the app takes it', () => {
   const source = fresh('v49');
   createV49(source);
   const { ours, app } = both(source, 75);
@@ -112,7 +112,7 @@ test('a realistic 49 file (all 19 tables, odd origins, 64-bit groups) goes to 75
   });
 });
 
-test('refused, file untouched: a downgrade, a target the store does not know, a forked file, a view in the way', { skip: ORACLE_SKIP }, () => {
+test('refused, file untouched: a downgrade, a target the store does not know, a forked file, a view in the way', () => {
   const refused = (path: string, to: SchemaVersion | undefined, check: (e: unknown) => boolean) => {
     const before = snapshot(path);
     assert.throws(() => migrate(path, to === undefined ? {} : { to }), check);
@@ -131,7 +131,7 @@ test('refused, file untouched: a downgrade, a target the store does not know, a 
   refused(f74, 75, (e) => e instanceof SchemaMismatchError && e.differences.some((d) => d.kind === 'table-in-the-way' && d.table === 'book_sources_part'));
 });
 
-test('the rows only in the -wal are upgraded, a backup holds the original, and openStore upgrades on open', { skip: ORACLE_SKIP }, () => {
+test('the rows only in the -wal are upgraded, a backup holds the original, and openStore upgrades on open', () => {
   const source = fresh('v49');
   createV49(source);
   const wal = fresh('wal');

@@ -10,7 +10,6 @@ import { appUpgrade } from './helpers/app-upgrade.js';
 import { dumpTables, withDb } from './helpers/dump.js';
 import { tempDir } from './helpers/files.js';
 import {
-  ORACLE_SKIP,
   autoMigrationStatements,
   createRoomFile,
   fillRoomRows,
@@ -23,7 +22,7 @@ import { createV49 } from './helpers/v49-fixture.js';
 import { checkStructure, sameDdl } from '../src/engine/structure.js';
 import { schemas, type SchemaVersion } from '../src/schema/index.js';
 
-const dir = ORACLE_SKIP ? '' : tempDir('legado-oracle-');
+const dir = tempDir('legado-oracle-');
 let n = 0;
 const fresh = (): string => join(dir, `o${n++}.db`);
 
@@ -37,7 +36,7 @@ function created(version: number, rows = true): string {
 
 const VERSIONS = Array.from({ length: 75 - 49 + 1 }, (_, i) => 49 + i);
 
-test('a file built from N.json has the version, row 42, and the createSql of every table and view', { skip: ORACLE_SKIP }, () => {
+test('a file built from N.json has the version, row 42, and the createSql of every table and view', () => {
   for (const v of VERSIONS) {
     const s = roomSchema(v);
     withDb(created(v, false), (db) => {
@@ -52,7 +51,7 @@ test('a file built from N.json has the version, row 42, and the createSql of eve
   }
 });
 
-test('every replayed step N-1 -> N gives the structure of a file the app creates at N, rows kept', { skip: ORACLE_SKIP }, () => {
+test('every replayed step N-1 -> N gives the structure of a file the app creates at N, rows kept', () => {
   for (const v of VERSIONS.slice(1)) {
     const path = created(v - 1);
     const before = withDb(path, (db) => roomDump(db, roomSchema(v - 1)));
@@ -68,7 +67,7 @@ test('every replayed step N-1 -> N gives the structure of a file the app creates
   }
 });
 
-test('the steps are the kinds the app documents: ALTER, rebuild, 64->65 delete, 54->55 data, the 75 view', { skip: ORACLE_SKIP }, () => {
+test('the steps are the kinds the app documents: ALTER, rebuild, 64->65 delete, 54->55 data, the 75 view', () => {
   const sql = (v: number) => autoMigrationStatements(roomSchema(v - 1), roomSchema(v)).map((s) => ('sql' in s ? s.sql : `check ${s.foreignKeyCheck}`));
   assert.deepEqual(sql(50), [
     'ALTER TABLE `book_sources` ADD COLUMN `variableComment` TEXT DEFAULT NULL',
@@ -84,7 +83,7 @@ test('the steps are the kinds the app documents: ALTER, rebuild, 64->65 delete, 
   assert.ok(sql(74).every((s) => s.startsWith('ALTER TABLE')));
 });
 
-test('the replay of 49 -> 62 equals the hand-written replay of the reference, row for row', { skip: ORACLE_SKIP }, () => {
+test('the replay of 49 -> 62 equals the hand-written replay of the reference, row for row', () => {
   const a = fresh();
   createV49(a);
   const b = fresh();
@@ -96,14 +95,14 @@ test('the replay of 49 -> 62 equals the hand-written replay of the reference, ro
   assert.ok(books.length >= 4, 'books.type holds the bitmask of several kinds');
 });
 
-test('the whole chain 49 -> 75 in one replay equals the 75 file the app creates, structurally', { skip: ORACLE_SKIP }, () => {
+test('the whole chain 49 -> 75 in one replay equals the 75 file the app creates, structurally', () => {
   const path = created(49);
   withDb(path, (db) => replayRoomUpgrade(db, 75));
   const expected = withDb(created(75, false), (db) => roomStructure(db, roomSchema(75)));
   withDb(path, (db) => assert.deepEqual(roomStructure(db, roomSchema(75)), expected));
 });
 
-test('a file the app creates at every version matches the schema by its DDL text alone (the open fast path), and fully', { skip: ORACLE_SKIP }, () => {
+test('a file the app creates at every version matches the schema by its DDL text alone (the open fast path), and fully', () => {
   for (const v of VERSIONS) {
     withDb(created(v, false), (db) => {
       const schema = schemas[v as SchemaVersion];

@@ -2,33 +2,18 @@
 // the structure SQLite reads back, and init/open/verify of a file at that version.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { LEGADO_TEAM_HASHES, SUPPORTED_VERSIONS, VersionMismatchError, createSchemaSql, identifyHash, inspectFile, openStore, schemas } from 'legado-store';
-import { ROOM_HASHES } from './fixtures/room-hashes.js';
 import { openDb, type Connection } from './helpers/engine.js';
 import { tempDir } from './helpers/files.js';
 import { pragmaStructure } from './helpers/pragma.js';
+import { roomSchema, roomVersions, type RoomSchema } from './helpers/room-oracle.js';
 
 const dir = tempDir();
 const ALL = Array.from({ length: 27 }, (_, i) => 49 + i);
 
-/** The app's exported schemas sit beside the clone: <repo>/../shared/reference/room-schemas/legado. */
-const JSONS = fileURLToPath(new URL('../../../shared/reference/room-schemas/legado/', import.meta.url));
-const SKIP = existsSync(join(JSONS, '75.json')) ? false : `the app's schema JSONs are not at ${JSONS} (they live in ../shared beside the repository)`;
-
-interface RoomJson {
-  version: number;
-  identityHash: string;
-  entities: { tableName: string; createSql: string; indices?: { createSql: string }[] }[];
-  views?: { viewName: string; createSql: string }[];
-  setupQueries: string[];
-}
-const roomJson = (v: number): RoomJson => JSON.parse(readFileSync(join(JSONS, `${v}.json`), 'utf8')).database;
-
 /** Every statement Room runs on a new file of that version, names filled in, in its order. */
-function roomStatements(j: RoomJson): string[] {
+function roomStatements(j: RoomSchema): string[] {
   const out: string[] = [];
   for (const e of j.entities) {
     out.push(e.createSql.replace('${TABLE_NAME}', e.tableName));
@@ -44,41 +29,37 @@ test('the store supports exactly 49 to 75, one schema each', () => {
 });
 
 test('every identity hash computed from the model equals the app\'s (55 = 56, 68 = 69)', () => {
-  for (const v of ALL) assert.equal(schemas[v as 62].identityHash, ROOM_HASHES[v], `schema ${v}`);
+  for (const v of ALL) assert.equal(schemas[v as 62].identityHash, roomSchema(v).identityHash, `schema ${v}`);
   assert.equal(schemas[55].identityHash, schemas[56].identityHash);
   assert.equal(schemas[68].identityHash, schemas[69].identityHash);
   assert.equal(new Set(ALL.map((v) => schemas[v as 62].identityHash)).size, 25);
 });
 
-test('the in-repo hashes are the JSONs\' hashes', { skip: SKIP }, () => {
-  for (const v of ALL) assert.equal(roomJson(v).identityHash, ROOM_HASHES[v], `schema ${v}`);
-});
-
-test('the LegadoTeam line\'s hashes kept as data are its JSONs\' (76-104), and name the line', { skip: SKIP }, () => {
-  const team = fileURLToPath(new URL('../LegadoTeam-fork/', `file://${JSONS}`));
+test('the LegadoTeam line\'s hashes kept as data are its exported schemas\' (76-104), and name the line', () => {
+  assert.deepEqual(roomVersions('LegadoTeam-fork'), Array.from({ length: 104 - 76 + 1 }, (_, i) => 76 + i));
   for (let v = 76; v <= 104; v++) {
-    const hash = JSON.parse(readFileSync(join(team, `${v}.json`), 'utf8')).database.identityHash as string;
+    const hash = roomSchema(v, 'LegadoTeam-fork').identityHash;
     assert.equal(LEGADO_TEAM_HASHES[v], hash, `LegadoTeam ${v}`);
     assert.equal(identifyHash(hash)?.line, 'LegadoTeam');
     assert.ok(identifyHash(hash)?.versions.includes(v));
   }
 });
 
-test('every statement, tables, indices, views and setup, is the createSql of the version\'s JSON', { skip: SKIP }, () => {
+test('every statement, tables, indices, views and setup, is the createSql of the version\'s exported schema', () => {
   for (const v of ALL) {
     const s = schemas[v as 62];
-    assert.deepEqual(createSchemaSql(s, s.identityHash), roomStatements(roomJson(v)), `schema ${v}`);
+    assert.deepEqual(createSchemaSql(s, s.identityHash), roomStatements(roomSchema(v)), `schema ${v}`);
   }
   // The view's text keeps its line breaks and trailing spaces.
   assert.match(createSchemaSql(schemas[75], schemas[75].identityHash).find((q) => q.startsWith('CREATE VIEW'))!, /enabledExplore, \n {4}\(loginUrl/);
 });
 
-test('a file the store creates reads back through PRAGMA as the file the app\'s statements make', { skip: SKIP }, () => {
+test('a file the store creates reads back through PRAGMA as the file the app\'s statements make', () => {
   for (const v of ALL) {
     const ours = join(dir, `ours-${v}.db`);
     openStore(ours, { schema: v as 62, specialGroups: false }).close();
     const app = openDb(':memory:');
-    for (const q of roomStatements(roomJson(v))) app.exec(q);
+    for (const q of roomStatements(roomSchema(v))) app.exec(q);
     const db = openDb(ours, { readonly: true });
     const objects = (d: Connection) =>
       d.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name != 'android_metadata' ORDER BY name").all();
@@ -101,7 +82,7 @@ test('init, open and verify at every version: user_version, hash, views; a bare 
     s.close();
     const db = openDb(path, { readonly: true });
     assert.equal(db.pragma('user_version', { simple: true }), v);
-    assert.equal(db.prepare('SELECT identity_hash FROM room_master_table WHERE id = 42').pluck().get(), ROOM_HASHES[v]);
+    assert.equal(db.prepare('SELECT identity_hash FROM room_master_table WHERE id = 42').pluck().get(), roomSchema(v).identityHash);
     assert.equal(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'view'").pluck().get(), v >= 75 ? 1 : 0);
     db.close();
     const r = inspectFile(path);

@@ -5,7 +5,7 @@
 //
 // As a script (`<runtime> dist/test/helpers/cross-engine.js <dir>`) it writes this runtime's
 // files into <dir>; npm run test:runtimes does that on every runtime, then each runtime's
-// test/cross-engine.test.js checks them all.
+// test/runtimes/cross-runtime.test.js checks them all.
 import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -1,19 +1,15 @@
-// Test oracle built from the app's own exported Room schemas (../shared/reference/room-schemas):
-// a file at version N made the way Room creates it from N.json, and a replay of the statements
-// Room's generated AutoMigrations run between two versions, derived from the two JSONs alone
+// Test oracle built from the app's own exported Room schemas, through the facts extracted from
+// them into test/fixtures/room-facts (scripts/extract-room-facts.ts): a file at version N made
+// the way Room creates it from N.json, and a replay of the statements Room's generated
+// AutoMigrations run between two versions, derived from the two schemas alone
 // (room-conventions.md, schema-history.md, legado-data-layer.md 5.1). It shares no code with
 // src/, so agreeing with it means agreeing with the app.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openDb, type Connection } from './engine.js';
 
-/** <repo>/../shared (this file runs from <repo>/dist/test/helpers). */
-export const ROOM_SCHEMAS = fileURLToPath(new URL('../../../../shared/reference/room-schemas/', import.meta.url));
-
-/** For node:test's `skip`: false when the schemas are there, a plain message when they are not. */
-export const ORACLE_SKIP: string | false = existsSync(`${ROOM_SCHEMAS}legado/75.json`)
-  ? false
-  : `the app's Room schemas are not at ${ROOM_SCHEMAS} (they live in ../shared beside the repository)`;
+/** <repo>/test/fixtures/room-facts (this file runs from <repo>/dist/test/helpers). */
+export const ROOM_FACTS = fileURLToPath(new URL('../../../test/fixtures/room-facts/', import.meta.url));
 
 export interface RoomField {
   readonly columnName: string;
@@ -56,17 +52,35 @@ export interface RoomSchema {
 
 export type Line = 'legado' | 'LegadoTeam-fork';
 
-const cache = new Map<string, RoomSchema>();
+/** One line's fixture: each distinct entity once, each version naming its entities by key. */
+interface RoomFacts {
+  readonly versions: Readonly<Record<string, Omit<RoomSchema, 'version' | 'entities'> & { readonly entities: readonly string[] }>>;
+  readonly entities: Readonly<Record<string, RoomEntity>>;
+}
+
+const lines = new Map<Line, RoomFacts>();
+
+/** The facts of one line, read once. */
+function roomFacts(line: Line): RoomFacts {
+  let f = lines.get(line);
+  if (!f) {
+    f = JSON.parse(readFileSync(`${ROOM_FACTS}${line}.json`, 'utf8')) as RoomFacts;
+    lines.set(line, f);
+  }
+  return f;
+}
+
+/** Every version of the line the facts hold, ascending. */
+export function roomVersions(line: Line): number[] {
+  return Object.keys(roomFacts(line).versions).map(Number).sort((a, b) => a - b);
+}
 
 /** The exported schema of one version: the main line up to 75, the LegadoTeam line above. */
 export function roomSchema(version: number, line: Line = version <= 75 ? 'legado' : 'LegadoTeam-fork'): RoomSchema {
-  const file = `${ROOM_SCHEMAS}${line}/${version}.json`;
-  let s = cache.get(file);
-  if (!s) {
-    s = (JSON.parse(readFileSync(file, 'utf8')) as { database: RoomSchema }).database;
-    cache.set(file, s);
-  }
-  return s;
+  const facts = roomFacts(line);
+  const v = facts.versions[version];
+  if (!v) throw new Error(`no Room schema facts for ${line} ${version} in ${ROOM_FACTS}${line}.json`);
+  return { ...v, version, entities: v.entities.map((k) => facts.entities[k]!) };
 }
 
 const put = (sql: string, placeholder: string, name: string): string => sql.split(placeholder).join(name);

@@ -6,7 +6,8 @@
 #   Bun (npm package `bun`)                    -> bun:sqlite
 # (The machine's Node runs them on better-sqlite3 in `npm test`.) First every runtime, the
 # machine's Node too, writes store files into one folder; then each runtime's suite, which
-# includes test/cross-engine.test.js, opens all of them. Exits non-zero if anything failed.
+# includes test/runtimes/cross-runtime.test.js, opens all of them. Each runtime also runs the
+# corpus tier (test/corpus, which needs ../shared beside the repository). Exits non-zero if anything failed.
 # RUNTIMES="node@22 node@24 bun@1" chooses which to run (WASM="" leaves out the SQLite WASM run). Node 22.13.0, the oldest node:sqlite
 # the store supports (no setReturnArrays, isTransaction or unknown named parameters, which the
 # adapter then makes up for), runs the seam's own suites (OLDEST_NODE="" leaves it out).
@@ -15,7 +16,11 @@ cd "$(dirname "$0")/../.."
 
 RUNTIMES=${RUNTIMES:-"node@22 node@24 bun@1"}
 OLDEST_NODE=${OLDEST_NODE-node@22.13.0}
-SEAM_SUITES="dist/test/driver.test.js dist/test/seam.test.js dist/test/cross-engine.test.js dist/test/changes.test.js dist/test/tables.test.js"
+# Every suite on every runtime: npm test's, the corpus tier's (which needs ../shared) and the
+# check of the files every runtime wrote (runtimes/cross-runtime.test.js).
+CROSS="dist/test/cross-engine.test.js dist/test/runtimes/cross-runtime.test.js"
+SUITES="dist/test/*.test.js dist/test/corpus/*.test.js dist/test/runtimes/cross-runtime.test.js"
+SEAM_SUITES="dist/test/driver.test.js dist/test/seam.test.js $CROSS dist/test/changes.test.js dist/test/tables.test.js"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/legado-runtimes-XXXXXX")
 export LEGADO_STORE_CROSS_DIR="$WORK/cross"
 mkdir -p "$LEGADO_STORE_CROSS_DIR"
@@ -44,8 +49,8 @@ for rt in $RUNTIMES; do
 done
 
 echo
-echo "== the machine's Node ($(node --version)), better-sqlite3: test/cross-engine.test.js"
-node --test dist/test/cross-engine.test.js > "$WORK/node-machine.log" 2>&1 || failed+=("cross-engine on node $(node --version)")
+echo "== the machine's Node ($(node --version)), better-sqlite3: $CROSS"
+node --test $CROSS > "$WORK/node-machine.log" 2>&1 || failed+=("cross-engine on node $(node --version)")
 grep -E '^# (checked|tests|pass|fail|skipped)' "$WORK/node-machine.log"
 
 for rt in $RUNTIMES; do
@@ -57,8 +62,8 @@ for rt in $RUNTIMES; do
   case $rt in
     node@*)
       version=$($cmd --version 2> /dev/null)
-      echo "== Node $version ($rt from the npm registry), LEGADO_STORE_DRIVER=$engine: node --test dist/test/*.test.js"
-      if ! $cmd --test --test-reporter=tap dist/test/*.test.js > "$log" 2>&1; then failed+=("$rt"); fi
+      echo "== Node $version ($rt from the npm registry), LEGADO_STORE_DRIVER=$engine: node --test $SUITES"
+      if ! $cmd --test --test-reporter=tap $SUITES > "$log" 2>&1; then failed+=("$rt"); fi
       grep -E '^# (checked|tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)' "$log"
       grep -E -A14 '^ *not ok' "$log" | head -150 || true
       ;;
@@ -67,10 +72,10 @@ for rt in $RUNTIMES; do
       # One `bun test` per file: Bun runs all files of one call in one process, where one
       # file's cleanup (after() removing its temporary folder) would reach the next file's
       # shared helpers. A file per process is what node --test does too.
-      echo "== Bun $version ($rt from the npm registry), LEGADO_STORE_DRIVER=$engine: bun test <file>, for each of dist/test/*.test.js"
+      echo "== Bun $version ($rt from the npm registry), LEGADO_STORE_DRIVER=$engine: bun test <file>, for each of $SUITES"
       pass=0 fail=0 skip=0 files=0
       : > "$log"
-      for f in dist/test/*.test.js; do
+      for f in $SUITES; do
         files=$((files + 1))
         out=$($cmd test --timeout 600000 "./$f" 2>&1)
         status=$?
@@ -113,7 +118,8 @@ WASM_SUITES="tables constraints schema schema-changes schema-versions seam table
   domain-books domain-cache domain-chapters domain-cookies domain-read-records domain-replace-rules domain-rss
   domain-rules domain-schema domain-search-keywords domain-sources
   backup-exact backup-export backup-gson backup-import backup-json-split backup-json-stream backup-records
-  backup-versions backup-zip corpus webdav-faults webdav-sync webdav-synctime webdav-two-stores"
+  backup-versions backup-zip webdav-faults webdav-sync webdav-synctime webdav-two-stores
+  corpus/corpora corpus/collection-round-trip"
 if [ "${WASM-1}" != "" ]; then
   files=$(for s in $WASM_SUITES; do echo "dist/test/$s.test.js"; done)
   log="$WORK/wasm.log"

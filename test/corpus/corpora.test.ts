@@ -3,25 +3,23 @@
 // empty-URL and float-id records skipped, the invalid sample rejected at its line and column.
 // Also the real 2020 backup as a folder and as a zip, and its export keeping every field.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
-import { InvalidJsonError } from '../src/backup/errors.js';
-import { exportBackup } from '../src/backup/export-node.js';
-import { backupFileByName } from '../src/backup/file-map.js';
-import { importBackup, importFiles } from '../src/backup/import-node.js';
-import type { ImportResult } from '../src/backup/report.js';
-import { writeZip } from './helpers/zip.js';
-import { schemas } from '../src/schema/index.js';
-import { openStore } from '../src/store/open.js';
-import type { Store } from '../src/store/store.js';
+import { InvalidJsonError } from '../../src/backup/errors.js';
+import { exportBackup } from '../../src/backup/export-node.js';
+import { backupFileByName } from '../../src/backup/file-map.js';
+import { importBackup, importFiles } from '../../src/backup/import-node.js';
+import type { ImportResult } from '../../src/backup/report.js';
+import { writeZip } from '../helpers/zip.js';
+import { schemas } from '../../src/schema/index.js';
+import { openStore } from '../../src/store/open.js';
+import type { Store } from '../../src/store/store.js';
+import { corpora } from './shared.js';
 
-/** The corpora sit beside the clone: <repo>/../shared/corpora (this file runs from <repo>/dist/test). */
-const CORPORA = fileURLToPath(new URL('../../../shared/corpora/', import.meta.url));
-const present = existsSync(join(CORPORA, 'README.md'));
-const SKIP = present ? false : `corpora not found at ${CORPORA} (they live in ../shared beside the repository)`;
+/** The corpora sit beside the clone: <repo>/../shared/corpora; a failure when they do not. */
+const CORPORA = corpora();
 
 type Json = Record<string, unknown>;
 interface Expect {
@@ -103,8 +101,8 @@ const FILES: Readonly<Record<string, Expect>> = {
 };
 const INVALID = 'invalid-json/xiu2_shuyuan_2020-07-21_trailing_comma.json';
 
-const work = present ? mkdtempSync(join(tmpdir(), 'legado-corpus-')) : '';
-after(() => work && rmSync(work, { recursive: true, force: true }));
+const work = mkdtempSync(join(tmpdir(), 'legado-corpus-'));
+after(() => rmSync(work, { recursive: true, force: true }));
 let n = 0;
 const newStore = (): Store<62> => openStore(join(work, `${n++}.db`), { schema: 62 });
 
@@ -140,7 +138,7 @@ function checkCounts(name: string, r: ImportResult, store: Store<62>): void {
   for (const s of skipped) assert.ok(Number.isInteger(s.index) && s.index >= 0 && s.index < e.read && s.reason.length > 0);
 }
 
-test('corpora', { skip: SKIP }, async (t) => {
+test('corpora', async (t) => {
   const listed = new Set([...Object.keys(FILES), INVALID]);
   const found = allFiles();
   assert.deepEqual(found.filter((f) => !listed.has(f)), [], 'every corpus file has expectations here');
