@@ -3,12 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { chooseTocRule } from '../src/localbook/txt/toc-rule.js';
-import { compileGuarded } from '../src/localbook/regex-guard.js';
+import { chooseTocRule } from '../../src/localbook/txt/toc-rule.js';
+import { compileGuarded } from '../../src/localbook/regex-guard.js';
 
-const CORPORA = fileURLToPath(new URL('../../../shared/corpora/', import.meta.url));
+import { corpora } from './shared.js';
+
+const CORPORA = corpora();
 
 test('every rule in the app defaults and txt-toc-rules compiles or is named in the notes', () => {
   const files = [join(CORPORA, 'legado-defaultData', 'txtTocRule.json'), ...readdirSync(join(CORPORA, 'txt-toc-rules')).filter((f) => f.endsWith('.json')).map((f) => join(CORPORA, 'txt-toc-rules', f))];
