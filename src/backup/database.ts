@@ -5,7 +5,8 @@
 // silently lost. The source is read without changing anything on disk (engine/source.ts).
 import { realpathSync } from 'node:fs';
 import { asOpenError, type Db, type DriverOptions } from '../engine/connection.js';
-import { quickCheck, refuseDamaged } from '../engine/integrity.js';
+import { quickCheck } from '../engine/integrity.js';
+import { refuseDamagedStore } from './store-check.js';
 import { CorruptError, type Damage } from '../errors.js';
 import { readIdentityHash } from '../engine/inspect.js';
 import { openSourceDatabase } from '../engine/source.js';
@@ -77,7 +78,7 @@ interface Plan {
 export function importDatabase(store: Store<SchemaVersion>, path: string, options: DatabaseImportOptions = {}): DatabaseImportResult {
   const started = performance.now();
   if (samePath(store.path, path)) throw new UnsupportedInputError(path, 'this is the store itself');
-  refuseDamaged(store.db, store.path, 'none');
+  refuseDamagedStore(store);
   const source = openSourceDatabase(path, options);
   try {
     const db = source.db;

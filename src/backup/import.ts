@@ -5,7 +5,7 @@
 // transaction: an import is stored whole or not at all, and a strict import fails on the first
 // skipped record. No Node module is imported here: the browser bundle takes this file.
 import { LegadoStoreError, FileAccessError } from '../errors.js';
-import { refuseDamaged } from '../engine/integrity.js';
+import { refuseDamagedStore } from './store-check.js';
 import type { Table } from '../schema/index.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
@@ -367,7 +367,7 @@ function definedOnly(options: ImportOptions): Partial<ImportChoices> {
 export function runImport(store: Store<SchemaVersion>, plan: Plan, options: ImportOptions): ImportResult {
   // A damaged page the import does not touch would be left as it is, behind a successful import:
   // the store's pages are checked first, and a damaged store takes nothing.
-  refuseDamaged(store.db, store.path, 'none');
+  refuseDamagedStore(store);
   const started = performance.now();
   const totalBytes = plan.files.reduce((n, f) => n + f.source.size, 0);
   const run = new ImportRun(store, options, totalBytes);
