@@ -61,7 +61,7 @@ async function child(mode: Mode, input: string, store: string, driver: DriverNam
   let rows = 0;
   let detail: string | undefined;
   if (mode === 'store') {
-    const s = openStore(store, { driver: engine.driver });
+    const s = openStore(store, { driver: engine.driver, schema: 62 });
     const result = await importFiles(s, [input]);
     s.close();
     rows = result.totals.stored;
@@ -122,7 +122,7 @@ function parent(count: number, generated: boolean, driver: string | undefined): 
       return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
     };
     // Empty store files made by the store, so both imports start from the same file.
-    for (const name of ['store.db', 'raw.db']) openStore(join(dir, name)).close();
+    for (const name of ['store.db', 'raw.db']) openStore(join(dir, name), { schema: 62 }).close();
     const store = run('store', join(dir, 'store.db'));
     const raw = run('raw', join(dir, 'raw.db'));
     const exported = run('export', join(dir, 'store.db'));

@@ -32,7 +32,7 @@ const chapter = (b: string, i: number, url = `${b}/c/${i}`): NewRow<'chapters'> 
 
 const big = join(dir, 'big.db');
 {
-  const s = openStore(big, driver ? { driver } : {});
+  const s = openStore(big, driver ? { driver, schema: 62 } : { schema: 62 });
   s.tables.books.insertMany(Array.from({ length: BOOKS + 1 }, (_, b) => ({ bookUrl: bookUrl(b), name: `n${b}`, author: 'a' })));
   for (let b = 0; b < BOOKS; b++) s.tables.chapters.insertMany(Array.from({ length: PER_BOOK }, (_, i) => chapter(bookUrl(b), i)));
   s.db.pragma('wal_checkpoint(TRUNCATE)');

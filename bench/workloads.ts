@@ -144,7 +144,7 @@ const BOOK = 'https://www.site0.example.com/book/toc/';
 const SHELF_GROUP = 1n << 2n;
 const CACHE_T0 = 1_750_000_000_000;
 
-const open = (path: string) => openStore(path, { driver: benchEngine().driver });
+const open = (path: string) => openStore(path, { driver: benchEngine().driver, schema: 62 });
 
 /** The shelf's book and user groups (as the app has them: a book_groups row per bit). */
 function fillShelf(path: string, books: readonly data.BookIn[]): void {

@@ -27,6 +27,7 @@ export {
 export { importBackup, importFiles, importInputs } from './backup/import-node.js';
 export { exportBackup, type ExportFileOptions } from './backup/export-node.js';
 export * from './backup/bytes.js';
+export { importSummary } from './backup/report.js';
 export { WriteError } from './backup/errors.js';
 export { encryptBackupText, decryptBackupText } from './backup/aes.js';
 export { BACKUP_FILES, type BackupFile } from './backup/file-map.js';

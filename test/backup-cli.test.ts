@@ -20,7 +20,7 @@ test('import --json prints a per-kind summary with skipped records and their rea
   const f = writeJson(join(dir, 'sources.json'), [{ bookSourceUrl: 'https://a' }, { bookSourceUrl: '' }, { bookSourceUrl: 'https://a', bookSourceName: 'again' }]);
   const r = cli('import', join(dir, 's.db'), f, '--json');
   assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.stderr, '');
+  assert.equal(r.stderr, `legado-store: created ${join(dir, 's.db')} at schema 75\n`);
   const summary = JSON.parse(r.stdout) as ImportResult;
   const k = summary.kinds.bookSource!;
   assert.deepEqual([k.read, k.stored, k.updated, k.duplicates, k.conflicts, k.skipped], [3, 1, 0, 0, 1, 1]);
@@ -49,8 +49,11 @@ test('exit codes: 1 with a one-line error for invalid JSON and a rejected strict
   assert.equal(r.stderr.trim().split('\n').length, 1);
   assert.match(r.stderr, /INVALID_JSON: .*bad\.json:1:24: invalid JSON/);
   const mixed = writeJson(join(dir, 'm.json'), [{ bookSourceUrl: 'https://ok' }, { bookSourceName: 'no url' }]);
+  // A failed import into a path that did not exist leaves no new store there.
+  assert.equal(existsSync(store), false);
   r = cli('import', store, mixed, '--strict');
   assert.equal(r.status, 1);
+  assert.equal(existsSync(store), false);
   assert.match(r.stderr, /IMPORT_REJECTED: strict import rejected: 1 record could not be stored \(first: .*m\.json \[1\]: no bookSourceUrl\); nothing was stored/);
   const s = openStore(store);
   assert.equal(s.tables.book_sources.count(), 0);
@@ -95,7 +98,10 @@ test('on a terminal the import shows a progress bar with records and rate; --jso
   const json = run('--json');
   assert.equal(json.status, 0);
   assert.doesNotMatch(json.stdout, /records\/s/);
-  assert.equal((JSON.parse(json.stdout.replace(/\r\n/g, '\n')) as ImportResult).totals.stored, 3000);
+  // The terminal shows stderr too: the line saying the store was created.
+  const [text, createdLine] = json.stdout.replace(/\r\n/g, '\n').split(/\n(?=legado-store: created )/);
+  assert.match(createdLine!, /^legado-store: created .*j\.db at schema 75\n$/);
+  assert.equal((JSON.parse(text!) as ImportResult).totals.stored, 3000);
 });
 
 test('the backup password: from LEGADO_BACKUP_PASSWORD, asked on a terminal with --ask-password (nothing echoed), or --password; never printed', async () => {
@@ -104,7 +110,7 @@ test('the backup password: from LEGADO_BACKUP_PASSWORD, asked on a terminal with
   const servers = JSON.stringify([{ id: 1, name: 'dav-with-password', type: 'WEBDAV', config: '{"url":"u"}', sortNumber: 0 }]);
   const backup = writeBackupFolder(join(dir, 'b'), { 'servers.json': encryptBackupText(servers, 'pw-s3cret'), 'bookSource.json': [{ bookSourceUrl: 'https://s' }] });
   const serverName = (db: string): string | undefined => {
-    const s = openStore(db, { readonly: true, schema: 62 });
+    const s = openStore(db, { readonly: true, schema: 75 });
     try {
       return s.tables.servers.get(1)?.name;
     } finally {

@@ -70,7 +70,7 @@ test("merge like the app's restore: books update in place and keep their chapter
   store.tables.chapters.insert({ url: 'c1', title: 'One', isVolume: false, baseUrl: 'b', bookUrl: 'https://books.example/1', index: 0, isVip: false, isPay: false });
   const changed = sampleBackup();
   changed['bookshelf.json']![0]!.durChapterIndex = 9;
-  changed['bookshelf.json']![0]!.type = 0; // beside bitmask types: a bitmask with no bit, kept
+  changed['bookshelf.json']![0]!.type = 0; // beside bitmask types: still the old code for text (every bitmask book has a kind bit)
   changed['readRecord.json'] = [
     { deviceId: '', bookName: 'Book One', readTime: 10, lastRead: 1 },
     { deviceId: 'other', bookName: 'Book One', readTime: 7, lastRead: 1 },
@@ -79,7 +79,7 @@ test("merge like the app's restore: books update in place and keep their chapter
   const r = await importBackup(store, writeBackupFolder(join(dir, 'b2'), changed));
   const book = store.tables.books.get('https://books.example/1')!;
   assert.equal(book.durChapterIndex, 9);
-  assert.equal(book.type, 0);
+  assert.equal(book.type, 8);
   assert.equal(store.tables.chapters.count({ bookUrl: 'https://books.example/1' }), 1, 'chapters survive');
   assert.equal(r.kinds.book!.updated, 2);
   assert.equal(store.tables.readRecord.get({ deviceId: '', bookName: 'Book One' })!.readTime, 5000, 'the larger readTime stays');

@@ -46,7 +46,7 @@ test('normalisation: trimmed, scheme and host in lower case, trailing / dropped;
   assert.equal(ruleCount({ ruleSearch: '{"bookList":"li","name":"","author":"a"}', ruleToc: 'not json', ruleContent: null, header: '{"a":"b"}' }), 3);
 });
 
-test('keep rule: newest lastUpdateTime, then more rules, then the first', () => {
+test('keep rule: a URL with no white space around it, then newest lastUpdateTime, then more rules, then the first', () => {
   const entries = [
     { row: source('https://a.example', { lastUpdateTime: 1 }), position: 0 },
     { row: source('https://A.example/', { lastUpdateTime: 2 }), position: 1 },
@@ -54,13 +54,17 @@ test('keep rule: newest lastUpdateTime, then more rules, then the first', () => 
     { row: source('https://b.example/', { ruleToc: '{"chapterList":"li"}' }), position: 3 },
     { row: source('https://c.example'), position: 4 },
     { row: source(' https://c.example'), position: 5 },
+    // The real case: the newer, richer record's URL ends in " \n\n"; the clean one is kept.
+    { row: source('https://www.xinremenxs.com \n\n', { lastUpdateTime: 9, ruleToc: '{"chapterList":"li"}' }), position: 6 },
+    { row: source('https://www.xinremenxs.com', { lastUpdateTime: 1 }), position: 7 },
   ];
   const r = findDuplicateSources(entries);
-  assert.equal(r.sources, 6);
+  assert.equal(r.sources, 8);
   assert.deepEqual(r.sets.map((s) => [s.normalizedUrl, s.keep.position, s.drop.map((d) => d.position)]), [
     ['https://a.example', 1, [0]],
     ['https://b.example', 3, [2]],
     ['https://c.example', 4, [5]],
+    ['https://www.xinremenxs.com', 7, [6]],
   ]);
 });
 
@@ -78,7 +82,8 @@ test('dedupe on a store: reports, changes nothing (read-only, nothing beside the
   assert.deepEqual(
     d.sets.map((s) => [s.normalizedUrl, s.keep.url, s.drop.map((x) => x.url).sort()]),
     [
-      ['https://www.biquge.example', ' HTTPS://WWW.BIQUGE.EXAMPLE', ['https://www.Biquge.example/', 'https://www.biquge.example']],
+      // The newest spelling has spaces around it: the newest clean one is kept.
+      ['https://www.biquge.example', 'https://www.biquge.example', [' HTTPS://WWW.BIQUGE.EXAMPLE', 'https://www.Biquge.example/']],
       ['https://m.qidian.example', 'https://m.qidian.example/', ['https://m.qidian.example']],
     ],
   );
@@ -88,17 +93,17 @@ test('dedupe on a store: reports, changes nothing (read-only, nothing beside the
 
 test('dedupe --apply: deletes the duplicates in one transaction, books move to the kept source', () => {
   const path = storeWithSources('apply.db');
-  withStore(path, (s) => s.books.save({ bookUrl: 'https://www.biquge.example/book/9', name: '新', author: 'x', origin: 'https://www.biquge.example', originName: 'old', type: 8 }));
+  withStore(path, (s) => s.books.save({ bookUrl: 'https://www.biquge.example/book/9', name: '新', author: 'x', origin: ' HTTPS://WWW.BIQUGE.EXAMPLE', originName: 'old', type: 8 }));
   const r = cli('sources', 'dedupe', path, '--apply', '--json');
   assert.equal(r.code, 0, r.stderr);
   const d = JSON.parse(r.stdout) as DedupeJson;
-  // The fixture's four books and this one read from a dropped spelling.
-  assert.deepEqual(d.applied, { deleted: 3, booksRepointed: 5 });
+  // The fixture's books read from the kept spelling; this one from a dropped one.
+  assert.deepEqual(d.applied, { deleted: 3, booksRepointed: 1 });
   withStore(path, (s) => {
-    assert.deepEqual(s.bookSources.all().map((x) => x.bookSourceUrl), [' HTTPS://WWW.BIQUGE.EXAMPLE', 'https://m.qidian.example/', 'https://alone.example/path/']);
+    assert.deepEqual(s.bookSources.all().map((x) => x.bookSourceUrl), ['https://www.biquge.example', 'https://m.qidian.example/', 'https://alone.example/path/']);
     const b = s.books.get('https://www.biquge.example/book/9')!;
-    assert.equal(b.origin, ' HTTPS://WWW.BIQUGE.EXAMPLE');
-    assert.equal(b.originName, '书源 HTTPS://WWW.BIQUGE.EXAMPLE');
+    assert.equal(b.origin, 'https://www.biquge.example');
+    assert.equal(b.originName, '书源 https://www.biquge.example');
   });
   assert.equal((JSON.parse(cli('sources', 'dedupe', path, '--json').stdout) as DedupeJson).dropped, 0);
 });
@@ -204,4 +209,49 @@ test('cache purge: expired entries go, ones without a deadline or not yet due st
   const r = cli('cache', 'purge', join(dir, 'none.db'));
   assert.equal(r.code, 1);
   assert.ok(!existsSync(join(dir, 'none.db')));
+});
+
+test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names what it could not keep, prints a summary; --list the sets', () => {
+  const input = join(dir, 'modern.json');
+  writeFileSync(
+    input,
+    JSON.stringify([
+      source('https://j.example', { lastUpdateTime: 1, jsLib: 'function a() {}', exploreScreen: '[{"k":1}]' }),
+      source('https://j.example/', { lastUpdateTime: 2, jsLib: 'function b() {}' }),
+      source('https://k.example', { jsLib: 'function c() {}', forkOnlyField: 'x' }),
+      source('https://k.example/'),
+    ]),
+  );
+  const out = join(dir, 'modern.dedup.json');
+  let r = cli('sources', 'dedupe', input, '--write', out);
+  assert.equal(r.code, 0, r.stderr);
+  // A summary, no per-set lines, and the one field no schema has (a fork's), by name.
+  assert.equal(
+    r.stdout,
+    `4 source(s), 2 duplicate set(s), 2 to drop\nwrote 2 source(s) to ${out}\n` +
+      'not kept (no column of book_sources at schema 75): forkOnlyField ×1\n--list shows every set (--json too)\n',
+  );
+  const written = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>[];
+  assert.deepEqual(written.map((s) => [s.bookSourceUrl, s.jsLib, s.exploreScreen ?? null]), [
+    ['https://j.example/', 'function b() {}', null],
+    ['https://k.example', 'function c() {}', null],
+  ]);
+  r = cli('sources', 'dedupe', input, '--write', out, '--force', '--list');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^https:\/\/j\.example\n {2}keep "https:\/\/j\.example\/" .*\n {2}drop "https:\/\/j\.example" /);
+
+  // From a store at 75: its own columns are written.
+  const store = join(dir, 'modern75.db');
+  const s = openStore(store, { schema: 75 });
+  for (const src of [source('https://j.example', { jsLib: 'function a() {}', exploreScreen: '[]' }), source('https://j.example/', { customOrder: 1 })]) {
+    s.tables.book_sources.insert(src as never);
+  }
+  s.close();
+  const fromStore = join(dir, 'from75.json');
+  r = cli('sources', 'dedupe', store, '--write', fromStore);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(
+    (JSON.parse(readFileSync(fromStore, 'utf8')) as Record<string, unknown>[]).map((x) => [x.bookSourceUrl, x.jsLib, x.exploreScreen]),
+    [['https://j.example', 'function a() {}', '[]']],
+  );
 });

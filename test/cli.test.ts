@@ -10,14 +10,19 @@ import { cli } from './helpers/cli.js';
 
 const dir = tempDir();
 
-test('init creates a store at 62 by default or at any version 49 to 75, and refuses to overwrite', () => {
+test('init creates a store at 75 (the newest) by default or at any version 49 to 75, and refuses to overwrite', () => {
+  const pDefault = join(dir, 'default.db');
+  let r = cli('init', pDefault);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, `created ${pDefault} at schema 75 (identity hash e22b36ff0280a224a30d08dd6e9bd7be)\n`);
+  const db = openDb(pDefault, { readonly: true });
+  assert.equal(db.pragma('user_version', { simple: true }), 75);
+  assert.equal(db.prepare("SELECT count(*) FROM pragma_table_info('book_sources') WHERE name = 'jsLib'").pluck().get(), 1);
+  db.close();
   const p62 = join(dir, 'a.db');
-  let r = cli('init', p62);
+  r = cli('init', p62, '--schema', '62');
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /created .*a\.db at schema 62/);
-  const db = openDb(p62, { readonly: true });
-  assert.equal(db.pragma('user_version', { simple: true }), 62);
-  db.close();
   r = cli('init', join(dir, 'b.db'), '--schema', '49');
   assert.equal(r.code, 0);
   assert.match(r.stdout, new RegExp(schemas[49].identityHash));
@@ -66,7 +71,7 @@ test('info shows version, identity hash, structure check and rows per table; --j
 
 test('verify exits 0 on a matching file and 1 with every difference on a mismatched one', () => {
   const path = join(dir, 'v.db');
-  cli('init', path);
+  cli('init', path, '--schema', '62');
   let r = cli('verify', path);
   assert.equal(r.code, 0);
   assert.match(r.stdout, /matches schema 62/);
@@ -117,4 +122,28 @@ test('demo creates a store with a sample in every table and shows it', () => {
   for (const t of schemas[62].tables) assert.ok((db.prepare(`SELECT count(*) FROM \`${t.name}\``).pluck().get() as number) > 0, t.name);
   db.close();
   assert.equal(cli('verify', path).code, 0);
+});
+
+test('import into a path that does not exist creates the store at 75, says so on stderr, and keeps jsLib', () => {
+  const sources = join(dir, 'with-jslib.json');
+  writeFileSync(sources, JSON.stringify([{ bookSourceUrl: 'https://a.example', bookSourceName: 'A', jsLib: 'function f() {}', exploreScreen: '[]' }]));
+  const typo = join(dir, 'typo.db');
+  let r = cli('import', typo, sources);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, `legado-store: created ${typo} at schema 75\n`);
+  assert.doesNotMatch(r.stdout, /dropped/);
+  const db = openDb(typo, { readonly: true });
+  assert.equal(db.pragma('user_version', { simple: true }), 75);
+  assert.deepEqual(db.prepare('SELECT jsLib, exploreScreen FROM book_sources').raw().all(), [['function f() {}', '[]']]);
+  db.close();
+  // Into the same store again: nothing is created, nothing said.
+  r = cli('import', typo, sources);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  // --schema keeps the choice, and the report names what that schema cannot hold.
+  const old = join(dir, 'typo62.db');
+  r = cli('import', old, sources, '--schema', '62');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, `legado-store: created ${old} at schema 62\n`);
+  assert.match(r.stdout, /bookSource: dropped \(no column at schema 62\): jsLib ×1, exploreScreen ×1/);
 });

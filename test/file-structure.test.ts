@@ -12,7 +12,7 @@ const dir = tempDir();
 
 test('a new schema-62 file has, table by table, the structure Room creates', () => {
   const path = join(dir, 'new62.db');
-  openStore(path).close();
+  openStore(path, { schema: 62 }).close();
   const ours = openDb(path, { readonly: true });
   const room = openDb(':memory:');
   for (const sql of room62Statements()) room.exec(sql);
@@ -44,7 +44,7 @@ test('a new file carries room_master_table row 42, user_version, android_metadat
 
 test('defaults as PRAGMA reports them: the literals the spec gives', () => {
   const path = join(dir, 'defaults.db');
-  openStore(path).close();
+  openStore(path, { schema: 62 }).close();
   const db = openDb(path, { readonly: true });
   const dflt = (t: string, c: string) =>
     (db.prepare(`PRAGMA table_xinfo(\`${t}\`)`).all() as { name: string; dflt_value: string | null }[]).find((x) => x.name === c)?.dflt_value;

@@ -16,6 +16,7 @@ import {
   openStore,
   schemas,
   SUPPORTED_VERSIONS,
+  NEWEST_VERSION,
 } from 'legado-store';
 import { tempDir, snapshot } from './helpers/files.js';
 
@@ -193,7 +194,7 @@ test('a wrong identity hash is a difference (Room cannot verify the data integri
 test('columns appended by ALTER TABLE in another order, android_metadata and sqlite_sequence still open', () => {
   const path = join(dir, 'altered.db');
   // Build book_groups the way an old file got it: bookSort added later by ALTER, columns shuffled.
-  const s = openStore(path);
+  const s = openStore(path, { schema: 62 });
   s.close();
   tamper(
     path,
@@ -215,6 +216,24 @@ test('other tables beside the schema are reported, not refused', () => {
   const store = openStore(path);
   assert.deepEqual(store.inspect().extraTables, ['my_notes']);
   store.close();
+});
+
+test('a missing file is created at 75, the newest of the main line (NEWEST_VERSION), unless a schema is asked for', () => {
+  assert.equal(NEWEST_VERSION, 75);
+  const path = join(dir, 'newest.db');
+  const s = openStore(path);
+  assert.equal(s.version, 75);
+  s.close();
+  const db = openDb(path, { readonly: true });
+  assert.equal(db.pragma('user_version', { simple: true }), 75);
+  assert.equal(db.prepare('SELECT identity_hash FROM room_master_table WHERE id = 42').pluck().get(), 'e22b36ff0280a224a30d08dd6e9bd7be');
+  assert.equal(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'book_sources_part'").pluck().get(), 1);
+  db.close();
+  const asked = join(dir, 'asked62.db');
+  openStore(asked, { schema: 62 }).close();
+  const db62 = openDb(asked, { readonly: true });
+  assert.equal(db62.pragma('user_version', { simple: true }), 62);
+  db62.close();
 });
 
 test('a missing file is created unless create is false; a 0-byte file becomes a new store', () => {

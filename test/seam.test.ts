@@ -47,7 +47,7 @@ test('driver: a Driver object is used as given, for openStore and inspectFile', 
   };
   const path = join(dir, 'given.db');
   openStore(path, { driver: spy }).close();
-  assert.equal(inspectFile(path, { driver: spy }).version, 62);
+  assert.equal(inspectFile(path, { driver: spy }).version, 75);
   assert.ok(opened.length >= 2 && opened.every((p) => p === path), String(opened));
 });
 

@@ -57,9 +57,9 @@ test('a bare open is typed as any version and narrows on store.version', () => {
   const s75 = openStore(':memory:', { schema: 75 });
   s75.tables.books.insert({ bookUrl: 'b', syncTime: 5 });
   s75.close();
-  if (s.version === 62) {
-    check<Equal<typeof s, import('legado-store').Store<62>>>();
+  if (s.version === 75) {
+    check<Equal<typeof s, import('legado-store').Store<75>>>();
     assert.equal(s.tables.dictRules.count(), 0);
-  } else assert.fail('a new file is created at 62');
+  } else assert.fail('a new file is created at 75');
   s.close();
 });

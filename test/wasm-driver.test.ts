@@ -202,7 +202,7 @@ test('transactions: commit, rollback on throw, nested savepoints, immediate', as
 test('browser entry, memory storage: a store survives close and reopen under its name; typed errors', async () => {
   const store = await openStore('shelf.db', { driver: 'memory' });
   assert.equal(store.db.driver, 'wasm');
-  assert.equal(store.version, 62);
+  assert.equal(store.version, 75);
   store.books.save(book('u1', { name: '雪中', author: '烽火' }));
   assert.throws(() => store.books.save(book('u2', { name: '雪中', author: '烽火' })), UniqueViolationError);
   store.close();
@@ -224,7 +224,7 @@ test('exportDatabase: a file Node opens and finds structurally sound, with the s
   writeFileSync(path, bytes);
   const report = inspectFile(path);
   assert.equal(report.ok, true, JSON.stringify(report.differences));
-  assert.equal(report.version, 62);
+  assert.equal(report.version, 75);
   assert.deepEqual(report.rows, counts);
   const node = openFileStore(path);
   assert.equal(node.chapters.count('u1'), 2);

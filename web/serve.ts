@@ -17,7 +17,19 @@ const TYPES: Record<string, string> = {
 export function serve(dir: string, port = 0): Promise<{ server: Server; url: string }> {
   const base = resolve(dir);
   const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      // A malformed escape (`/page/%E0%A4%A`) is the request's fault: say so and keep serving.
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request: malformed URL');
+      return;
+    }
+    if (path === '/favicon.ico') {
+      // Browsers ask for it by themselves; the page has none, and that is not a refusal.
+      res.writeHead(204).end();
+      return;
+    }
     if (path === '/') {
       res.writeHead(302, { location: '/page/' });
       res.end();

@@ -14,7 +14,7 @@ const lastRead = { sort: BookshelfSort.lastRead } as const;
 const OTHER_TABLE = { chapters: 'rssStars', books: 'rssStars' } as Record<string, string>;
 
 const open = (path: string, clock?: { now: number }, create = true) =>
-  openStore(path, { driver: benchEngine().driver, create, ...(clock && { clock: () => clock.now }) });
+  openStore(path, { driver: benchEngine().driver, schema: 62, create, ...(clock && { clock: () => clock.now }) });
 
 function session(path: string, clock: { now: number }, listen?: (purpose: SessionPurpose) => string | undefined, purpose: SessionPurpose = {}): Session {
   const store = open(path, clock);

@@ -4,7 +4,10 @@
 // in the store (a table, a column) is reported with how many rows or values it held, never
 // silently lost. The source is read without changing anything on disk (engine/source.ts).
 import { realpathSync } from 'node:fs';
-import type { DriverOptions } from '../engine/connection.js';
+import { asOpenError, type Db, type DriverOptions } from '../engine/connection.js';
+import { quickCheck } from '../engine/integrity.js';
+import { refuseDamagedStore } from './store-check.js';
+import { CorruptError, type Damage } from '../errors.js';
 import { readIdentityHash } from '../engine/inspect.js';
 import { openSourceDatabase } from '../engine/source.js';
 import { q } from '../schema/ddl.js';
@@ -12,7 +15,7 @@ import { isColumnAtAnyVersion, type Column, type SchemaVersion, type Table } fro
 import { describeSchema } from '../schema/lines.js';
 import type { Store } from '../store/store.js';
 import { compileSparseRowMaker } from '../table/compiled.js';
-import { toBitmaskType, toOldType } from './book-type.js';
+import { bookTypeAt } from './book-type.js';
 import type { FieldValue } from './coerce.js';
 import { ImportRejectedError, UnsupportedInputError } from './errors.js';
 import { backupFileByTable } from './file-map.js';
@@ -59,8 +62,6 @@ export interface DatabaseImportResult extends ImportResult {
 
 /** Tables Android, Room and SQLite keep beside the app's own: never data to carry. */
 const BOOKKEEPING = new Set(['android_metadata', 'room_master_table', 'sqlite_sequence']);
-/** books.type holds the old source-kind code below this version and the bitmask from it on. */
-const BITMASK_TYPE_FROM = 55;
 const PROGRESS_EVERY = 512;
 
 /** A row of the source file, its values in the order of the plan's columns. */
@@ -77,9 +78,11 @@ interface Plan {
 export function importDatabase(store: Store<SchemaVersion>, path: string, options: DatabaseImportOptions = {}): DatabaseImportResult {
   const started = performance.now();
   if (samePath(store.path, path)) throw new UnsupportedInputError(path, 'this is the store itself');
+  refuseDamagedStore(store);
   const source = openSourceDatabase(path, options);
   try {
     const db = source.db;
+    refuseDamagedSource(db, path);
     const version = db.pragma('user_version', { simple: true }) as number;
     const identityHash = readIdentityHash(db);
     const sourceTables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
@@ -143,7 +146,7 @@ export function importDatabase(store: Store<SchemaVersion>, path: string, option
         const file: FileOutcome = { file: `${path}:${t.name}`, kind: kindOf(t.name), table: t.name, status: 'imported', read: 0, stored: 0, duplicates: 0, skipped: 0 };
         files.push(file);
         const target: MergeTable = { api: store.table(t.name), report: reportOf(t.name), seen: new Map() };
-        const decode = rowDecoder(t, plan.columns, version, store.version);
+        const decode = rowDecoder(t, plan.columns, store.version);
         const select = db.prepare(`SELECT ${plan.columns.map((c) => q(c.name)).join(', ')} FROM ${q(t.name)}`).safeIntegers(true).raw();
         for (const raw of select.iterate() as IterableIterator<SourceRow>) {
           target.report.read++;
@@ -160,6 +163,20 @@ export function importDatabase(store: Store<SchemaVersion>, path: string, option
   } finally {
     source.close();
   }
+}
+
+/**
+ * The source's pages, checked before anything is read into the store: damage is a CorruptError
+ * naming the source file, not SQLite's bare "malformed" (or the store's name) half-way through.
+ */
+function refuseDamagedSource(db: Db, path: string): void {
+  let damage: Damage[];
+  try {
+    damage = quickCheck(db);
+  } catch (e) {
+    throw asOpenError(path, e);
+  }
+  if (damage.length) throw new CorruptError(path, damage, 'the database to import is damaged; nothing was stored');
 }
 
 const kindOf = (table: string): string => backupFileByTable(table)?.kind ?? table;
@@ -186,12 +203,13 @@ function parentsFirst(plans: readonly Plan[]): Plan[] {
 /**
  * A source row (SQL values, integers as bigint) as the table API takes it: booleans from 0/1,
  * numbers where they fit, NULL in a NOT NULL column left out (the column default applies), and
- * books.type moved between the old code and the bitmask when the import crosses version 55.
+ * books.type in the store's format, per book (bookTypeAt): an old code in a file of any version
+ * becomes the bitmask at 55 and later, the bitmask the old code below.
  * A value SQLite's loose typing let through that the column cannot take is passed on as it is,
  * so the table API refuses it and the row is skipped with the reason.
  */
-function rowDecoder(table: Table, columns: readonly Column[], from: number, to: number): (raw: SourceRow) => Record<string, FieldValue> {
-  const retype = table.name === 'books' && (from < BITMASK_TYPE_FROM) !== (to < BITMASK_TYPE_FROM);
+function rowDecoder(table: Table, columns: readonly Column[], to: number): (raw: SourceRow) => Record<string, FieldValue> {
+  const retype = table.name === 'books';
   // Values at the store's column positions, made into a row at once (compiled.ts: compileSparseRowMaker).
   const at = columns.map((c) => table.columns.indexOf(c));
   const make = compileSparseRowMaker(table);
@@ -207,7 +225,7 @@ function rowDecoder(table: Table, columns: readonly Column[], from: number, to: 
       values[at[i]!] = typeof v === 'bigint' ? fromInteger(c, v) : v;
     }
     const row = make(values) as Record<string, FieldValue>;
-    if (retype && typeof row.type === 'number') row.type = to >= BITMASK_TYPE_FROM ? toBitmaskType(row.type, row.origin) : toOldType(row.type);
+    if (retype && typeof row.type === 'number') row.type = bookTypeAt(to, row.type, row.origin);
     return row;
   };
 }

@@ -5,6 +5,7 @@
 // transaction: an import is stored whole or not at all, and a strict import fails on the first
 // skipped record. No Node module is imported here: the browser bundle takes this file.
 import { LegadoStoreError, FileAccessError } from '../errors.js';
+import { refuseDamagedStore } from './store-check.js';
 import type { Table } from '../schema/index.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
@@ -23,7 +24,7 @@ import {
 import { JsonRecordReader, type JsonRecord } from './json-stream.js';
 import { DEFAULT_CHOICES, type ImportChoices } from './keep.js';
 import { Merger, type MergeTable } from './merge.js';
-import { Clock, holdsOldBookTypes, RowBuilder } from './record.js';
+import { Clock, RowBuilder } from './record.js';
 import { newKindReport, totalsOf, type FileOutcome, type ImportResult, type KindReport } from './report.js';
 import { bytesAccess, bytesSource, readText, type ByteSource, type RandomAccess } from './source.js';
 import { isZipSignature, ZipReader, type ZipLimits } from './zip.js';
@@ -172,7 +173,7 @@ export function notImported(file: string, reason: string, read = 0): FileOutcome
 interface TableState extends MergeTable {
   readonly builder: RowBuilder;
   /** The import's clock, and per books file whether it holds old type codes. */
-  readonly context: { readonly clock: Clock; oldBookTypes: boolean };
+  readonly context: { readonly clock: Clock };
 }
 
 /** Tables whose content is a secret: errors never quote it. */
@@ -248,7 +249,6 @@ class ImportRun {
         } else {
           report.table = resolved.file.table;
           state = this.tableState(resolved.file);
-          if (state.api.name === 'books') state.context.oldBookTypes = holdsOldBookTypes(new JsonRecordReader(source, { secret }).records());
           const detected = detectKind(rec.value);
           if (this.options.kind !== undefined && detected !== undefined && detected !== resolved.kind) report.detectedKind = detected;
         }
@@ -312,7 +312,7 @@ class ImportRun {
       s = {
         api: this.store.table(file.table),
         builder: RowBuilder.of(table, this.store.version),
-        context: { clock: this.clock, oldBookTypes: false },
+        context: { clock: this.clock },
         report,
         seen: new Map(),
       };
@@ -365,6 +365,9 @@ function definedOnly(options: ImportOptions): Partial<ImportChoices> {
 }
 
 export function runImport(store: Store<SchemaVersion>, plan: Plan, options: ImportOptions): ImportResult {
+  // A damaged page the import does not touch would be left as it is, behind a successful import:
+  // the store's pages are checked first, and a damaged store takes nothing.
+  refuseDamagedStore(store);
   const started = performance.now();
   const totalBytes = plan.files.reduce((n, f) => n + f.source.size, 0);
   const run = new ImportRun(store, options, totalBytes);

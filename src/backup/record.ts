@@ -5,7 +5,7 @@ import { isColumnAtAnyVersion, type Column, type Table } from '../schema/index.j
 import { defaultValue } from '../table/codec.js';
 import { compileFieldPicker, compileSparseRowMaker, type FieldPicker, type SparseRowMaker } from '../table/compiled.js';
 import { APP_DEFAULTS, NOW, NOW_UNIQUE, type AppDefault } from './app-defaults.js';
-import { isLocalOrigin, toBitmaskType, toOldType } from './book-type.js';
+import { bookTypeAt } from './book-type.js';
 import { coerce, describe, isPlainObject, parseObjectText, type FieldValue } from './coerce.js';
 import { gsonPretty } from './gson.js';
 import type { TextFacts } from './json-stream.js';
@@ -125,8 +125,6 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 export interface BuildContext {
   /** Now, for the app's time defaults (ids it fills with the time are made unique). */
   readonly clock: Clock;
-  /** The books being read carry the old type codes (holdsOldBookTypes): a type 0 means text. */
-  readonly oldBookTypes?: boolean;
 }
 
 /** RowBuilder.of's builders, per table model and version. */
@@ -226,10 +224,8 @@ export class RowBuilder {
       }
     }
     if (this.table.name === 'books' && typeof row.type === 'number') {
-      // Codes 1-3 exist only in the old format; 0 is the old "text" or a bitmask with no bit set,
-      // converted only when the file is known to hold old codes (oldBookTypes).
-      const old = (row.type >= 1 && row.type <= 3) || (row.type === 0 && context.oldBookTypes === true);
-      const type = this.version >= 55 ? (old ? toBitmaskType(row.type, row.origin) : row.type) : toOldType(row.type);
+      // Per book, whatever else the file holds: below 8 is an old code (Book.upType()).
+      const type = bookTypeAt(this.version, row.type, row.origin);
       if (type !== row.type) bump(report.coercedFields, 'type');
       row.type = type;
     }
@@ -267,23 +263,6 @@ export class RowBuilder {
       }
     }
   }
-}
-
-/**
- * Whether a file's books carry the old type codes (before schema 55): no book has a bitmask type
- * (8 and up), and some book shows the old format: a code only it has (1-3), or a local book
- * without the local bit (a bitmask local book always has it). A file of type-0 books from the web
- * alone cannot tell, and its types are kept as they are, so that a round trip never changes them.
- */
-export function holdsOldBookTypes(records: Iterable<{ value: unknown }>): boolean {
-  let old = false;
-  for (const { value } of records) {
-    if (!isPlainObject(value)) continue;
-    const t = Number(value.type ?? 0);
-    if (t >= 8) return false;
-    if ((t >= 1 && t <= 3) || isLocalOrigin(value.origin)) old = true;
-  }
-  return old;
 }
 
 keepSpecimen(new Clock());

@@ -144,7 +144,7 @@ export function nothingStoredHint(r: ImportResult): string | undefined {
   if (wrongKind) return `the records of ${wrongKind.file} look like ${wrongKind.detectedKind}, not ${wrongKind.kind}: check --kind`;
   const unreadable = r.files.filter((f) => f.error !== undefined);
   if (unreadable.length && t.read === 0) return `no file could be read (${unreadable.map((f) => `${f.file}: ${f.error}`).join(', ')})`;
-  if (t.skipped > 0) return `every record was skipped (${Object.entries(skipCategories(r)).map(([c, n]) => `${c} ×${n}`).join(', ')})`;
+  if (t.skipped > 0) return `every record was skipped (${skipSummary(r)})`;
   return 'the input holds no records of a table this store has';
 }
 
@@ -152,4 +152,44 @@ function skipCategories(r: ImportResult): Record<string, number> {
   const out: Record<string, number> = {};
   for (const s of r.skipped) bump(out, s.category);
   return out;
+}
+
+/** Skipped records counted by reason, most first: `missing key bookUrl ×13`. */
+export function skipSummary(r: ImportResult): string {
+  return Object.entries(skipCategories(r))
+    .sort((a, b) => b[1] - a[1])
+    .map(([c, n]) => `${c} ×${n}`)
+    .join(', ');
+}
+
+/** What an import could not keep as given, per kind, in words (the CLI's and the page's notes). */
+export function kindNotes(r: ImportResult, k: KindReport): string[] {
+  const notes: string[] = [];
+  if (k.legacyConverted) notes.push(`${k.legacyConverted} converted from the 2.0 format`);
+  if (k.replaced) notes.push(`${k.replaced} replaced (same name and author under another bookUrl)`);
+  if (k.unchanged) notes.push(`${k.unchanged} kept (the store's row wins)`);
+  if (k.notNewer) notes.push(`${k.notNewer} not newer than the stored source, kept as stored (--no-only-newer to replace them)`);
+  const dropped = Object.entries(k.droppedFields);
+  if (dropped.length) notes.push(`dropped (no column at schema ${r.schema}): ${dropped.map(([f, n]) => `${f} ×${n}`).join(', ')}`);
+  const unknown = Object.entries(k.unknownFields);
+  if (unknown.length) notes.push(`ignored unknown fields: ${unknown.map(([f, n]) => `${f} ×${n}`).join(', ')}`);
+  return notes;
+}
+
+/**
+ * An import in a few lines for a reader who gave one input (the page): what was stored, by kind;
+ * what was skipped, by reason; per kind what was not kept as given; files not imported. File
+ * names appear only where they say which one.
+ */
+export function importSummary(name: string, r: ImportResult): string[] {
+  const kinds = Object.values(r.kinds).filter((k) => k.read > 0);
+  const stored = kinds.map((k) => `${k.kind} ${k.stored}`).join(', ');
+  const skipped = r.totals.skipped > 0 ? `; ${r.totals.skipped} skipped (${skipSummary(r)})` : '';
+  const lines = [`${name}: ${r.totals.stored} records stored (${stored || 'nothing to import'})${skipped}`];
+  for (const k of kinds) {
+    const notes = kindNotes(r, k);
+    if (notes.length) lines.push(`${k.kind}: ${notes.join('; ')}`);
+  }
+  for (const f of r.files) if (f.status === 'not-imported') lines.push(`not imported: ${f.file} (${f.reason ?? f.status})`);
+  return lines;
 }

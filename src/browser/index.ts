@@ -18,11 +18,12 @@ export type { TableApi } from '../table/table.js';
 export type { Query, Where, Condition, OrderTerm } from '../table/query.js';
 export type { FileReport } from '../engine/inspect.js';
 export type { Connection, Statement, Driver, DriverName } from '../engine/driver.js';
-export { schemas, SUPPORTED_VERSIONS, CURRENT_VERSION, type SchemaVersion, type VersionedSchema } from '../schema/index.js';
+export { schemas, SUPPORTED_VERSIONS, CURRENT_VERSION, NEWEST_VERSION, type SchemaVersion, type VersionedSchema } from '../schema/index.js';
 export type { Column, Table, Index, ForeignKey, Schema } from '../schema/index.js';
 export type { Row, NewRow, Patch, Key, TableName } from '../schema/row-types.js';
 export { toJsonRow, fromJsonRow, type JsonRow, type JsonField, type JsonValue } from '../backup/json-row.js';
 // The backup pipeline on bytes is the Node import's and export's own: the same report, the same zip.
 export { importBackupBytes as importBackup, exportBackupBytes as exportBackup } from '../backup/bytes.js';
 export * from '../backup/bytes.js';
+export { importSummary } from '../backup/report.js';
 export * from '../errors.js';

@@ -1,7 +1,8 @@
 // Book sources that are the same source twice: equal once the URL is normalised (trimmed, a
-// trailing `/` dropped, scheme and host in lower case). Of each such set one is kept: the newest
-// `lastUpdateTime`, then the one with more rules, then the first (customOrder in a store, file
-// order in a file). Nothing is changed unless asked: `applyDedupe` deletes the others from a
+// trailing `/` dropped, scheme and host in lower case). Of each such set one is kept: a URL with
+// no white space around it (the app uses the URL as written: as the key books point at, and to
+// build requests), then the newest `lastUpdateTime`, then the one with more rules, then the first
+// (customOrder in a store, file order in a file). Nothing is changed unless asked: `applyDedupe` deletes the others from a
 // store in one transaction, `writeSources` writes the kept list to a new file.
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
@@ -14,7 +15,7 @@ import { fileSource } from '../backup/node-io.js';
 import { Clock, RowBuilder } from '../backup/record.js';
 import { newKindReport } from '../backup/report.js';
 import { FileExistsError } from '../errors.js';
-import { schemas, type SchemaVersion } from '../schema/index.js';
+import { NEWEST_VERSION, schemas, type SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 
 /** A book source as dedupe sees it: the row, and where it was. */
@@ -26,6 +27,8 @@ export interface SourceEntry {
 
 export interface SourceSummary {
   readonly url: string;
+  /** The URL has no white space around it. */
+  readonly clean: boolean;
   readonly name: string;
   readonly lastUpdateTime: number;
   /** Non-empty rules in its rule fields (ruleSearch, ruleToc, ...). */
@@ -82,6 +85,7 @@ export function ruleCount(row: Readonly<Record<string, unknown>>): number {
 function summary(e: SourceEntry): SourceSummary {
   return {
     url: String(e.row.bookSourceUrl),
+    clean: String(e.row.bookSourceUrl) === String(e.row.bookSourceUrl).trim(),
     name: String(e.row.bookSourceName ?? ''),
     lastUpdateTime: Number(e.row.lastUpdateTime ?? 0),
     rules: ruleCount(e.row),
@@ -104,7 +108,7 @@ export function findDuplicateSources(entries: Iterable<SourceEntry>): DedupeRepo
   const sets: DuplicateSet[] = [];
   for (const [normalizedUrl, list] of byUrl) {
     if (list.length < 2) continue;
-    const ranked = [...list].sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || b.rules - a.rules || a.position - b.position);
+    const ranked = [...list].sort((a, b) => Number(b.clean) - Number(a.clean) || b.lastUpdateTime - a.lastUpdateTime || b.rules - a.rules || a.position - b.position);
     sets.push({ normalizedUrl, keep: ranked[0]!, drop: ranked.slice(1) });
   }
   return { sources, sets, dropped: sets.reduce((n, s) => n + s.drop.length, 0) };
@@ -119,13 +123,16 @@ export interface SourceFile {
   readonly entries: SourceEntry[];
   /** Records that are not usable book sources (no URL, not an object, ...), as the importer skips them. */
   readonly skipped: number;
+  /** Fields of the file that are not kept (no column of book_sources at the version read), with their counts. */
+  readonly notKept: Readonly<Record<string, number>>;
 }
 
 /**
  * The book sources of a JSON file (a bookSource.json, an exported collection, 阅读 2.0 sources),
- * read by the import readers, every record kept (also ones whose URL repeats exactly).
+ * read by the import readers, every record kept (also ones whose URL repeats exactly). Read at
+ * the newest schema by default, so that every field the app has (jsLib, exploreScreen) is kept.
  */
-export function readSourceFile(path: string, version: SchemaVersion = 62): SourceFile {
+export function readSourceFile(path: string, version: SchemaVersion = NEWEST_VERSION): SourceFile {
   const table = schemas[version].table('book_sources')!;
   const builder = RowBuilder.of(table, version);
   const context = { clock: new Clock(0) };
@@ -141,7 +148,7 @@ export function readSourceFile(path: string, version: SchemaVersion = 62): Sourc
     if ('category' in built) skipped++;
     else entries.push({ row: built.row, position: rec.index });
   }
-  return { entries, skipped };
+  return { entries, skipped, notKept: { ...report.droppedFields, ...report.unknownFields } };
 }
 
 export interface ApplyResult {
@@ -186,7 +193,8 @@ export function keptEntries(entries: readonly SourceEntry[], report: DedupeRepor
  */
 export function writeSources(path: string, entries: readonly SourceEntry[], options: { overwrite?: boolean; version?: SchemaVersion } = {}): number {
   if (existsSync(path) && !options.overwrite) throw new FileExistsError(path, 'a source list');
-  const table = schemas[options.version ?? 62].table('book_sources')!;
+  // The version the entries were read at (a store's own; a file's, the newest): every field they hold is written.
+  const table = schemas[options.version ?? NEWEST_VERSION].table('book_sources')!;
   const text = gsonPretty(entries.map((e) => toJsonValue(table, e.row as Record<string, unknown>)));
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {

@@ -5,6 +5,7 @@ import type { Damage } from '../errors.js';
 import type { Db } from '../engine/connection.js';
 import { DAMAGE_LISTED, formatKey } from '../engine/integrity.js';
 import type { Schema, Table } from '../schema/model.js';
+import { BITMASK_TYPE_FROM, FIRST_BIT } from '../schema/book-types.js';
 
 const INT64_MIN = -(2n ** 63n);
 const isSingleBit = (id: bigint): boolean => id !== 0n && (id === INT64_MIN || (id > 0n && (id & (id - 1n)) === 0n));
@@ -14,7 +15,19 @@ export function appInvariants(db: Db, schema: Schema): Damage[] {
   const damage: Damage[] = [];
   for (const table of schema.tables) damage.push(...blankKeys(db, table));
   damage.push(...groupBits(db, schema));
+  damage.push(...oldBookTypes(db, schema));
   return damage;
+}
+
+/** books.type below 8 in a bitmask store (55 and later): an old-format code the app reads as no kind. */
+function oldBookTypes(db: Db, schema: Schema): Damage[] {
+  if (schema.version < BITMASK_TYPE_FROM || !schema.table('books')) return [];
+  const rows = db.prepare(`SELECT bookUrl, type FROM books WHERE type < ${FIRST_BIT}`).raw().all() as [string, number][];
+  return listed(rows, 'books', ([url, type]) => ({
+    table: 'books',
+    key: `bookUrl=${JSON.stringify(url)}`,
+    message: `books bookUrl=${JSON.stringify(url)}: type ${type} is an old-format code (below ${FIRST_BIT}) at schema ${schema.version}, where every book has a kind bit (text 8, audio 32, image 64, webFile 128); import converts it as the app does`,
+  }), 'books with an old-format type');
 }
 
 /** Text primary keys that are empty or only blanks: the app addresses rows by them. */

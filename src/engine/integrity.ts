@@ -117,7 +117,14 @@ export function walState(fileSize: (path: string) => number | undefined, path: s
  * match their rows.
  */
 export function refuseDamaged(db: Db, path: string, wal: WalState): void {
-  const damage = wal === 'orphan' ? integrityCheck(db) : quickCheck(db);
+  let damage: Damage[];
+  try {
+    damage = wal === 'orphan' ? integrityCheck(db) : quickCheck(db);
+  } catch (e) {
+    // Some damage (a zeroed root page) stops the check itself: that is the answer too.
+    if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CORRUPT')) throw e;
+    damage = [{ message: (e as Error).message }];
+  }
   if (damage.length === 0) return;
   throw new CorruptError(
     path,

@@ -6,7 +6,7 @@ import { importBackup } from '../backup/import-node.js';
 import { UnsupportedInputError } from '../backup/errors.js';
 import { isZipSignature } from '../backup/zip.js';
 import { FileNotFoundError } from '../errors.js';
-import { CURRENT_VERSION, type SchemaVersion } from '../schema/index.js';
+import { NEWEST_VERSION, type SchemaVersion } from '../schema/index.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
 
@@ -47,7 +47,7 @@ export function sideKind(path: string): SideKind {
 }
 
 export interface OpenSideOptions {
-  /** Read a backup at this schema version (default: the current one). */
+  /** Read a backup at this schema version (default: the newest, so no field is left out). */
   readonly version?: SchemaVersion;
   /** The backup password, for an encrypted servers.json. */
   readonly password?: string;
@@ -60,7 +60,7 @@ export async function openSide(path: string, options: OpenSideOptions = {}): Pro
     const store = openStore(path, { create: false, readonly: true });
     return { path, kind, version: store.version, skippedRecords: 0, store };
   }
-  const version = options.version ?? CURRENT_VERSION;
+  const version = options.version ?? NEWEST_VERSION;
   // No special groups of its own: the backup's book groups are what it holds. Time defaults
   // at 0, so two readings of the same backup are equal.
   const store = openStore(':memory:', { schema: version, specialGroups: false });
@@ -89,7 +89,7 @@ export async function openSides(
   const first = await openSide(firstPath, options);
   let second: DiffSide;
   try {
-    second = await openSide(secondPath, { ...options, version: first.kind === 'store' ? first.version : CURRENT_VERSION });
+    second = await openSide(secondPath, { ...options, version: first.kind === 'store' ? first.version : NEWEST_VERSION });
   } catch (e) {
     first.store.close();
     throw e;

@@ -11,10 +11,8 @@ type Steps = typeof STEPS;
 
 /** A schema version of the app's main line the store opens, creates and checks: 49 to 75. */
 export type SchemaVersion = 62 | keyof Steps;
-/** The version of new files: the spec's. */
+/** The spec's version: the declared baseline of the chain (v62.ts), migrate's default target. */
 export const CURRENT_VERSION = 62;
-/** The newest version of the app's main line (its beta builds since February 2025). */
-export const NEWEST_VERSION = 75;
 
 type StepTables<S> = S extends { readonly tables: infer T extends SchemaChanges } ? T : {};
 
@@ -27,6 +25,12 @@ export type SpecOf<V extends SchemaVersion> = V extends keyof Steps
 
 export const SUPPORTED_VERSIONS: readonly SchemaVersion[] = [62, ...Object.keys(STEPS).map(Number)]
   .sort((a, b) => a - b) as SchemaVersion[];
+
+/**
+ * The newest version of the app's main line, the top of the chain (versions.ts): the version
+ * of every new store (openStore, init, an import or restore into a missing file, the page).
+ */
+export const NEWEST_VERSION: SchemaVersion = SUPPORTED_VERSIONS[SUPPORTED_VERSIONS.length - 1]!;
 
 export const isSupportedVersion = (v: number): v is SchemaVersion => v === 62 || Object.hasOwn(STEPS, v);
 

@@ -18,7 +18,7 @@ import { inspectDatabase, type FileReport } from '../engine/inspect.js';
 import { foreignKeyCheck, integrityCheck, quickCheck, refuseDamaged, walState, type WalState } from '../engine/integrity.js';
 import { appInvariants } from '../domain/invariants.js';
 import { upgradeOnOpen } from '../migrate/on-open.js';
-import { CURRENT_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type SchemaVersion } from '../schema/index.js';
+import { CURRENT_VERSION, NEWEST_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type SchemaVersion } from '../schema/index.js';
 import { describeSchema } from '../schema/lines.js';
 import { Store, rowCounts, type AnyStore } from './store.js';
 import { engineError } from './engine-errors.js';
@@ -27,7 +27,8 @@ import { checkPathName } from '../io/store-path.js';
 
 export interface OpenOptions extends DriverOptions {
   /**
-   * The schema version: a missing file is created at it (default 62); an existing file must
+   * The schema version: a missing file is created at it (default NEWEST_VERSION,
+   * the newest of the app's main line); an existing file must
    * be at it. Left out, an existing file opens at whichever supported version it has.
    */
   readonly schema?: SchemaVersion;
@@ -89,7 +90,7 @@ function open(path: string, opened: OpenOptions): AnyStore {
   const isNew = path === ':memory:' || !driver.fileSize(path);
   if (isNew) {
     if (path !== ':memory:' && (options.create === false || options.readonly)) throw new FileNotFoundError(path);
-    return createStore(path, wanted ?? CURRENT_VERSION, options);
+    return createStore(path, wanted ?? NEWEST_VERSION, options);
   }
   if (options.upgrade) upgradeOnOpen(path, { ...options, to: wanted ?? CURRENT_VERSION });
   // A -wal beside the file is merged into it on the first checkpoint: check what it holds first.
@@ -109,7 +110,7 @@ function open(path: string, opened: OpenOptions): AnyStore {
   } else {
     report = checkFile(path, wanted, options, wal);
   }
-  if (report === 'empty') return createStore(path, wanted ?? CURRENT_VERSION, options, inPlace);
+  if (report === 'empty') return createStore(path, wanted ?? NEWEST_VERSION, options, inPlace);
   const db = inPlace ?? openForWork(path, options);
   return withSpecialGroups(new Store(path, db, schemas[report.version as SchemaVersion], options), options.specialGroups ?? false);
 }

@@ -25,6 +25,8 @@ const work = mkdtempSync(join(tmpdir(), 'legado-browser-'));
 let context: BrowserContext;
 let page: Page;
 let stop: () => void;
+/** Answers of 400 and up the page got (the favicon it asks for by itself was a 403). */
+const refused: string[] = [];
 
 /** A backup made by the Node store: the sample profile plus a disabled source in no group. */
 const ORIGIN = join(work, 'origin.db');
@@ -66,6 +68,7 @@ before(async () => {
   });
   page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
+  page.on('response', (r) => void (r.status() >= 400 && refused.push(`${r.status()} ${r.url()}`)));
   await page.goto(server.url);
   await statusIs('Library ready.');
 });
@@ -157,7 +160,8 @@ test('the database file the page exports passes the structure check of a Node-ma
   await download('#database', path);
   const report = inspectFile(path);
   assert.equal(report.ok, true, JSON.stringify(report.differences));
-  assert.equal(report.version, 62);
+  // The page's library was new: created at the newest schema, as a Node store is.
+  assert.equal(report.version, 75);
   assert.deepEqual(report.extraTables, []);
   assert.deepEqual(report.rows, await pageCounts());
   const nodeMade = join(work, 'node-import.db');
@@ -204,6 +208,61 @@ test('a rule collection from the corpora imports as book sources', async () => {
   const after = (await pageCounts())['book_sources'] ?? 0;
   assert.equal(after - before, JSON.parse(readFileSync(file, 'utf8')).length);
   writeFileSync(join(ARTIFACTS, 'status.txt'), await page.locator('#status').textContent() ?? '');
+});
+
+test('the page asks for nothing the server refuses (its favicon included)', async () => {
+  await page.reload();
+  await statusIs('Library ready.');
+  assert.deepEqual(refused, []);
+});
+
+/** A rule file with jsLib on its one usable source and two records without the key. */
+function rulesWithJsLib(): string {
+  const path = join(work, 'rules-jslib.json');
+  writeFileSync(
+    path,
+    JSON.stringify([
+      { bookSourceUrl: 'https://lib.example.org', bookSourceName: '用库书源', jsLib: 'function helper() { return 1 }' },
+      { bookSourceName: '无地址一' },
+      { bookSourceName: '无地址二' },
+    ]),
+  );
+  return path;
+}
+
+test('a new library is at schema 75 unless another is chosen; the page says what it skipped and why, and what it dropped', async () => {
+  const select = page.locator('#schema');
+  assert.equal(await select.inputValue(), '75');
+  const options = await select.locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
+  assert.deepEqual(options, Array.from({ length: 27 }, (_, i) => String(75 - i)));
+  page.once('dialog', (d) => void d.accept());
+  await page.click('#clear');
+  await statusIs('New library at schema 75.');
+  assert.match((await page.locator('#engine').textContent()) ?? '', /^schema 75, /);
+
+  const rules = rulesWithJsLib();
+  await page.setInputFiles('#file', rules);
+  let text = await statusIs(/records stored/);
+  assert.equal(text, 'rules-jslib.json: 1 records stored (bookSource 1); 2 skipped (missing key bookSourceUrl ×2)');
+  const path = join(work, 'jslib-75.db');
+  await download('#database', path);
+  const db = openDb(path, { readonly: true });
+  assert.equal(db.pragma('user_version', { simple: true }), 75);
+  assert.deepEqual(db.prepare('SELECT bookSourceUrl, jsLib FROM book_sources').raw().all(), [['https://lib.example.org', 'function helper() { return 1 }']]);
+  db.close();
+
+  // Chosen older: the page names the field that schema has no column for, the file name once.
+  await select.selectOption('62');
+  page.once('dialog', (d) => void d.accept());
+  await page.click('#clear');
+  await statusIs('New library at schema 62.');
+  await page.setInputFiles('#file', rules);
+  text = await statusIs(/records stored/);
+  assert.equal(
+    text,
+    'rules-jslib.json: 1 records stored (bookSource 1); 2 skipped (missing key bookSourceUrl ×2)\nbookSource: dropped (no column at schema 62): jsLib ×1',
+  );
+  assert.equal(text.split('rules-jslib.json').length - 1, 1);
 });
 
 test('a second page of the same origin says plainly that the library is open elsewhere', async () => {

@@ -37,7 +37,7 @@ export function source(url: string, fields: Record<string, unknown> = {}): Recor
   return bookSource(url, { bookSourceName: `书源 ${url.trim()}`, bookSourceGroup: '精品', ruleSearch: JSON.stringify({ bookList: 'li', name: 'a@text' }), ...fields });
 }
 
-/** Sources: three spellings of one site (the second newest), two of another (tie on time, more rules wins), one alone. */
+/** Sources: three spellings of one site (the newest has spaces around it), two of another (tie on time, more rules wins), one alone. */
 export function fillSources(store: Store<62> | Store<49>): void {
   const t = (store as Store<62>).tables.book_sources;
   t.insert(source('https://www.Biquge.example/', { customOrder: 1, lastUpdateTime: 10 }) as never);

@@ -71,8 +71,16 @@ function showShelf(): void {
   );
 }
 
+/** The schema choices of a new library, filled once: the newest selected. */
+function fillSchemas(v: View): void {
+  const select = $<HTMLSelectElement>('schema');
+  if (select.options.length > 0) return;
+  select.replaceChildren(...[...v.versions].reverse().map((n) => el('option', { value: String(n), selected: n === v.newest }, n === v.newest ? `${n} (newest)` : String(n))));
+}
+
 function show(v: View): void {
   current = v;
+  fillSchemas(v);
   showShelf();
   const total = v.counts['book_sources'] ?? 0;
   $('sourceCount').textContent = `(${total})`;
@@ -156,9 +164,10 @@ $('database').addEventListener('click', () =>
     .catch((e: Error) => status(e.message, true)),
 );
 $('clear').addEventListener('click', () => {
-  if (!confirm('Remove every book, source and setting from this browser?')) return;
-  ask<View>({ op: 'clear' })
-    .then((v) => (show(v), status('Library cleared.')))
+  const schema = Number($<HTMLSelectElement>('schema').value);
+  if (!confirm(`Remove every book, source and setting from this browser, and start a new library at schema ${schema}?`)) return;
+  ask<View>({ op: 'clear', schema })
+    .then((v) => (show(v), status(`New library at schema ${v.version}.`)))
     .catch((e: Error) => status(e.message, true));
 });
 

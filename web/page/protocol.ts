@@ -5,7 +5,8 @@ export type Request =
   | { readonly op: 'load'; readonly name: string; readonly bytes: Uint8Array; readonly replace?: boolean }
   | { readonly op: 'exportBackup' }
   | { readonly op: 'exportDatabase' }
-  | { readonly op: 'clear' };
+  /** Remove the library and start a new, empty one at `schema` (the newest when left out). */
+  | { readonly op: 'clear'; readonly schema?: number };
 
 export interface BookView {
   readonly name: string;
@@ -25,6 +26,9 @@ export interface SourceView {
 
 export interface View {
   readonly version: number;
+  /** The versions a new library can be created at, and the default (the newest). */
+  readonly versions: readonly number[];
+  readonly newest: number;
   readonly engine: string;
   readonly shelf: readonly { readonly group: string; readonly books: readonly BookView[] }[];
   readonly sources: readonly { readonly group: string; readonly enabled: number; readonly sources: readonly SourceView[] }[];

@@ -8,13 +8,14 @@ const libraryModule = '../browser/legado-store.js';
 const loading = import(libraryModule) as Promise<typeof Lib>;
 let store: Lib.Store<Lib.SchemaVersion> | undefined;
 
-async function library(): Promise<Lib.Store<Lib.SchemaVersion>> {
+/** The library; a missing one is created at `schema` (the newest when left out: openStore's default). */
+async function library(schema?: Lib.SchemaVersion): Promise<Lib.Store<Lib.SchemaVersion>> {
   const lib = await loading;
-  store ??= await lib.openStore(LIBRARY, { driver: 'opfs' });
+  store ??= await lib.openStore(LIBRARY, { driver: 'opfs', ...(schema === undefined ? {} : { schema }) });
   return store;
 }
 
-function view(s: Lib.Store<Lib.SchemaVersion>): View {
+function view(lib: typeof Lib, s: Lib.Store<Lib.SchemaVersion>): View {
   const book = (b: Lib.Row<'books'>): BookView => ({
     name: b.name,
     author: b.author,
@@ -34,17 +35,7 @@ function view(s: Lib.Store<Lib.SchemaVersion>): View {
     .filter((g) => g.rows.length > 0)
     .map((g) => ({ group: g.group, enabled: g.rows.filter((r) => r.enabled).length, sources: g.rows.map(source) }));
   const sqlite = String(s.db.prepare('SELECT sqlite_version()').pluck().get());
-  return { version: s.version, engine: `SQLite ${sqlite} (WASM, OPFS)`, shelf, sources, counts: s.counts() };
-}
-
-/** One line for the page: what an import stored, by kind, and what it skipped. */
-function summary(name: string, r: Lib.ImportResult): string {
-  const kinds = Object.values(r.kinds)
-    .filter((k) => k.read > 0)
-    .map((k) => `${k.kind} ${k.stored}`)
-    .join(', ');
-  const skipped = r.totals.skipped > 0 ? `; ${r.totals.skipped} skipped` : '';
-  return `${name}: ${r.totals.stored} records stored (${kinds || 'nothing to import'})${skipped}`;
+  return { version: s.version, versions: lib.SUPPORTED_VERSIONS, newest: lib.NEWEST_VERSION, engine: `SQLite ${sqlite} (WASM, OPFS)`, shelf, sources, counts: s.counts() };
 }
 
 const isDatabase = (bytes: Uint8Array): boolean =>
@@ -55,7 +46,8 @@ async function load(name: string, bytes: Uint8Array, replace: boolean): Promise<
   const s = await library();
   if (!isDatabase(bytes)) {
     const report = await lib.importBackup(s, bytes, { name });
-    return { kind: 'backup', summary: summary(name, report) };
+    // What was stored, and what could not be kept as given (skips by reason, fields dropped), as the CLI says it.
+    return { kind: 'backup', summary: lib.importSummary(name, report).join('\n') };
   }
   const counts = s.counts();
   if (!replace && ((counts['books'] ?? 0) > 0 || (counts['book_sources'] ?? 0) > 0)) {
@@ -75,7 +67,7 @@ async function handle(req: Request): Promise<unknown> {
   const lib = await loading;
   switch (req.op) {
     case 'view':
-      return view(await library());
+      return view(lib, await library());
     case 'load':
       return load(req.name, req.bytes, req.replace ?? false);
     case 'exportBackup':
@@ -86,7 +78,8 @@ async function handle(req: Request): Promise<unknown> {
       (await library()).close();
       store = undefined;
       await lib.deleteStore(LIBRARY, { driver: 'opfs' });
-      return view(await library());
+      const schema = req.schema !== undefined && lib.SUPPORTED_VERSIONS.includes(req.schema as Lib.SchemaVersion) ? (req.schema as Lib.SchemaVersion) : undefined;
+      return view(lib, await library(schema));
     }
   }
 }

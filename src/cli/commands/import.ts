@@ -3,8 +3,9 @@ import type { Command } from 'commander';
 import { importDatabase, type DatabaseImportResult } from '../../backup/database.js';
 import { importInputs } from '../../backup/import-node.js';
 import { isSqliteFile } from '../../engine/source.js';
-import { nothingStoredHint, type ImportResult } from '../../backup/report.js';
-import { openStore } from '../../store/open.js';
+import { kindNotes, nothingStoredHint, type ImportResult } from '../../backup/report.js';
+import { NEWEST_VERSION } from '../../schema/index.js';
+import { openOrCreateStore, removeCreated, sayCreated } from '../open-store.js';
 import { backupFileByKind, KIND_NAMES } from '../../backup/file-map.js';
 import { askSecret, BACKUP_PASSWORD_ENV, secretFromEnv } from '../secret.js';
 import { EXIT, parseSchemaOption, UsageError } from '../exit.js';
@@ -38,7 +39,7 @@ export function registerImport(program: Command): void {
   program
     .command('import')
     .description('import a Legado backup (zip or folder), rule files (book sources, RSS sources, replace rules, ...) or another Legado database file (any version or fork) into a store')
-    .argument('<store>', 'the store file (created at schema 62 when missing)')
+    .argument('<store>', `the store file (created at schema ${NEWEST_VERSION}, the newest, when missing; --schema for another)`)
     .argument('<inputs...>', 'a backup zip, a backup folder, JSON rule files, or one database file (told apart by its SQLite header)')
     .option('--kind <kind>', 'what the rule files hold (bookSource, rssSource, replaceRule, txtTocRule, httpTTS, dictRule, ...); detected from the keys when left out')
     .option('--strict', 'all or nothing: fail, storing nothing, if any record or backup file cannot be read or stored')
@@ -52,7 +53,7 @@ export function registerImport(program: Command): void {
     .option('--max-ratio <n>', 'largest expanded/compressed ratio of a zip entry (default 100)')
     .option('--ask-password', `ask for the backup password (for an encrypted servers.json) on the terminal; or set ${BACKUP_PASSWORD_ENV}`)
     .option('--password <password>', `the backup password on the command line, where other users can see it: prefer ${BACKUP_PASSWORD_ENV} or --ask-password`)
-    .option('--schema <version>', 'schema version for a new store, 49 to 75')
+    .option('--schema <version>', `schema version for a new store, 49 to ${NEWEST_VERSION} (default ${NEWEST_VERSION})`)
     .option('--json', 'print a machine-readable summary, no progress bar')
     .action(async (storePath: string, inputs: string[], flags: ImportFlags) => {
       const schema = flags.schema === undefined ? undefined : parseSchemaOption(flags.schema);
@@ -74,7 +75,9 @@ export function registerImport(program: Command): void {
       };
       // Asked before the store opens, so nothing waits on a lock while someone types.
       const password = await backupPassword(flags);
-      const store = openStore(storePath, schema === undefined ? {} : { schema });
+      const { store, created } = openOrCreateStore(storePath, schema === undefined ? {} : { schema });
+      // A new store is named once the import is through; one that fails takes its new file with it.
+      let failed = false;
       const bar = progressBar(!flags.json, databases.length ? 'rows' : 'records');
       let total = 0;
       try {
@@ -109,10 +112,13 @@ export function registerImport(program: Command): void {
           return;
         }
       } catch (e) {
+        failed = true;
         bar.stop();
         throw e;
       } finally {
         store.close();
+        if (created && failed) removeCreated(storePath);
+        else if (created) sayCreated(storePath, store.version);
       }
       process.exitCode ??= EXIT.ok;
     });
@@ -132,15 +138,7 @@ export function renderImport(r: ImportResult): string {
     lines.push('nothing imported');
   }
   for (const k of kinds) {
-    const notes: string[] = [];
-    if (k.legacyConverted) notes.push(`${k.legacyConverted} converted from the 2.0 format`);
-    if (k.replaced) notes.push(`${k.replaced} replaced (same name and author under another bookUrl)`);
-    if (k.unchanged) notes.push(`${k.unchanged} kept (the store's row wins)`);
-    if (k.notNewer) notes.push(`${k.notNewer} not newer than the stored source, kept as stored (--no-only-newer to replace them)`);
-    const dropped = Object.entries(k.droppedFields);
-    if (dropped.length) notes.push(`dropped (no column at schema ${r.schema}): ${dropped.map(([f, n]) => `${f} ×${n}`).join(', ')}`);
-    const unknown = Object.entries(k.unknownFields);
-    if (unknown.length) notes.push(`ignored unknown fields: ${unknown.map(([f, n]) => `${f} ×${n}`).join(', ')}`);
+    const notes = kindNotes(r, k);
     if (notes.length) lines.push(`${k.kind}: ${notes.join('; ')}`);
   }
   for (const f of r.files) if (f.status !== 'imported') lines.push(`not imported: ${f.file} (${f.reason ?? f.status})`);

@@ -15,6 +15,7 @@ import { FileExistsError } from '../../errors.js';
 import { toJson } from '../../inspect/format.js';
 import { inputKind } from '../../inspect/sides.js';
 import { openStore } from '../../store/open.js';
+import { NEWEST_VERSION, type SchemaVersion } from '../../schema/index.js';
 import { UsageError } from '../exit.js';
 
 const collect = (v: string, all: string[]) => [...all, v];
@@ -29,12 +30,13 @@ export function registerSources(program: Command): void {
     .option('--apply', 'delete the duplicates from the store, in one transaction (books of a deleted one move to the kept one)')
     .option('--write <out.json>', 'write the sources without the duplicates to a new JSON file the app imports')
     .option('--force', 'with --write, replace an existing file')
-    .option('--json', 'print JSON')
+    .option('--list', 'with --apply or --write, also list every duplicate set (listed anyway without them)')
+    .option('--json', 'print JSON (every set included)')
     .addHelpText(
       'after',
-      '\nThe one kept of each set: the newest lastUpdateTime, then the one with more rules, then the first.\n\nExample:\n  $ legado-store sources dedupe bookSource.json --write bookSource.dedup.json\n  $ legado-store sources dedupe legado.db --apply\n',
+      '\nThe one kept of each set: a URL with no white space around it, then the newest lastUpdateTime, then the one with more rules, then the first.\n\nExample:\n  $ legado-store sources dedupe bookSource.json --write bookSource.dedup.json\n  $ legado-store sources dedupe legado.db --apply\n',
     )
-    .action((input: string, flags: { apply?: boolean; write?: string; force?: boolean; json?: boolean }) => {
+    .action((input: string, flags: { apply?: boolean; write?: string; force?: boolean; list?: boolean; json?: boolean }) => {
       if (flags.force && flags.write === undefined) throw new UsageError('--force only goes with --write');
       if (flags.write !== undefined && existsSync(flags.write) && !flags.force) {
         throw new FileExistsError(flags.write, 'a source list (without --force)');
@@ -45,12 +47,15 @@ export function registerSources(program: Command): void {
       if (flags.apply && !isStore) throw new UsageError('--apply changes a store; for a file use --write <out.json>');
       let entries: SourceEntry[];
       let skipped = 0;
+      let notKept: Readonly<Record<string, number>> = {};
+      let version: SchemaVersion = NEWEST_VERSION;
       let report: DedupeReport;
       let applied: { deleted: number; booksRepointed: number } | undefined;
       if (isStore) {
         const store = openStore(input, { create: false, readonly: !flags.apply });
         try {
           entries = storeSources(store);
+          version = store.version;
           report = findDuplicateSources(entries);
           if (flags.apply) applied = applyDedupe(store, report);
         } finally {
@@ -60,18 +65,21 @@ export function registerSources(program: Command): void {
         const file = readSourceFile(input);
         entries = file.entries;
         skipped = file.skipped;
+        notKept = file.notKept;
         report = findDuplicateSources(entries);
       }
       let written: { path: string; sources: number } | undefined;
       if (flags.write !== undefined) {
-        written = { path: flags.write, sources: writeSources(flags.write, keptEntries(entries, report), { overwrite: flags.force ?? false }) };
+        written = { path: flags.write, sources: writeSources(flags.write, keptEntries(entries, report), { overwrite: flags.force ?? false, version }) };
       }
       if (flags.json) {
-        process.stdout.write(toJson({ input, ...report, skippedRecords: skipped, ...(applied ? { applied } : {}), ...(written ? { written } : {}) }) + '\n');
+        process.stdout.write(toJson({ input, ...report, skippedRecords: skipped, notKept, ...(applied ? { applied } : {}), ...(written ? { written } : {}) }) + '\n');
         return;
       }
       const lines: string[] = [];
-      for (const s of report.sets) {
+      // A change prints what it did; the sets (hundreds of lines in a large collection) only when asked.
+      const listSets = flags.list || (!flags.apply && flags.write === undefined);
+      for (const s of listSets ? report.sets : []) {
         lines.push(`${s.normalizedUrl}`);
         lines.push(`  keep ${JSON.stringify(s.keep.url)} ${s.keep.name} (updated ${s.keep.lastUpdateTime}, ${s.keep.rules} rules)`);
         for (const d of s.drop) lines.push(`  drop ${JSON.stringify(d.url)} ${d.name} (updated ${d.lastUpdateTime}, ${d.rules} rules)`);
@@ -79,6 +87,9 @@ export function registerSources(program: Command): void {
       lines.push(`${report.sources} source(s), ${report.sets.length} duplicate set(s), ${report.dropped} to drop${skipped ? `; ${skipped} record(s) not usable as sources` : ''}`);
       if (applied) lines.push(`deleted ${applied.deleted} source(s); ${applied.booksRepointed} book(s) moved to the kept source`);
       if (written) lines.push(`wrote ${written.sources} source(s) to ${written.path}`);
+      const lost = Object.entries(notKept);
+      if (written && lost.length) lines.push(`not kept (no column of book_sources at schema ${version}): ${lost.map(([f, n]) => `${f} ×${n}`).join(', ')}`);
+      if (!listSets && report.sets.length) lines.push('--list shows every set (--json too)');
       if (!applied && !written && report.dropped) lines.push('nothing changed (--apply to delete from the store, --write <out.json> for a new file)');
       process.stdout.write(lines.join('\n') + '\n');
     });

@@ -53,7 +53,7 @@ export function registerWebDav(program: Command): void {
       });
     });
 
-  common(webdav.command('restore').description('download the newest backup (or NAME) and import it (merge, one transaction)').argument('<store>', 'the store file (created at schema 62 when missing)').argument('[name]', 'the backup to restore'))
+  common(webdav.command('restore').description('download the newest backup (or NAME) and import it (merge, one transaction)').argument('<store>', 'the store file (created at the newest schema when missing)').argument('[name]', 'the backup to restore'))
     .action(async (path: string, name: string | undefined, flags: Flags) => {
       await withStore(path, true, flags, async (store, options) => {
         const r = await store.webdav(options).restore(name, { password: secretFromEnv(BACKUP_PASSWORD_ENV) });
