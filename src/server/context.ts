@@ -2,17 +2,10 @@
 import type { BookshelfSortValue } from '../domain/books.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
+import type { RemoteProgress } from '../webdav/progress-file.js';
 
-/** A reading position to upload to the app's WebDAV folder (the app's BookProgress). */
-export interface ProgressUpload {
-  readonly bookUrl: string;
-  readonly name: string;
-  readonly author: string;
-  readonly durChapterIndex: number;
-  readonly durChapterPos: number;
-  readonly durChapterTime: number;
-  readonly durChapterTitle: string | null;
-}
+/** A reading position to upload to the app's WebDAV folder (the app's BookProgress) and the book it is of. */
+export type ProgressUpload = RemoteProgress & { readonly bookUrl: string };
 
 export interface ServeOptions {
   /** The app's `bookshelfSort` preference, which the store does not hold: 0 (the app's default) last read, 1 latest chapter, 2 name, 3 manual. */
