@@ -26,7 +26,7 @@ export function parseJson(text: string | undefined): unknown {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One entity from a JSON object, or undefined. */
 export function entityFrom<N extends EntityTable>(store: AnyStore, table: N, value: unknown): NewRow<N> | undefined {

@@ -5,7 +5,7 @@
 
 /** The replaced text; an error's message when the pattern does not compile (the app returns its stack trace). */
 export function replaceText(text: string, pattern: string, replacement: string, isRegex: boolean): string {
-  if (!isRegex) return text.split(pattern).join(replacement);
+  if (!isRegex) return text.replaceAll(pattern, () => replacement);
   let re: RegExp;
   try {
     re = new RegExp(pattern, 'g');

@@ -5,7 +5,7 @@ import { gsonPretty } from '../backup/gson.js';
 import { UNSET_ORDER } from '../domain/replace-rules.js';
 import type { Routes } from './app.js';
 import type { RouteContext } from './context.js';
-import { entityFrom, parseJson, readEntity, toEntity } from './entities.js';
+import { isObject, parseJson, readEntity, toEntity } from './entities.js';
 import { fail, ok, untouched } from './envelope.js';
 import { replaceText } from './replace-text.js';
 
@@ -27,9 +27,12 @@ export function ruleRoutes(routes: Routes, { store }: RouteContext): void {
 
   routes.post('/deleteReplaceRule', ({ body }) => {
     if (body === undefined) return fail('数据不能为空');
-    const rule = readEntity(store, 'replace_rules', body);
-    if (!rule) return fail('格式不对');
-    if (rule.id !== undefined) t().delete(rule.id);
+    // Only the key matters to a delete (Room deletes by id); a rule without a pattern is fine here.
+    const rule = parseJson(body);
+    if (!isObject(rule)) return fail('格式不对');
+    const id = typeof rule.id === 'string' && /^-?\d+$/.test(rule.id) ? Number(rule.id) : rule.id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) return fail('格式不对');
+    t().delete(id);
     return untouched();
   });
 
@@ -38,14 +41,21 @@ export function ruleRoutes(routes: Routes, { store }: RouteContext): void {
     const map = parseJson(body);
     if (typeof map !== 'object' || map === null || Array.isArray(map)) return fail('格式不对');
     const given = (map as Record<string, unknown>).rule;
-    const rule = entityFrom(store, 'replace_rules', typeof given === 'string' ? parseJson(given) : given);
-    if (!rule) return fail('格式不对');
+    // Read as Gson reads a ReplaceRule: missing fields at the entity's defaults (pattern and
+    // replacement "", isRegex true); a field of the wrong type makes it no rule.
+    const rule = typeof given === 'string' ? parseJson(given) : given;
+    if (!isObject(rule)) return fail('格式不对');
+    const field = <T>(name: string, type: string, fallback: T): T | undefined => (rule[name] === undefined || rule[name] === null ? fallback : typeof rule[name] === type ? (rule[name] as T) : undefined);
+    const pattern = field('pattern', 'string', '');
+    const replacement = field('replacement', 'string', '');
+    const isRegex = field('isRegex', 'boolean', true);
+    if (pattern === undefined || replacement === undefined || isRegex === undefined) return fail('格式不对');
     // The app sets "替换规则不能为空" for an empty pattern, then overwrites it with the result (kept).
     const text = (map as Record<string, unknown>).text;
     if (typeof text !== 'string') throw new Error(`java.lang.ClassCastException: text is ${text === undefined ? 'null' : typeof text}, not a String`);
     let content: string;
     try {
-      content = replaceText(text, rule.pattern ?? '', rule.replacement ?? '', rule.isRegex ?? true);
+      content = replaceText(text, pattern, replacement, isRegex);
     } catch (e) {
       content = `java.lang.IllegalArgumentException: ${(e as Error).message}`;
     }

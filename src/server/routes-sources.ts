@@ -2,7 +2,7 @@
 // differ in table, key field and messages only, written once here as a parameter.
 import type { Routes } from './app.js';
 import type { RouteContext } from './context.js';
-import { readEntities, readEntity, toEntity } from './entities.js';
+import { entityFrom, isObject, parseJson, readEntities, readEntity, toEntity } from './entities.js';
 import { fail, ok } from './envelope.js';
 
 interface Kind {
@@ -72,11 +72,13 @@ function sourcesOf(kind: Kind, routes: Routes, { store }: RouteContext): void {
 
   routes.post(paths.saves, ({ body }) => {
     if (body === undefined) return fail(m.savesNoBody);
-    const rows = readEntities(store, table, body) as Record<string, unknown>[] | undefined;
-    if (!rows || rows.length === 0) return fail('转换源失败');
+    const list = parseJson(body);
+    if (!Array.isArray(list) || list.length === 0) return fail('转换源失败');
     // Only sources with a name and a URL that are not blank; the answer lists them as stored.
-    const kept = rows.filter((r) => text(r, kind.name).trim() !== '' && text(r, kind.url).trim() !== '');
-    const saved = store.transaction(() => kept.map((r) => t().get(t().upsert(r))!));
+    const given = list.filter((r) => isObject(r) && text(r, kind.name).trim() !== '' && text(r, kind.url).trim() !== '');
+    const kept = given.map((r) => entityFrom(store, table, r) as Record<string, unknown> | undefined);
+    if (kept.some((r) => r === undefined)) return fail('转换源失败');
+    const saved = store.transaction(() => kept.map((r) => t().get(t().upsert(r!))!));
     return ok(saved.map(out));
   });
 
