@@ -94,12 +94,18 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
       server.closeIdleConnections();
       for (const client of sockets.clients) client.terminate();
       await new Promise<void>((r) => sockets.close(() => r()));
-      if (inFlight > 0) {
-        const timeout = new Promise<void>((r) => setTimeout(r, options.stopTimeoutMs ?? 10_000).unref());
-        await Promise.race([new Promise<void>((r) => (drained = r)), timeout]);
-      }
-      server.closeAllConnections();
-      await stopped;
+      // Ref'd timers: they also keep the process alive while requests wait on sockets that do
+      // not (fetch's pooled connections are unref'd). Answers being written finish too: idle
+      // connections are closed as they become idle, all of them only after the time limit.
+      const deadline = Date.now() + (options.stopTimeoutMs ?? 10_000);
+      const sweep = setInterval(() => {
+        server.closeIdleConnections();
+        if (Date.now() > deadline) server.closeAllConnections();
+      }, 20);
+      const limit = new Promise<void>((r) => setTimeout(r, Math.max(0, deadline - Date.now()) + 100).unref());
+      if (inFlight > 0) await Promise.race([new Promise<void>((r) => (drained = r)), limit]);
+      await Promise.race([stopped, limit]);
+      clearInterval(sweep);
     })());
 
   return { url: `http://${shown}:${port}/`, wsUrl: `ws://${shown}:${wsPort}/`, port, wsPort, close };
