@@ -43,7 +43,9 @@ export type ErrorCode =
   | 'BUSY'
   | 'CANNOT_OPEN'
   | 'CORRUPT'
-  | 'IO_ERROR';
+  | 'IO_ERROR'
+  | 'BAD_BOOK_FILE'
+  | 'UNKNOWN_BOOK';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;

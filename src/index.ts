@@ -62,3 +62,11 @@ export {
   type ApplyResult,
 } from './curate/dedupe.js';
 export { setSourcesEnabled, type SourceTarget, type EnableResult } from './curate/sources.js';
+// Local books (TXT files split as the app splits them).
+export { addLocalBook, refreshLocalBook, readLocalChapter, bookFileAt, type LocalBookOptions } from './localbook/node.js';
+export { bytesFile, findLocalBook, type AddResult, type LocalChapter, type ReadOptions, type BookStorage } from './localbook/api.js';
+export type { BookFile, BookFormat, ParsedBook, ParsedChapter, ParseOptions } from './localbook/format.js';
+export { BookFileError, UnknownBookError, type BookFileProblem } from './localbook/errors.js';
+export { translateJavaRegex, JavaRegexError, type JavaRegex } from './localbook/java-regex.js';
+export { FORMATS, formatFor } from './localbook/formats.js';
+export { txtChapterUrl } from './localbook/txt/index.js';

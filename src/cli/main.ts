@@ -2,6 +2,7 @@
 // The legado-store command: each subcommand lives in commands/<name>.ts and registers itself here.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { registerBook } from './commands/book.js';
 import { registerCache } from './commands/cache.js';
 import { registerDemo } from './commands/demo.js';
 import { registerDiff } from './commands/diff.js';
@@ -32,7 +33,7 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.trimEnd() + '\n') });
-  for (const register of [registerInit, registerInfo, registerVerify, registerDemo, registerMigrate, registerImport, registerExport, registerWebDav, registerShelf, registerList, registerQuery, registerDiff, registerSources, registerCache, registerServe]) register(program);
+  for (const register of [registerInit, registerInfo, registerVerify, registerDemo, registerMigrate, registerImport, registerExport, registerWebDav, registerShelf, registerList, registerQuery, registerDiff, registerSources, registerCache, registerBook, registerServe]) register(program);
   return program;
 }
 

@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import { toJson } from '../../inspect/format.js';
+import { openStore } from '../../store/open.js';
+import { addLocalBook, bookFileAt, readLocalChapter } from '../../localbook/node.js';
+import { findLocalBook } from '../../localbook/api.js';
+import { UsageError } from '../exit.js';
+
+interface Flags {
+  json?: boolean;
+  books?: string;
+  force?: boolean;
+}
+
+const booksOption = ['--books <dir>', 'the books folder (default: books beside the store)'] as const;
+
+export function registerBook(program: Command): void {
+  const book = program.command('book').description('local books: add TXT files, list their chapters, read a chapter');
+  book
+    .command('add')
+    .description('add book files to the store, split into chapters as the app splits them (the same file again re-splits it, keeping progress)')
+    .argument('<store>', 'the store file')
+    .argument('<file...>', 'the book files (.txt)')
+    .option(...booksOption)
+    .option('--force', 'replace a different file of the same name in the books folder')
+    .option('--json', 'print JSON')
+    .addHelpText('after', '\nExample:\n  $ legado-store book add legado.db 《三体》作者：刘慈欣.txt\n')
+    .action((storePath: string, files: string[], flags: Flags) => {
+      const store = openStore(storePath, { create: false });
+      try {
+        const results = files.map((f) => {
+          const r = addLocalBook(store, bookFileAt(f), { ...(flags.books ? { booksDir: flags.books } : {}), ...(flags.force ? { force: true } : {}) });
+          return { file: f, bookUrl: r.book.bookUrl, name: r.book.name, author: r.book['author'], chapters: r.chapters.length, charset: r.book['charset'], tocUrl: r.book['tocUrl'], refreshed: r.refreshed, notes: r.notes };
+        });
+        if (flags.json) process.stdout.write(toJson(results) + '\n');
+        else for (const r of results) process.stdout.write(`${r.refreshed ? 're-split' : 'added'} ${r.name}${r.author ? ` (${r.author})` : ''}: ${r.chapters} chapters, ${r.charset}\n  ${r.bookUrl}\n${r.notes.map((n) => `  - ${n}\n`).join('')}`);
+      } finally {
+        store.close();
+      }
+    });
+  book
+    .command('toc')
+    .description("a local book's chapters: index, title, byte range")
+    .argument('<store>', 'the store file')
+    .argument('<book>', 'a bookUrl or a book name')
+    .option('--json', 'print JSON')
+    .action((storePath: string, ref: string, flags: Flags) => {
+      const store = openStore(storePath, { create: false, readonly: true });
+      try {
+        const b = findLocalBook(store, ref);
+        const rows = store.chapters.list(b.bookUrl).map((c) => ({ index: c.index, title: c.title, url: c.url, start: c.start ?? null, end: c.end ?? null, isVolume: c.isVolume }));
+        if (flags.json) process.stdout.write(toJson({ bookUrl: b.bookUrl, name: b.name, chapters: rows }) + '\n');
+        else process.stdout.write(rows.map((c) => `${c.index}\t${c.title}\t${c.start ?? ''}-${c.end ?? ''}\n`).join(''));
+      } finally {
+        store.close();
+      }
+    });
+  book
+    .command('read')
+    .description("one chapter's text as the app shows it (replace rules applied), the title first")
+    .argument('<store>', 'the store file')
+    .argument('<book>', 'a bookUrl or a book name')
+    .argument('<index>', 'the chapter index (from 0)')
+    .option(...booksOption)
+    .option('--json', 'print JSON')
+    .action((storePath: string, ref: string, index: string, flags: Flags) => {
+      if (!/^\d+$/.test(index)) throw new UsageError(`<index> must be a chapter index (0, 1, ...), not ${JSON.stringify(index)}`);
+      const store = openStore(storePath, { create: false, readonly: true });
+      try {
+        const c = readLocalChapter(store, ref, Number(index), { title: true, ...(flags.books ? { booksDir: flags.books } : {}) });
+        if (flags.json) process.stdout.write(toJson(c) + '\n');
+        else {
+          process.stdout.write(c.text.endsWith('\n') ? c.text : `${c.text}\n`);
+          for (const n of c.notes) process.stderr.write(`note: ${n}\n`);
+        }
+      } finally {
+        store.close();
+      }
+    });
+}

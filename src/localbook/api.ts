@@ -1,0 +1,236 @@
+// Local books in a store, platform-free: add a book file (parsed by its format, kept by a
+// BookStorage, its row and chapters written in one transaction), re-split it, read a chapter.
+// The Node side (node.ts) supplies a storage that keeps files in a books folder.
+import { FileExistsError } from '../errors.js';
+import { schemas } from '../schema/index.js';
+import type { AnyStore } from '../store/store.js';
+import { LOCAL_BIT, TEXT_BIT } from '../backup/book-type.js';
+import type { BookFile, ParsedBook, ParsedChapter } from './format.js';
+import { BookFileError, UnknownBookError } from './errors.js';
+import { bookExtensions, formatFor } from './formats.js';
+import { excluded, replaceContent, replaceTitle, type ReplaceRuleRow } from './replace.js';
+
+/** Where book files are kept (a folder on Node). */
+export interface BookStorage {
+  /** The bookUrl a file of this name gets: where it is kept. */
+  locate(fileName: string): string;
+  /** Whether that place holds nothing, the same bytes, or a different file. */
+  compare(fileName: string, file: BookFile): 'none' | 'same' | 'different';
+  /** Keeps the file there (replacing a different one only when asked); undo() takes it back. */
+  keep(file: BookFile, replace: boolean): { undo(): void; done(): void };
+  /** Keeps a cover image beside the book; returns its path. */
+  keepCover(bookUrl: string, cover: { readonly bytes: Uint8Array; readonly mediaType: string }): { path: string; undo(): void; done(): void };
+  /** The kept file of a book (by its bookUrl, else by its file name in the folder, as the app looks). */
+  open(bookUrl: string, originName: string): BookFile;
+}
+
+export interface AddOptions {
+  /** Replace a different file of the same name in the books folder. */
+  readonly force?: boolean;
+  /** Time limit of one TOC rule's matching, ms. */
+  readonly timeLimitMs?: number;
+}
+
+export interface AddResult {
+  readonly book: Record<string, unknown> & { readonly bookUrl: string; readonly name: string };
+  readonly chapters: readonly ParsedChapter[];
+  readonly notes: readonly string[];
+  /** True when the book was already in the store and was re-split. */
+  readonly refreshed: boolean;
+}
+
+export interface ReadOptions {
+  /** Put the chapter's title (title rules applied) on the first line, as the app shows it. */
+  readonly title?: boolean;
+  /** Apply the book's replace rules (default: the book's useReplaceRule setting, else true). */
+  readonly replace?: boolean;
+}
+
+export interface LocalChapter {
+  readonly index: number;
+  readonly title: string;
+  readonly text: string;
+  readonly notes: readonly string[];
+}
+
+/** A BookFile over bytes held in memory. */
+export function bytesFile(fileName: string, bytes: Uint8Array): BookFile {
+  return { fileName, size: bytes.length, read: (start, end) => bytes.subarray(Math.min(start, bytes.length), Math.min(end, bytes.length)) };
+}
+
+const isBookFile = (x: unknown): x is BookFile => typeof (x as BookFile).read === 'function';
+const hasColumn = (store: AnyStore, table: string, column: string): boolean =>
+  schemas[store.version].tables.some((t) => t.name === table && t.columns.some((c) => c.field === column));
+
+function chapterRows(store: AnyStore, bookUrl: string, chapters: readonly ParsedChapter[]): Record<string, unknown>[] {
+  const withWords = hasColumn(store, 'chapters', 'wordCount');
+  return chapters.map((c) => ({
+    url: c.url,
+    title: c.title,
+    isVolume: c.isVolume ?? false,
+    baseUrl: '',
+    bookUrl,
+    index: c.index,
+    isVip: false,
+    isPay: false,
+    start: c.start ?? null,
+    end: c.end ?? null,
+    startFragmentId: c.startFragmentId ?? null,
+    endFragmentId: c.endFragmentId ?? null,
+    ...(withWords && c.wordCount !== undefined ? { wordCount: c.wordCount } : {}),
+  }));
+}
+
+/** What a re-split writes to the book row: the file's fields, never the reader's progress. */
+function splitFields(parsed: ParsedBook): Record<string, unknown> {
+  const last = parsed.chapters[parsed.chapters.length - 1];
+  const wordCount = (parsed as { wordCount?: string }).wordCount;
+  return {
+    charset: parsed.charset ?? null,
+    tocUrl: parsed.tocUrl ?? '',
+    totalChapterNum: parsed.chapters.length,
+    latestChapterTitle: last?.title ?? null,
+    ...(wordCount !== undefined ? { wordCount } : {}),
+    ...(parsed.intro !== undefined ? { intro: parsed.intro } : {}),
+  };
+}
+
+function parseFor(store: AnyStore, file: BookFile, reuse: { charset?: string | null; tocUrl?: string } | undefined, options: AddOptions): ParsedBook {
+  const format = formatFor(file.fileName);
+  if (!format) throw new BookFileError(file.fileName, 'extension', `not a book file this store reads (extensions: ${bookExtensions().join(', ')})`);
+  if (file.size === 0) throw new BookFileError(file.fileName, 'empty', 'the file is empty');
+  const tocRules = store.txtTocRules.enabled().map((r) => ({ id: Number(r.id), name: r.name, rule: r.rule, serialNumber: r.serialNumber, enable: r.enable }));
+  const opts = {
+    tocRules,
+    ...(reuse?.charset ? { charset: reuse.charset } : {}),
+    ...(reuse?.tocUrl ? { tocUrl: reuse.tocUrl } : {}),
+    ...(options.timeLimitMs !== undefined ? { timeLimitMs: options.timeLimitMs } : {}),
+  };
+  const parsed = format.parse(file, opts);
+  if (parsed.chapters.length === 0) throw new BookFileError(file.fileName, 'no-chapters', 'no chapters found');
+  return parsed;
+}
+
+/**
+ * Adds a book file: parsed first (a bad file stores nothing), kept in the storage, then its row
+ * and chapters written in one transaction (the kept file is taken back if that fails). A file
+ * already in the store is re-split: chapters replaced, the reader's progress kept.
+ */
+export function addBook(store: AnyStore, storage: BookStorage, input: BookFile | { readonly fileName: string; readonly bytes: Uint8Array }, options: AddOptions = {}): AddResult {
+  const file = isBookFile(input) ? input : bytesFile(input.fileName, input.bytes);
+  const bookUrl = storage.locate(file.fileName);
+  const existing = store.books.get(bookUrl) as Record<string, unknown> | undefined;
+  const place = formatFor(file.fileName) && file.size > 0 ? storage.compare(file.fileName, file) : 'none';
+  if (place === 'different' && !options.force) throw new FileExistsError(bookUrl, 'a book file');
+  // An unchanged file keeps its charset and rule (the app re-detects both only for a changed file).
+  const reuse = existing && place === 'same' ? { charset: existing['charset'] as string | null, tocUrl: existing['tocUrl'] as string } : undefined;
+  const parsed = parseFor(store, file, reuse, options);
+  const kept = place === 'same' ? undefined : storage.keep(file, place === 'different');
+  const cover = parsed.cover ? storage.keepCover(bookUrl, parsed.cover) : undefined;
+  try {
+    const book = store.transaction(() => writeBook(store, bookUrl, file.fileName, parsed, existing, cover?.path));
+    kept?.done();
+    cover?.done();
+    return { book, chapters: parsed.chapters, notes: parsed.notes, refreshed: existing !== undefined };
+  } catch (e) {
+    cover?.undo();
+    kept?.undo();
+    throw e;
+  }
+}
+
+function writeBook(store: AnyStore, bookUrl: string, originName: string, parsed: ParsedBook, existing: Record<string, unknown> | undefined, coverPath: string | undefined): AddResult['book'] {
+  const books = store.tables.books as unknown as {
+    insert(row: object): unknown;
+    update(key: string, patch: object): unknown;
+    get(key: string): Record<string, unknown> | undefined;
+    list(q: object): Record<string, unknown>[];
+  };
+  const fields = splitFields(parsed);
+  if (existing) {
+    const total = parsed.chapters.length;
+    const dur = Number(existing['durChapterIndex'] ?? 0);
+    books.update(bookUrl, { ...fields, ...(dur >= total ? { durChapterIndex: total - 1 } : {}), ...(coverPath ? { coverUrl: coverPath } : {}) });
+  } else {
+    const first = books.list({ orderBy: [['order', 'asc']], limit: 1 })[0];
+    books.insert({
+      bookUrl,
+      origin: 'loc_book',
+      originName,
+      name: parsed.name,
+      author: parsed.author,
+      type: TEXT_BIT | LOCAL_BIT,
+      order: first ? Number(first['order']) - 1 : 0,
+      latestChapterTime: Date.now(),
+      ...(coverPath ? { coverUrl: coverPath } : {}),
+      ...fields,
+    });
+  }
+  (store.chapters as { replaceToc(bookUrl: string, rows: Iterable<object>): number }).replaceToc(bookUrl, chapterRows(store, bookUrl, parsed.chapters));
+  return books.get(bookUrl) as AddResult['book'];
+}
+
+/** The local book a reference names: a bookUrl, else a unique name among the local books. */
+export function findLocalBook(store: AnyStore, ref: string): Record<string, unknown> & { bookUrl: string; name: string; originName: string } {
+  type B = Record<string, unknown> & { bookUrl: string; name: string; originName: string };
+  const byUrl = store.books.get(ref) as B | undefined;
+  if (byUrl) return byUrl;
+  const named = (store.tables.books.list({ where: { name: ref } } as never) as unknown as B[]).filter((b) => b['origin'] === 'loc_book');
+  if (named.length === 1) return named[0]!;
+  if (named.length > 1) throw new UnknownBookError(ref, `${named.length} local books are named ${JSON.stringify(ref)}; give the bookUrl (${named.map((b) => b.bookUrl).join(', ')})`);
+  throw new UnknownBookError(ref, `no book with the bookUrl or the name ${JSON.stringify(ref)}`);
+}
+
+/** Re-splits a book from its kept file (changed or not): chapters replaced, progress kept. */
+export function refreshBook(store: AnyStore, storage: BookStorage, bookUrl: string, options: AddOptions & { redetect?: boolean } = {}): AddResult {
+  const book = findLocalBook(store, bookUrl);
+  const file = storage.open(book.bookUrl, book.originName);
+  const reuse = options.redetect ? undefined : { charset: book['charset'] as string | null, tocUrl: book['tocUrl'] as string };
+  const parsed = parseFor(store, file, reuse, options);
+  const row = store.transaction(() => writeBook(store, book.bookUrl, book.originName, parsed, book, undefined));
+  return { book: row, chapters: parsed.chapters, notes: parsed.notes, refreshed: true };
+}
+
+/** One chapter's text as the app shows it: the format's text, then the book's replace rules. */
+export function readChapter(store: AnyStore, storage: BookStorage, bookRef: string, index: number, options: ReadOptions = {}): LocalChapter {
+  const book = findLocalBook(store, bookRef);
+  const row = store.chapters.get(book.bookUrl, index) as (Record<string, unknown> & { title: string; url: string }) | undefined;
+  if (!row) throw new UnknownBookError(bookRef, `${JSON.stringify(book.name)} has no chapter ${index} (it has ${book['totalChapterNum']})`);
+  const format = formatFor(book.originName);
+  if (!format) throw new BookFileError(book.originName, 'extension', 'not a book file this store reads');
+  const file = storage.open(book.bookUrl, book.originName);
+  const chapter: ParsedChapter = {
+    index,
+    title: row.title,
+    url: row.url,
+    ...(row['start'] != null ? { start: Number(row['start']) } : {}),
+    ...(row['end'] != null ? { end: Number(row['end']) } : {}),
+    ...(row['startFragmentId'] != null ? { startFragmentId: String(row['startFragmentId']) } : {}),
+    ...(row['endFragmentId'] != null ? { endFragmentId: String(row['endFragmentId']) } : {}),
+  };
+  const charset = book['charset'] as string | null;
+  let text = format.chapterText(file, charset ? { charset } : {}, chapter);
+  const notes: string[] = [];
+  let title = row.title;
+  if (options.replace ?? useReplaceRule(book['readConfig'])) {
+    const name = book.name;
+    const origin = String(book['origin']);
+    const inScope = (rows: readonly Record<string, unknown>[]): ReplaceRuleRow[] =>
+      rows.map((r) => r as unknown as ReplaceRuleRow).filter((r) => !excluded(r, name, origin));
+    text = replaceContent(text, inScope(store.replaceRules.forContent(name, origin) as never), notes);
+    if (options.title) title = replaceTitle(title, inScope(store.replaceRules.forTitle(name, origin) as never), notes);
+  }
+  return { index, title, text: options.title ? `${title}\n${text}` : text, notes };
+}
+
+/** The book's readConfig.useReplaceRule (JSON), true when not set (the app's default for TXT). */
+function useReplaceRule(readConfig: unknown): boolean {
+  if (typeof readConfig !== 'string' || readConfig === '') return true;
+  try {
+    const v = (JSON.parse(readConfig) as { useReplaceRule?: unknown }).useReplaceRule;
+    return typeof v === 'boolean' ? v : true;
+  } catch {
+    return true;
+  }
+}
+
