@@ -5,8 +5,9 @@
 import { Hono, type Context } from 'hono';
 import { basicAuth } from 'hono/basic-auth';
 import { bodyLimit } from 'hono/body-limit';
-import { envelopeResponse, fail, type Envelope } from './envelope.js';
+import { apiAnswer, fail, type Envelope } from './envelope.js';
 import { bookRoutes } from './routes-books.js';
+import { localBookRoutes } from './routes-local.js';
 import { ourRoutes } from './routes-ours.js';
 import { ruleRoutes } from './routes-rules.js';
 import { sourceRoutes } from './routes-sources.js';
@@ -33,13 +34,6 @@ export interface ApiRequest {
 export interface Routes {
   get(path: string, handler: ApiHandler): void;
   post(path: string, handler: ApiHandler): void;
-}
-
-/** CORS headers the app puts on every API answer (the Origin echoed). */
-function corsHeaders(origin: string | undefined, methods: string): Record<string, string> {
-  const h: Record<string, string> = { 'Access-Control-Allow-Methods': methods };
-  if (origin !== undefined) h['Access-Control-Allow-Origin'] = origin;
-  return h;
 }
 
 export function createApp(store: AnyStore, options: ServeOptions = {}): Hono {
@@ -79,6 +73,7 @@ export function createApp(store: AnyStore, options: ServeOptions = {}): Hono {
   bookRoutes(routes, ctx);
   sourceRoutes(routes, ctx);
   ruleRoutes(routes, ctx);
+  localBookRoutes(app, ctx);
   ourRoutes(app, ctx);
 
   // Every other path is a static file; a path ending in / gets its index.html.
@@ -104,10 +99,7 @@ export function createApp(store: AnyStore, options: ServeOptions = {}): Hono {
   return app;
 }
 
-function envelope(c: Context, env: Envelope, status = 200): Response {
-  const res = envelopeResponse(env, corsHeaders(c.req.header('origin'), 'GET, POST'));
-  return status === 200 ? res : new Response(res.body, { status, headers: res.headers });
-}
+const envelope = (c: Context, env: Envelope, status = 200): Response => apiAnswer(c.req.header('origin'), env, status);
 
 const decoder = new TextDecoder('utf-8');
 

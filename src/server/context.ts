@@ -3,6 +3,7 @@ import type { BookshelfSortValue } from '../domain/books.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 import type { RemoteProgress } from '../webdav/progress-file.js';
+import type { BookStorage } from '../localbook/api.js';
 
 /** A reading position to upload to the app's WebDAV folder (the app's BookProgress) and the book it is of. */
 export type ProgressUpload = RemoteProgress & { readonly bookUrl: string };
@@ -21,6 +22,8 @@ export interface ServeOptions {
   readonly uploadProgress?: (progress: ProgressUpload) => Promise<boolean>;
   /** A static file for a path no endpoint takes (the app's `assets/web`); undefined when there is none. */
   readonly staticFile?: (path: string, request: Request) => Promise<Response | undefined>;
+  /** Where local book files are kept (a folder on Node); none: local books are not read. */
+  readonly bookStorage?: BookStorage;
   /** The store's database file, for GET /api/database (host-specific: a file copy in Node). */
   readonly databaseFile?: () => Promise<Response>;
 }

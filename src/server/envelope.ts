@@ -58,3 +58,11 @@ function streamEnvelope(env: Envelope, items: readonly unknown[]): ReadableStrea
     },
   });
 }
+
+/** The envelope with the CORS headers the app puts on every API answer (the Origin echoed). */
+export function apiAnswer(origin: string | undefined, env: Envelope, status = 200): Response {
+  const headers: Record<string, string> = { 'Access-Control-Allow-Methods': 'GET, POST' };
+  if (origin !== undefined) headers['Access-Control-Allow-Origin'] = origin;
+  const res = envelopeResponse(env, headers);
+  return status === 200 ? res : new Response(res.body, { status, headers: res.headers });
+}

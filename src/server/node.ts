@@ -11,18 +11,21 @@ import { Readable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import type { WebSocketServer } from 'ws';
 import '../webdav/attach.js';
+import { defaultBooksDir, folderStorage } from '../localbook/node-files.js';
 import type { WebDavOptions } from '../webdav/sync.js';
 import { createApp } from './app.js';
 import type { AnyStore, ServeOptions } from './context.js';
 import { startSockets } from './sockets.js';
 import { staticFolder } from './static-files.js';
 
-export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress'> {
+export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage'> {
   readonly host?: string;
   /** HTTP port (default 1122; 0 picks a free one, and the WebSocket port is then free-chosen too). */
   readonly port?: number;
   /** The app's web folder (assets/web). */
   readonly web?: string;
+  /** Where local books are kept (default: `books` beside the store, as `legado-store book` keeps them). */
+  readonly booksDir?: string;
   /** Upload progress to the app's WebDAV folder on every save. */
   readonly webdav?: WebDavOptions;
   /** Where messages go (default: nowhere). */
@@ -48,6 +51,7 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
     ...options,
     staticFile: options.web ? await staticFolder(options.web) : undefined,
     databaseFile: () => databaseFile(store),
+    bookStorage: folderStorage(options.booksDir ?? defaultBooksDir(store.path)),
     uploadProgress: sync
       ? async (p) => {
           try {

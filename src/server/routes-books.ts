@@ -1,6 +1,7 @@
 // The shelf, chapters, reading progress and the web reader's settings (BookController.kt).
 import { BookType, sortBooks } from '../domain/books.js';
 import type { Row } from '../schema/row-types.js';
+import { readChapter, refreshBook } from '../localbook/api.js';
 import { readProgressFile } from '../webdav/progress-file.js';
 import type { Routes } from './app.js';
 import { NO_ENGINE, type ProgressUpload, type RouteContext } from './context.js';
@@ -70,7 +71,15 @@ export function bookRoutes(routes: Routes, { store, options }: RouteContext): vo
     if (!url) return fail(NO_URL);
     const book = store.books.get(url) as Row<'books'> | undefined;
     if (!book) return fail('未在数据库找到对应书籍，请先添加');
-    if (isLocal(book)) return fail(`${NO_ENGINE} (local books are not read by this build)`);
+    if (isLocal(book)) {
+      if (!options.bookStorage) return fail('this server keeps no local book files');
+      try {
+        refreshBook(store as never, options.bookStorage, book.bookUrl);
+      } catch (e) {
+        return fail((e as Error).message || 'refresh toc error');
+      }
+      return ok(store.chapters.list(book.bookUrl).map((c) => toEntity(store, 'chapters', c)));
+    }
     if (!store.tables.book_sources.has(book.origin)) return fail('未找到对应书源,请换源');
     return fail(NO_ENGINE);
   };
@@ -98,6 +107,14 @@ export function bookRoutes(routes: Routes, { store, options }: RouteContext): vo
     const chapter = store.chapters.get(url, Number(indexText));
     // The app waits up to 30 s for a chapter row that is not there yet; nothing here adds one.
     if (!book || !chapter) return fail('未找到');
+    if (isLocal(book) && options.bookStorage) {
+      // The file's text after the book's replace rules, title left out, as the app's ContentProcessor gives it.
+      try {
+        return ok(readChapter(store as never, options.bookStorage, book.bookUrl, chapter.index).text);
+      } catch (e) {
+        return fail((e as Error).message);
+      }
+    }
     if (!store.tables.book_sources.has(book.origin) && !isLocal(book)) return fail('未找到书源');
     return fail(NO_ENGINE);
   });
