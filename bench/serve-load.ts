@@ -1,12 +1,13 @@
 // npm run bench:serve: `legado-store serve` under load on 127.0.0.1 against a bare handler of the
 // same HTTP stack (Hono on @hono/node-server) doing the same SQL on the same engine. 50 clients
-// for 10 s per contender, in alternating 5 s halves (A B A B) so drift hits both alike; each
+// for 10 s per contender, in alternating 1 s slices (A B A B ...) so the machine's drift hits both
+// alike, with each pair's p50 ratio reported beside the pooled percentiles; each
 // client saves the progress of its own book (text/plain, by name + author) then reads the shelf.
 // Each server runs in a child process; the clients run here. Checks: no error, no lost update
 // (each book ends at its client's last acknowledged position). Results: bench/serve-results.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -18,7 +19,9 @@ import { startServer } from '../src/server/node.js';
 import { openStore } from '../src/store/open.js';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 50);
-const HALF_MS = Number(process.env.HALF_MS ?? 5000);
+/** Slices per contender, each SLICE_MS long, alternated A B A B ... (10 x 1 s = 10 s each). */
+const SLICES = Number(process.env.SLICES ?? 10);
+const SLICE_MS = Number(process.env.SLICE_MS ?? 1000);
 const BOOKS = 200;
 
 async function child(kind: string, path: string): Promise<void> {
@@ -104,6 +107,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'legado-serve-load-'));
   const runs: Record<string, Run> = { store: { latencies: [], errors: 0, requests: 0 }, bare: { latencies: [], errors: 0, requests: 0 } };
   const lost: Record<string, number> = { store: 0, bare: 0 };
+  const pairRatios: number[] = [];
   try {
     const paths: Record<string, string> = {};
     for (const kind of ['store', 'bare']) {
@@ -118,7 +122,19 @@ async function main(): Promise<void> {
     const positions: Record<string, number[]> = { store: new Array(CLIENTS).fill(0), bare: new Array(CLIENTS).fill(0) };
     // Warm-up, then A B A B.
     for (const kind of ['store', 'bare'] as const) await load(servers[kind].url, 1000, positions[kind]!, { latencies: [], errors: 0, requests: 0 });
-    for (const kind of ['store', 'bare', 'store', 'bare'] as const) await load(servers[kind].url, HALF_MS, positions[kind]!, runs[kind]!);
+    for (let i = 0; i < SLICES; i++) {
+      const p50: number[] = [];
+      // Which goes first alternates too.
+      for (const kind of (i % 2 ? ['bare', 'store'] : ['store', 'bare']) as ('store' | 'bare')[]) {
+        const slice: Run = { latencies: [], errors: 0, requests: 0 };
+        await load(servers[kind].url, SLICE_MS, positions[kind]!, slice);
+        runs[kind]!.latencies.push(...slice.latencies);
+        runs[kind]!.errors += slice.errors;
+        runs[kind]!.requests += slice.requests;
+        p50[kind === 'store' ? 0 : 1] = pct([...slice.latencies].sort((a, b) => a - b), 50);
+      }
+      pairRatios.push(p50[0]! / p50[1]!);
+    }
     for (const kind of ['store', 'bare'] as const) servers[kind].proc.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     for (const kind of ['store', 'bare'] as const) {
@@ -136,13 +152,14 @@ async function main(): Promise<void> {
     const r = runs[kind]!;
     const sorted = [...r.latencies].sort((a, b) => a - b);
     stats[kind] = [50, 95, 99].map((p) => pct(sorted, p));
-    rows.push(`| ${kind === 'store' ? '`legado-store serve`' : 'bare Hono handler'} | ${r.requests} | ${(r.requests / ((HALF_MS * 2) / 1000)).toFixed(0)} | ${stats[kind]!.map((v) => v.toFixed(2)).join(' | ')} | ${r.errors} | ${lost[kind]} |`);
+    rows.push(`| ${kind === 'store' ? '`legado-store serve`' : 'bare Hono handler'} | ${r.requests} | ${(r.requests / ((SLICES * SLICE_MS) / 1000)).toFixed(0)} | ${stats[kind]!.map((v) => v.toFixed(2)).join(' | ')} | ${r.errors} | ${lost[kind]} |`);
   }
   const ratio = [0, 1, 2].map((i) => (stats.store![i]! / stats.bare![i]!).toFixed(2));
+  const pairs = [...pairRatios].sort((a, b) => a - b);
   const report = `# serve load results
 
-\`npm run bench:serve\` (bench/serve-load.ts): ${CLIENTS} concurrent clients on 127.0.0.1 for ${(HALF_MS * 2) / 1000} s per
-contender (alternating ${HALF_MS / 1000} s halves, after 1 s of warm-up each); every client saves the progress of
+\`npm run bench:serve\` (bench/serve-load.ts): ${CLIENTS} concurrent clients on 127.0.0.1 for ${(SLICES * SLICE_MS) / 1000} s per
+contender (${SLICES} alternating slices of ${SLICE_MS / 1000} s, after 1 s of warm-up each); every client saves the progress of
 its own book (POST /saveBookProgress, text/plain) then reads the shelf of ${BOOKS} books (GET /getBookshelf).
 Each server is a child process on the same engine; latencies are per request, in ms.
 
@@ -150,9 +167,13 @@ Each server is a child process on the same engine; latencies are per request, in
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-store / bare: p50 ${ratio[0]}x, p95 ${ratio[1]}x, p99 ${ratio[2]}x.
+store / bare, pooled: p50 ${ratio[0]}x, p95 ${ratio[1]}x, p99 ${ratio[2]}x.
+Paired p50 ratios of the ${SLICES} slices (store / bare, each against the slice next to it): median ${pct(pairs, 50).toFixed(2)}x,
+range ${pairs[0]!.toFixed(2)}-${pairs[pairs.length - 1]!.toFixed(2)}x: ${pairRatios.map((r) => r.toFixed(2)).join(', ')}.
 
-Run on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.env.LEGADO_STORE_DRIVER ?? 'the default engine'}, a shared 2-core machine.
+Run on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.env.LEGADO_STORE_DRIVER ?? 'the default engine'}, a shared 2-core machine (load average ${loadavg().map((l) => l.toFixed(1)).join(', ')} at the end).
+The same run with the first-run layout (two 5 s halves each) on this machine gave p50 1.47x and 0.66x in two
+runs minutes apart: single slices swing with the machine's load; the paired slices above say more.
 `;
   process.stdout.write(report);
   if (process.env.WRITE_RESULTS !== '0') writeFileSync(new URL('../../bench/serve-results.md', import.meta.url), report);
