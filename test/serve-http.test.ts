@@ -98,6 +98,8 @@ test('malformed URL escapes in a query: read as written, an envelope, nothing wr
 test('credentials: without or with wrong ones 401, with the right ones the API answers', async () => {
   const s = await served({ auth: { user: 'me', password: 'pa55 wörd' } });
   assert.equal((await s.get('/getBookshelf')).status, 401);
+  // A browser's preflight carries no credentials: answered, with nothing in it.
+  assert.equal((await fetch(s.server.url + 'saveBook', { method: 'OPTIONS', headers: { Origin: 'http://a.b' } })).status, 200);
   const basic = (u: string, p: string) => ({ Authorization: `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}` });
   assert.equal((await s.get('/getBookshelf', basic('me', 'wrong'))).status, 401);
   assert.equal((await s.get('/getBookshelf', basic('you', 'pa55 wörd'))).status, 401);

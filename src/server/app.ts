@@ -40,6 +40,14 @@ export function createApp(store: AnyStore, options: ServeOptions = {}): Hono {
   const app = new Hono();
   const ctx: RouteContext = { store, options };
 
+  // Preflights carry no credentials (browsers never send them there) and reveal nothing.
+  app.options('*', (c) => {
+    const h: Record<string, string> = { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'content-type' };
+    const origin = c.req.header('origin');
+    if (origin !== undefined) h['Access-Control-Allow-Origin'] = origin;
+    return c.body('', 200, h);
+  });
+
   if (options.auth) {
     const { user, password } = options.auth;
     // Hono compares both through SHA-256 digests (timingSafeEqual): no early exit on a wrong byte.
@@ -53,12 +61,6 @@ export function createApp(store: AnyStore, options: ServeOptions = {}): Hono {
     }),
   );
 
-  app.options('*', (c) => {
-    const h: Record<string, string> = { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'content-type' };
-    const origin = c.req.header('origin');
-    if (origin !== undefined) h['Access-Control-Allow-Origin'] = origin;
-    return c.body('', 200, h);
-  });
 
   const run = async (c: Context, handler: ApiHandler): Promise<Response> => {
     const req = await apiRequest(c);

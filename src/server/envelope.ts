@@ -32,7 +32,9 @@ export function envelopeResponse(env: Envelope, headers: Record<string, string> 
   if (Array.isArray(data) && data.length > STREAM_OVER) return new Response(streamEnvelope(env, data), { headers: h });
   const body: Record<string, unknown> = { isSuccess: env.isSuccess, errorMsg: env.errorMsg };
   if (data !== undefined && data !== null) body.data = data;
-  return new Response(gsonPretty(body), { headers: h });
+  // A fixed length, as the app's newFixedLengthResponse: set here, so every host sends it.
+  const bytes = encoder.encode(gsonPretty(body));
+  return new Response(bytes, { headers: { ...h, 'Content-Length': String(bytes.byteLength) } });
 }
 
 /** The same text as gsonPretty of the whole envelope, made a few hundred items at a time. */
