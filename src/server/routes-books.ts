@@ -125,6 +125,9 @@ export function bookRoutes(routes: Routes, { store, options }: RouteContext): vo
     return fail(NO_ENGINE);
   });
 
+  // The app answers these only on its WebSocket port; a client asking here over HTTP gets told why not.
+  for (const path of ['/searchBook', '/bookSourceDebug', '/rssSourceDebug']) routes.get(path, () => fail(NO_ENGINE));
+
   routes.get('/cover', () => fail(`${NO_ENGINE} (covers are not fetched by this build)`));
 }
 
