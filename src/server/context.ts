@@ -28,6 +28,8 @@ export interface ServeOptions {
   readonly databaseFile?: () => Promise<Response>;
 }
 
+// The local-book API types its store as the union of store versions (store.ts AnyStore); the
+// routes hand it this same object `as never`.
 export type AnyStore = Store<SchemaVersion>;
 
 export interface RouteContext {
