@@ -61,7 +61,6 @@ export function createApp(store: AnyStore, options: ServeOptions = {}): Hono {
     }),
   );
 
-
   const run = async (c: Context, handler: ApiHandler): Promise<Response> => {
     const req = await apiRequest(c);
     const out = await handler(req);
