@@ -44,15 +44,23 @@ export function toJsonRow<N extends TableName<V>, V extends SchemaVersion = 62>(
  * The row a JSON record stands for, to insert or upsert: read as the backup import reads it
  * (numbers given as text, 0/1 for booleans, rule objects or their text, the app's defaults for
  * missing fields, fields the table defaults or leaves NULL left out; 2.0 formats converted). A record it cannot read exactly, a field with a value it cannot take or a
- * field no version has is an InvalidArgumentError (`INVALID_ARGUMENT`).
+ * field no version has is an InvalidArgumentError (`INVALID_ARGUMENT`); `unknownFields: 'ignore'`
+ * passes over fields the table does not have, as the app's Gson does.
  */
-export function fromJsonRow<N extends TableName<V>, V extends SchemaVersion = 62>(table: N, json: unknown, version?: V): NewRow<N, V> {
+export function fromJsonRow<N extends TableName<V>, V extends SchemaVersion = 62>(
+  table: N,
+  json: unknown,
+  version?: V,
+  options: { readonly unknownFields?: 'reject' | 'ignore' } = {},
+): NewRow<N, V> {
   const v = version ?? CURRENT_VERSION;
   const t = tableAt(table, v);
   const report = newKindReport('json', table);
   const built = RowBuilder.of(t, v).build(json, report, { clock: new Clock() });
   if ('reason' in built) throw new InvalidArgumentError(`${table} row`, built.reason);
-  const wrong = [...Object.keys(report.defaultedFields), ...Object.keys(report.unknownFields).map((f) => `${f} (no such field)`)];
+  // 'ignore': as the app's Gson reads an entity, fields it does not have are passed over.
+  const unknown = options.unknownFields === 'ignore' ? [] : Object.keys(report.unknownFields).map((f) => `${f} (no such field)`);
+  const wrong = [...Object.keys(report.defaultedFields), ...unknown];
   if (wrong.length) throw new InvalidArgumentError(`${table} row`, `fields it cannot take: ${wrong.join(', ')}`);
   return built.row as NewRow<N, V>;
 }

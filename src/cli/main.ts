@@ -17,6 +17,7 @@ import { registerShelf } from './commands/shelf.js';
 import { registerSources } from './commands/sources.js';
 import { registerVerify } from './commands/verify.js';
 import { registerWebDav } from './commands/webdav.js';
+import { registerServe } from './commands/serve.js';
 import { printError } from './errors.js';
 import { EXIT, UsageError, wantsJson } from './exit.js';
 
@@ -32,7 +33,7 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.trimEnd() + '\n') });
-  for (const register of [registerInit, registerInfo, registerVerify, registerDemo, registerMigrate, registerImport, registerExport, registerWebDav, registerShelf, registerList, registerQuery, registerDiff, registerSources, registerCache, registerBook]) register(program);
+  for (const register of [registerInit, registerInfo, registerVerify, registerDemo, registerMigrate, registerImport, registerExport, registerWebDav, registerShelf, registerList, registerQuery, registerDiff, registerSources, registerCache, registerBook, registerServe]) register(program);
   return program;
 }
 

@@ -51,6 +51,17 @@ export class Cache extends Area {
     return this.t.delete(key);
   }
 
+  /**
+   * Deletes what the app keeps for a source (CacheDao.deleteSourceVariables): its variables
+   * `v_<url>_…`, `userInfo_<url>`, `loginHeader_<url>` and `sourceVariable_<url>`. The LIKE is the
+   * app's own, `_` matching any character included. Returns how many rows went.
+   */
+  deleteSourceVariables(sourceUrl: string): number {
+    return this.sql(
+      "DELETE FROM caches WHERE key LIKE 'v_' || ? || '_%' OR key = 'userInfo_' || ? OR key = 'loginHeader_' || ? OR key = 'sourceVariable_' || ?",
+    ).run(sourceUrl, sourceUrl, sourceUrl, sourceUrl).changes;
+  }
+
   /** Deletes the expired rows, as the app does at every start; returns how many. */
   purgeExpired(): number {
     return this.sql('DELETE FROM caches WHERE deadline > 0 AND deadline < ?').run(this.now()).changes;

@@ -97,6 +97,27 @@ class Sources<R> extends Area {
     });
   }
 
+  /**
+   * Deletes sources as the app's source manager and web API do (SourceHelp.deleteBookSource /
+   * deleteRssSource), in one transaction: each source and its cached variables (Cache
+   * deleteSourceVariables), and what `also` removes with it. Returns how many sources went.
+   */
+  remove(urls: Iterable<string>): number {
+    const del = this.sql(`DELETE FROM ${this.c.table} WHERE ${this.c.url} = ?`);
+    return this.store.transaction(() => {
+      let n = 0;
+      for (const url of urls) {
+        n += del.run(url).changes;
+        this.store.cache.deleteSourceVariables(url);
+        this.also(url);
+      }
+      return n;
+    });
+  }
+
+  /** What else goes with a deleted source (nothing for book sources). */
+  protected also(_url: string): void {}
+
   protected where(condition: string, params: readonly unknown[] = [], filter: SourceFilter = {}): R[] {
     const enabled = filter.enabledOnly ? ' AND enabled = 1' : '';
     return this.t.select(`WHERE ${condition}${enabled} ORDER BY customOrder`, params) as R[];
@@ -128,5 +149,10 @@ export class RssSources<V extends SchemaVersion = 62> extends Sources<Row<'rssSo
   constructor(store: ConstructorParameters<typeof Area>[0]) {
     // The v62 RSS search does not look at sourceComment (HEAD does).
     super(store, { table: 'rssSources', url: 'sourceUrl', group: 'sourceGroup', searchIn: ['sourceName', 'sourceUrl', 'sourceGroup'] });
+  }
+
+  /** A deleted RSS source's articles go with it. */
+  protected override also(url: string): void {
+    this.store.rss.deleteArticles(url);
   }
 }

@@ -10,7 +10,8 @@ import type { Store } from '../store/store.js';
 import { DavClient, type DavFile, type WebDavConnection } from './client.js';
 import { BackupExistsError, WebDavNotFoundError } from './errors.js';
 import { syncMarks } from './marks.js';
-import { alphanumCompare, backupFileName, isBackupName } from './names.js';
+import { alphanumCompare, backupFileName, isBackupName, progressFileName } from './names.js';
+import { writeProgressFile, type RemoteProgress } from './progress-file.js';
 import { syncProgress, type ProgressDirection, type ProgressReport } from './progress.js';
 
 export interface WebDavOptions extends WebDavConnection {
@@ -102,6 +103,29 @@ export class WebDavSync {
     if (!isZipSignature(data)) throw new BadArchiveError(dav.root + encodeURIComponent(chosen), undefined, 'not a zip archive (the backup on the server is damaged or not a backup); nothing was imported');
     const result = await importBackupBytes(this.store, data, { ...importOptions, name: chosen });
     return { folder: dav.root, name: chosen, bytes: data.byteLength, import: result, requests: dav.requests };
+  }
+
+  /**
+   * Uploads one book's position as the app does after a save (AppWebDav.uploadBookProgress):
+   * `bookProgress/<name>_<author>.json`, the folders made when the server has none; then the
+   * book's syncTime is set (the column, or the state file below schema 71). A failed upload
+   * throws and sets nothing.
+   */
+  async pushProgress(p: RemoteProgress & { readonly bookUrl: string }): Promise<void> {
+    const dav = new DavClient(this.options);
+    const file = `bookProgress/${progressFileName(p.name, p.author)}`;
+    const text = writeProgressFile(p);
+    try {
+      await dav.put(file, text, 'application/json');
+    } catch (e) {
+      if (!(e instanceof WebDavNotFoundError)) throw e;
+      await ensureFolders(dav, undefined);
+      await dav.put(file, text, 'application/json');
+    }
+    const marks = syncMarks(this.store, dav.root, this.options.stateFile);
+    const patch = marks.patch(p.bookUrl, this.store.clock());
+    if (Object.keys(patch).length) this.store.table('books').update(p.bookUrl, patch);
+    marks.committed();
   }
 
   /** Reading progress: pull, push, or both (default), by the app's rules. */

@@ -1,0 +1,91 @@
+// `legado-store serve <store>`: the app's web API answered from the store (src/server), on
+// 127.0.0.1 unless --host says otherwise; off the loopback address HTTP Basic credentials are
+// required (--user, the password from LEGADO_SERVE_PASSWORD only, never printed). SIGINT or
+// SIGTERM stop it: no new requests, those in flight finish, the store is closed.
+import type { Command } from 'commander';
+import type { BookshelfSortValue } from '../../domain/books.js';
+import type { SchemaVersion } from '../../schema/index.js';
+import { startServer } from '../../server/node.js';
+import { openStore } from '../../store/open.js';
+import type { Store } from '../../store/store.js';
+import { EXIT, UsageError } from '../exit.js';
+import { secretFromEnv } from '../secret.js';
+import { PASSWORD_ENV as WEBDAV_PASSWORD_ENV } from './webdav.js';
+
+export const SERVE_PASSWORD_ENV = 'LEGADO_SERVE_PASSWORD';
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+interface Flags {
+  host: string;
+  port: string;
+  web?: string;
+  user?: string;
+  sort: string;
+  maxBody: string;
+  webdavUrl?: string;
+  webdavDir: string;
+  webdavUser?: string;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description("answer the app's web API (its web front-end, its clients) from the store; WebSockets on port + 1")
+    .argument('<store>', 'the store file')
+    .option('--host <address>', 'address to listen on; another than 127.0.0.1 requires --user', '127.0.0.1')
+    .option('--port <n>', "HTTP port, as the app's webPort setting", '1122')
+    .option('--web <dir>', "the app's web folder (assets/web, the built front-end under vue/), served for every other path")
+    .option('--user <name>', `require HTTP Basic credentials: this user, the password from ${SERVE_PASSWORD_ENV}`)
+    .option('--sort <n>', "the app's bookshelfSort setting for /getBookshelf: 0 last read, 1 latest chapter, 2 name, 3 manual", '0')
+    .option('--max-body <MiB>', 'largest request body in MiB', '32')
+    .option('--webdav-url <url>', `upload reading progress to the app's WebDAV folder on every save (password from ${WEBDAV_PASSWORD_ENV})`)
+    .option('--webdav-dir <dir>', "the app's WebDAV sub-folder", 'legado')
+    .option('--webdav-user <account>', 'the WebDAV account')
+    .addHelpText('after', `\nExamples:\n  $ legado-store serve legado.db\n  $ legado-store serve legado.db --web ./assets/web\n  $ ${SERVE_PASSWORD_ENV}=... legado-store serve legado.db --host 0.0.0.0 --user me\n`)
+    .action(async (path: string, flags: Flags) => {
+      const port = Number(flags.port);
+      if (!/^\d+$/.test(flags.port) || port > 65534) throw new UsageError(`--port must be 0 to 65534 (the WebSockets take port + 1), not ${JSON.stringify(flags.port)}`);
+      if (!/^[0-3]$/.test(flags.sort)) throw new UsageError(`--sort must be 0, 1, 2 or 3, not ${JSON.stringify(flags.sort)}`);
+      const maxBody = Number(flags.maxBody);
+      if (!(maxBody > 0)) throw new UsageError(`--max-body must be a positive number of MiB, not ${JSON.stringify(flags.maxBody)}`);
+      const password = flags.user === undefined ? undefined : secretFromEnv(SERVE_PASSWORD_ENV);
+      if (flags.user !== undefined && !password) throw new UsageError(`--user needs the password in ${SERVE_PASSWORD_ENV}`);
+      if (!LOOPBACK.has(flags.host) && flags.user === undefined) {
+        throw new UsageError(`listening on ${flags.host} lets other machines in: give --user and the password in ${SERVE_PASSWORD_ENV}`);
+      }
+      const webdav = flags.webdavUrl
+        ? { url: flags.webdavUrl, dir: flags.webdavDir, user: flags.webdavUser, password: flags.webdavUser === undefined ? undefined : secretFromEnv(WEBDAV_PASSWORD_ENV), timeoutMs: 15_000, retries: 1 }
+        : undefined;
+
+      const store = openStore(path, { create: false }) as Store<SchemaVersion>;
+      try {
+        const server = await startServer(store, {
+          host: flags.host,
+          port,
+          web: flags.web,
+          bookshelfSort: Number(flags.sort) as BookshelfSortValue,
+          maxBodyBytes: Math.round(maxBody * (1 << 20)),
+          auth: flags.user !== undefined ? { user: flags.user, password: password! } : undefined,
+          webdav,
+          log: (line) => process.stderr.write(`${line}\n`),
+        });
+        const out = process.stdout;
+        out.write(`legado-store serve: ${path} (schema ${store.version})\n`);
+        out.write(`  HTTP       ${server.url}\n  WebSocket  ${server.wsUrl}\n`);
+        out.write(flags.web ? `  web folder ${flags.web}\n` : `  no --web folder: ${server.url} shows how to add the app's front-end\n`);
+        out.write(flags.user !== undefined ? `  HTTP Basic credentials required (user ${flags.user}, password from ${SERVE_PASSWORD_ENV})\n` : '  no credentials: only this machine can connect\n');
+        if (webdav) out.write(`  progress uploaded to ${flags.webdavUrl} (${flags.webdavDir})\n`);
+        out.write('Ctrl-C stops it.\n');
+        const signal = await new Promise<string>((resolve) => {
+          process.once('SIGINT', () => resolve('SIGINT'));
+          process.once('SIGTERM', () => resolve('SIGTERM'));
+        });
+        out.write(`${signal}: stopping (requests in flight finish)\n`);
+        await server.close();
+      } finally {
+        store.close();
+      }
+      process.stdout.write('stopped, store closed\n');
+      process.exitCode = EXIT.ok;
+    });
+}

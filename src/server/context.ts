@@ -1,0 +1,42 @@
+// What every route of the app's API is given: the store, the options, and the raw request body.
+import type { BookshelfSortValue } from '../domain/books.js';
+import type { SchemaVersion } from '../schema/index.js';
+import type { Store } from '../store/store.js';
+import type { RemoteProgress } from '../webdav/progress-file.js';
+import type { BookStorage } from '../localbook/api.js';
+
+/** A reading position to upload to the app's WebDAV folder (the app's BookProgress) and the book it is of. */
+export type ProgressUpload = RemoteProgress & { readonly bookUrl: string };
+
+export interface ServeOptions {
+  /** The app's `bookshelfSort` preference, which the store does not hold: 0 (the app's default) last read, 1 latest chapter, 2 name, 3 manual. */
+  readonly bookshelfSort?: BookshelfSortValue;
+  /** Largest request body in bytes (default 32 MiB); a larger one is answered 413. */
+  readonly maxBodyBytes?: number;
+  /** HTTP Basic credentials every request must carry (required off 127.0.0.1 by the CLI). */
+  readonly auth?: { readonly user: string; readonly password: string };
+  /**
+   * Uploads a book's progress to the app's WebDAV folder and records the sync (syncTime);
+   * resolves false, never rejects, when the upload failed. None: nothing is uploaded.
+   */
+  readonly uploadProgress?: (progress: ProgressUpload) => Promise<boolean>;
+  /** A static file for a path no endpoint takes (the app's `assets/web`); undefined when there is none. */
+  readonly staticFile?: (path: string, request: Request) => Promise<Response | undefined>;
+  /** Where local book files are kept (a folder on Node); none: local books are not read. */
+  readonly bookStorage?: BookStorage;
+  /** The store's database file, for GET /api/database (host-specific: a file copy in Node). */
+  readonly databaseFile?: () => Promise<Response>;
+}
+
+// The local-book API types its store as the union of store versions (store.ts AnyStore); the
+// routes hand it this same object `as never`.
+export type AnyStore = Store<SchemaVersion>;
+
+export interface RouteContext {
+  readonly store: AnyStore;
+  readonly options: ServeOptions;
+}
+
+/** The app's answer when the rule engine would be needed (search, debuggers, web chapters, images). */
+export const NO_ENGINE =
+  'legado-store serve 不从书源获取内容（搜索、调试、未缓存的网络章节、正文图片需要阅读App）: this server answers from the store and does not fetch from book sources';

@@ -1,0 +1,133 @@
+// The Node shell around the platform-free app (app.ts): HTTP through @hono/node-server, the
+// WebSocket server on port + 1, static files from a folder, the database file through a
+// temporary copy, WebDAV progress uploads, and a stop that lets requests in flight finish.
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { serve } from '@hono/node-server';
+import type { WebSocketServer } from 'ws';
+import '../webdav/attach.js';
+import { defaultBooksDir, folderStorage } from '../localbook/node-files.js';
+import type { WebDavOptions } from '../webdav/sync.js';
+import { createApp } from './app.js';
+import type { AnyStore, ServeOptions } from './context.js';
+import { startSockets } from './sockets.js';
+import { staticFolder } from './static-files.js';
+
+export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage'> {
+  readonly host?: string;
+  /** HTTP port (default 1122; 0 picks a free one, and the WebSocket port is then free-chosen too). */
+  readonly port?: number;
+  /** The app's web folder (assets/web). */
+  readonly web?: string;
+  /** Where local books are kept (default: `books` beside the store, as `legado-store book` keeps them). */
+  readonly booksDir?: string;
+  /** Upload progress to the app's WebDAV folder on every save. */
+  readonly webdav?: WebDavOptions;
+  /** Where messages go (default: nowhere). */
+  readonly log?: (line: string) => void;
+  /** Longest wait for requests in flight at stop, in ms (default 10,000). */
+  readonly stopTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly wsUrl: string;
+  readonly port: number;
+  readonly wsPort: number;
+  /** Stops taking requests, waits for those in flight, closes the sockets. The store stays open. */
+  close(): Promise<void>;
+}
+
+export async function startServer(store: AnyStore, options: NodeServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? (() => {});
+  const sync = options.webdav ? store.webdav(options.webdav) : undefined;
+  const app = createApp(store, {
+    ...options,
+    staticFile: options.web ? await staticFolder(options.web) : undefined,
+    databaseFile: () => databaseFile(store),
+    bookStorage: folderStorage(options.booksDir ?? defaultBooksDir(store.path)),
+    uploadProgress: sync
+      ? async (p) => {
+          try {
+            await sync.pushProgress(p);
+            return true;
+          } catch (e) {
+            log(`progress upload failed for ${p.name} / ${p.author}: ${(e as Error).message}`);
+            return false;
+          }
+        }
+      : undefined,
+  });
+
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const fetch = async (req: Request): Promise<Response> => {
+    inFlight++;
+    try {
+      return await app.fetch(req);
+    } finally {
+      if (--inFlight === 0) drained?.();
+    }
+  };
+
+  const server = await new Promise<Server>((resolvePromise, reject) => {
+    const s = serve({ fetch, hostname: host, port: options.port ?? 1122 }, () => resolvePromise(s as Server)) as Server;
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  let sockets: WebSocketServer;
+  try {
+    sockets = await startSockets(host, options.port === 0 ? 0 : port + 1);
+  } catch (e) {
+    server.close();
+    throw e;
+  }
+  const wsPort = (sockets.address() as AddressInfo).port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      const stopped = new Promise<void>((r) => server.close(() => r()));
+      server.closeIdleConnections();
+      for (const client of sockets.clients) client.terminate();
+      await new Promise<void>((r) => sockets.close(() => r()));
+      // Ref'd timers: they also keep the process alive while requests wait on sockets that do
+      // not (fetch's pooled connections are unref'd). Answers being written finish too: idle
+      // connections are closed as they become idle, all of them only after the time limit.
+      const deadline = Date.now() + (options.stopTimeoutMs ?? 10_000);
+      const sweep = setInterval(() => {
+        server.closeIdleConnections();
+        if (Date.now() > deadline) server.closeAllConnections();
+      }, 20);
+      const limit = new Promise<void>((r) => setTimeout(r, Math.max(0, deadline - Date.now()) + 100).unref());
+      if (inFlight > 0) await Promise.race([new Promise<void>((r) => (drained = r)), limit]);
+      await Promise.race([stopped, limit]);
+      clearInterval(sweep);
+    })());
+
+  return { url: `http://${shown}:${port}/`, wsUrl: `ws://${shown}:${wsPort}/`, port, wsPort, close };
+}
+
+/** A consistent copy of the database (VACUUM INTO, which reads through the connection), streamed and then removed. */
+async function databaseFile(store: AnyStore): Promise<Response> {
+  const dir = await mkdtemp(join(tmpdir(), 'legado-serve-'));
+  const file = join(dir, 'legado.db');
+  try {
+    store.db.prepare('VACUUM INTO ?').run(file);
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    throw e;
+  }
+  const stream = createReadStream(file);
+  stream.once('close', () => void rm(dir, { recursive: true, force: true }));
+  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
+    headers: { 'Content-Type': 'application/vnd.sqlite3', 'Content-Disposition': 'attachment; filename="legado.db"' },
+  });
+}
