@@ -180,7 +180,7 @@ test('getBookContent: its messages; a chapter the store cannot give is an envelo
   assert.match(bad.headers.get('content-type')!, /^text\/plain/);
   assert.equal((await s.get('/image?url=u%3Aa')).text, envelopeText(false, '图片链接为空'));
   assert.equal((await s.get('/image?path=x')).text, envelopeText(false, 'bookUrl为空'));
-  for (const path of ['/image?url=u%3Aa&path=x', '/cover?path=https%3A%2F%2Fx%2Fc.jpg', '/searchBook?key=x']) {
+  for (const path of ['/image?url=u%3Aa&path=x', '/searchBook?key=x']) {
     const engine = (await s.get(path)).json() as { isSuccess: boolean; errorMsg: string };
     assert.equal(engine.isSuccess, false, path);
     assert.match(engine.errorMsg, /does not fetch from book sources/, path);

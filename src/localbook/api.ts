@@ -23,6 +23,8 @@ export interface BookStorage {
   keepCover(bookUrl: string, cover: { readonly bytes: Uint8Array; readonly mediaType: string }): { path: string; undo(): void; done(): void };
   /** The kept file of a book (by its bookUrl, else by its file name in the folder, as the app looks). */
   open(bookUrl: string, originName: string): BookFile;
+  /** A cover this storage kept (keepCover's path), or undefined for any other path. */
+  readCover?(path: string): { readonly bytes: Uint8Array; readonly mediaType: string } | undefined;
 }
 
 export interface AddOptions {

@@ -1,6 +1,6 @@
 // Book files on Node: a books folder beside the store (`<store's folder>/books` unless given),
 // each book kept under its own file name, written to a temporary file and renamed into place.
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { BookFile } from './format.js';
 import type { BookStorage } from './api.js';
@@ -104,6 +104,20 @@ export function folderStorage(dir: string): BookStorage {
       const ext = cover.mediaType.includes('png') ? 'png' : cover.mediaType.includes('gif') ? 'gif' : cover.mediaType.includes('webp') ? 'webp' : 'jpg';
       const path = join(root, 'covers', `${safeName(basename(bookUrl))}.${ext}`);
       return { path, ...place(path, (tmp) => writeFileSync(tmp, cover.bytes)) };
+    },
+    readCover(path) {
+      // Only a file of the covers folder itself: no other path of the machine is served.
+      const covers = join(root, 'covers');
+      let real: string;
+      try {
+        real = realpathSync(resolve(path));
+        if (dirname(real) !== realpathSync(covers) || !statSync(real).isFile()) return undefined;
+      } catch {
+        return undefined;
+      }
+      const ext = real.slice(real.lastIndexOf('.') + 1).toLowerCase();
+      const mediaType = ext === 'png' ? 'image/png' : ext === 'gif' ? 'image/gif' : ext === 'webp' ? 'image/webp' : 'image/jpeg';
+      return { bytes: new Uint8Array(readFileSync(real)), mediaType };
     },
     open(bookUrl, originName) {
       if (existsSync(bookUrl)) return diskFile(bookUrl, originName);

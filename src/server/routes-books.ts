@@ -7,13 +7,15 @@ import type { Routes } from './app.js';
 import { NO_ENGINE, type ProgressUpload, type RouteContext } from './context.js';
 import { toEntity, readEntity } from './entities.js';
 import { fail, ok, type Envelope } from './envelope.js';
+import { coverAnswer } from './cover.js';
 
 const READ_CONFIG = 'webReadConfig';
 const NO_URL = '参数url不能为空，请指定书籍地址';
 /** Marks a local book at schema 55 and up; below it, origin `loc_book` does. */
 const isLocal = (b: Row<'books'>): boolean => b.origin === 'loc_book' || (Number(b.type) & BookType.local) !== 0;
 
-export function bookRoutes(routes: Routes, { store, options }: RouteContext): void {
+export function bookRoutes(routes: Routes, ctx: RouteContext): void {
+  const { store, options } = ctx;
   const books = () => store.tables.books;
 
   /** Uploads the position; on success the book's syncTime is set (a failure leaves the saved book as it is). */
@@ -128,7 +130,7 @@ export function bookRoutes(routes: Routes, { store, options }: RouteContext): vo
   // The app answers these only on its WebSocket port; a client asking here over HTTP gets told why not.
   for (const path of ['/searchBook', '/bookSourceDebug', '/rssSourceDebug']) routes.get(path, () => fail(NO_ENGINE));
 
-  routes.get('/cover', () => fail(`${NO_ENGINE} (covers are not fetched by this build)`));
+  routes.get('/cover', (req) => coverAnswer(req.query('path'), ctx));
 }
 
 function progressOf(b: Row<'books'>): ProgressUpload {
