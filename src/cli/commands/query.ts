@@ -6,12 +6,12 @@ import { rowFormat, writeRows } from '../rows-output.js';
 export function registerQuery(program: Command): void {
   program
     .command('query')
-    .description('run one read-only SQL statement on a store (writes are refused); cookies and server configs masked')
+    .description('run one read-only SQL statement on a store (writes are refused; reading cookie values or server configs only with --show-secrets)')
     .argument('<store>', 'the store file')
     .argument('<sql>', 'one SELECT (or WITH … SELECT, VALUES, EXPLAIN, a reading PRAGMA)')
     .option('--json', 'print a JSON array of objects (integers exact; a repeated column name gets :2, :3)')
     .option('--csv', 'print CSV (RFC 4180) with a header row')
-    .option('--show-secrets', 'print cookie values and server configs (masked by default)')
+    .option('--show-secrets', 'let the statement read cookie values and server configs (refused by default)')
     .addHelpText(
       'after',
       '\nExample:\n  $ legado-store query legado.db "SELECT name, author FROM books WHERE (\\"group\\" & 4) != 0 ORDER BY name"\n',
@@ -20,7 +20,7 @@ export function registerQuery(program: Command): void {
       const format = rowFormat(flags);
       const store = openStore(storePath, { create: false, readonly: true });
       try {
-        const result = readOnlyQuery(store.db, store.schema, sql, { showSecrets: flags.showSecrets ?? false });
+        const result = readOnlyQuery(store.db, sql, { showSecrets: flags.showSecrets ?? false, path: storePath });
         const seen = new Map<string, number>();
         const columns = result.columns.map((c) => {
           const n = (seen.get(c) ?? 0) + 1;
