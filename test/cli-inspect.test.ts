@@ -303,6 +303,9 @@ test('query reads no secret column unless --show-secrets: the attacks of issue 2
   refused("SELECT name FROM servers WHERE json_extract(config, '$.password') GLOB 'p*'", 'servers.config');
   // What does not read a secret still runs: other columns of the secret tables, counts.
   assert.equal(readOnly(db62, 'query', db62, 'SELECT url FROM cookies', '--json').stdout, '[\n  {"url":"biquge.example"}\n]\n');
+  // An equality lookup opens the b-tree with a seek-only flag: still no secret read.
+  assert.equal(readOnly(db62, 'query', db62, "SELECT url FROM cookies WHERE url = 'biquge.example'", '--csv').stdout, 'url\r\nbiquge.example\r\n');
+  assert.equal(readOnly(db62, 'query', db62, "SELECT name FROM servers WHERE id = 1", '--csv').stdout, 'name\r\n坚果云\r\n');
   assert.equal(readOnly(db62, 'query', db62, 'SELECT count(*) AS n, max(id) AS id, max(name) AS name FROM servers', '--json').stdout, '[\n  {"n":1,"id":1,"name":"坚果云"}\n]\n');
   assert.equal(readOnly(db62, 'query', db62, 'EXPLAIN QUERY PLAN SELECT cookie FROM cookies').code, 0);
   const r = readOnly(db62, 'query', db62, 'SELECT upper(cookie) AS c FROM cookies', '--json', '--show-secrets');

@@ -22,8 +22,8 @@ interface ProgramOp {
   readonly p5: number;
 }
 
-/** OPFLAG_P2ISREG: the b-tree's root page is in a register, so which table it is cannot be read from the program. */
-const P2_IS_REGISTER = 0x02;
+/** OPFLAG_P2ISREG (sqliteInt.h): the b-tree's root page is in a register, so which table it is cannot be read from the program. */
+const P2_IS_REGISTER = 0x10;
 const OPENS = new Set(['OpenRead', 'OpenWrite', 'ReopenIdx']);
 const WHOLE_RECORD = new Set(['RowData', 'RowCell']);
 
