@@ -120,15 +120,20 @@ export function readOnlyQuery(db: Db, sql: string, options: QueryOptions = {}): 
     columns,
     rows: (function* () {
       const it = readRows(sql, () => stmt.iterate() as IterableIterator<unknown[]>, options);
-      for (;;) {
-        const next = readRows(sql, () => it.next(), options);
-        if (next.done) return;
-        const row = next.value;
-        for (let i = 0; i < row.length; i++) {
-          const v = row[i];
-          if (typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)) row[i] = Number(v);
+      try {
+        for (;;) {
+          const next = readRows(sql, () => it.next(), options);
+          if (next.done) return;
+          const row = next.value;
+          for (let i = 0; i < row.length; i++) {
+            const v = row[i];
+            if (typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)) row[i] = Number(v);
+          }
+          yield row;
         }
-        yield row;
+      } finally {
+        // Rows left unread (the reader went away): the statement is reset, so the connection can close.
+        it.return?.();
       }
     })(),
   };
