@@ -37,6 +37,8 @@ export type ErrorCode =
   | 'WEBDAV_HTTP'
   | 'WRITE_REFUSED'
   | 'INVALID_QUERY'
+  | 'SECRET_REFUSED'
+  | 'QUERY_TIMEOUT'
   | 'UNKNOWN_GROUP'
   | 'UNKNOWN_SOURCE'
   | 'INVALID_ARGUMENT'
@@ -347,6 +349,32 @@ export class InvalidQueryError extends LegadoStoreError {
   constructor(sql: string, detail: string) {
     super('INVALID_QUERY', `${show(sql)}: ${detail}`);
     this.sql = sql;
+  }
+}
+
+/** A query that reads a secret column (a cookie, a server config) without showSecrets / --show-secrets. */
+export class SecretRefusedError extends LegadoStoreError {
+  readonly sql: string;
+  /** The secret columns the statement reads, as `table.column`. */
+  readonly columns: readonly string[];
+  constructor(sql: string, columns: readonly string[]) {
+    super(
+      'SECRET_REFUSED',
+      `refused ${show(sql)}: it reads ${columns.join(', ')}, which ${columns.length === 1 ? 'is' : 'are'} secret; leave ${columns.length === 1 ? 'it' : 'them'} out, or ask for secrets (--show-secrets, showSecrets: true)`,
+    );
+    this.sql = sql;
+    this.columns = columns;
+  }
+}
+
+/** A query still running when its time limit ran out (a runaway recursive CTE, say); it was stopped. */
+export class QueryTimeoutError extends LegadoStoreError {
+  readonly sql: string;
+  readonly timeoutMs: number;
+  constructor(sql: string, timeoutMs: number) {
+    super('QUERY_TIMEOUT', `${show(sql)}: stopped after ${timeoutMs / 1000} s (the time limit; --timeout <seconds> to change it)`);
+    this.sql = sql;
+    this.timeoutMs = timeoutMs;
   }
 }
 

@@ -41,7 +41,7 @@ export * from './errors.js';
 // What the CLI's look-at and clean-up commands do, for programs too.
 export { bookshelf, SORT_NAMES, type ShelfTab, type ShelfBook, type BookshelfOptions } from './inspect/shelf.js';
 export { listRows, parseValue, type ListOptions, type RowListing } from './inspect/list.js';
-export { readOnlyQuery, checkReadOnlySql, type QueryOptions, type QueryResult } from './inspect/query.js';
+export { readOnlyQuery, checkReadOnlySql, checkQueryText, type QueryOptions, type QueryResult } from './inspect/query.js';
 export { diffStores, compareSql, type StoreDiff, type TableDiff, type ChangedRow, type FieldChange, type DiffOptions } from './inspect/diff.js';
 export { comparePaths, type PathDiff, type SideInfo, type CompareOptions } from './inspect/compare.js';
 export { openSide, openSides, inputKind, type DiffSide, type OpenSideOptions } from './inspect/sides.js';

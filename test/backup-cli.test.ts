@@ -147,3 +147,24 @@ test('the backup password: from LEGADO_BACKUP_PASSWORD, asked on a terminal with
   assert.ok(!tty.out.includes('pw-s3cret'), 'not echoed');
   assert.equal(serverName(join(dir, 'tty.db')), 'dav-with-password');
 });
+
+test('INVALID_JSON never quotes the file: a bearer token, cookie or login where parsing stopped is named by its kind only', () => {
+  const dir = tempDir();
+  const token = 'Bearer eyJhbGciOi.SECRET-TOKEN-123';
+  const cases: [string, string, string][] = [
+    // A header value where a colon belongs, a login script after a missing comma, a cookie-like
+    // bare word, a number: each is the token where the parser stopped.
+    ['header.json', `[{"bookSourceUrl":"https://a.example","header" ${JSON.stringify(`{"Authorization":"${token}"}`)}}]`, 'header.json:1:48: invalid JSON: unexpected string, expected ":"'],
+    ['login.json', `[{"bookSourceUrl":"https://a.example" "loginUrl":"SECRET-TOKEN-123"}]`, 'login.json:1:39: invalid JSON: unexpected string, expected "," or a closing bracket'],
+    ['bare.json', '[{"bookSourceUrl":"https://a.example","header":SECRET-TOKEN-123}]', 'bare.json:1:48: invalid JSON: unexpected text (not a JSON value)'],
+    ['brace.json', '[{"bookSourceUrl":"https://a.example",}]', 'brace.json:1:39: invalid JSON: unexpected "}", expected a property name in double quotes'],
+  ];
+  for (const [name, text, message] of cases) {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    const r = cli('import', join(dir, 's.db'), file);
+    assert.equal(r.status, 1, name);
+    assert.equal(r.stderr, `legado-store: INVALID_JSON: ${file.slice(0, -name.length)}${message}\n`, name);
+    assert.ok(!/SECRET|eyJ/.test(r.stderr + r.stdout), `${name}: ${r.stderr}`);
+  }
+});

@@ -224,28 +224,94 @@ test('query refuses anything that writes, with WRITE_REFUSED, and the file is un
   assert.equal(cli('query', db62).code, 2);
 });
 
-test('query masks secrets: direct, renamed, in expressions, subqueries and unions; --show-secrets shows them', () => {
+test('query reads a PRAGMA as SQLite tokenizes it: a comment cannot hide a value or a PRAGMA that changes the connection', () => {
+  for (const sql of [
+    'PRAGMA/**/locking_mode=EXCLUSIVE',
+    'PRAGMA locking_mode/**/=/**/EXCLUSIVE',
+    'PRAGMA -- a comment\nlocking_mode = EXCLUSIVE',
+    'pragma main./**/journal_mode=DELETE',
+    'PRAGMA "locking_mode"=EXCLUSIVE',
+    'PRAGMA user_version/* x */=/* y */7',
+    'PRAGMA\fuser_version\v=\t7',
+    'EXPLAIN PRAGMA locking_mode=EXCLUSIVE',
+    'PRAGMA table_info=books',
+    'PRAGMA user_version(7)',
+    'PRAGMA table_info(books) x',
+  ]) {
+    const r = readOnly(db62, 'query', db62, sql);
+    assert.equal(r.code, 1, sql);
+    assert.match(r.stderr, /^legado-store: WRITE_REFUSED: refused /, sql);
+    assert.equal(r.stdout, '', sql);
+  }
+  // Reading PRAGMAs with comments and schema names still run.
+  let r = readOnly(db62, 'query', db62, 'PRAGMA/**/main . user_version', '--csv');
+  assert.equal(r.stdout, 'user_version\r\n62\r\n');
+  r = readOnly(db62, 'query', db62, 'PRAGMA table_info(/* the table */ "caches")', '--csv');
+  assert.equal(r.stdout.split('\r\n')[0], 'cid,name,type,notnull,dflt_value,pk');
+  assert.match(r.stdout, /\r\n0,key,TEXT,1,,1\r\n/);
+});
+
+test('query: an SQL failure while rows are read is a typed INVALID_QUERY naming it, not UNEXPECTED', () => {
+  for (const [sql, message] of [
+    ["SELECT json_extract('not json', '$')", /malformed JSON/],
+    ['SELECT abs(-9223372036854775807 - 1)', /integer overflow/],
+    ["SELECT CASE WHEN value < 3 THEN value ELSE json('{') END AS v FROM json_each('[1,2,3]')", /malformed JSON/],
+  ] as const) {
+    for (const format of [[], ['--csv']]) {
+      const r = readOnly(db62, 'query', db62, sql, ...format);
+      assert.equal(r.code, 1, sql);
+      assert.match(r.stderr, /^legado-store: INVALID_QUERY: "/, sql);
+      assert.match(r.stderr, message, sql);
+    }
+  }
+  const r = readOnly(db62, 'query', db62, "SELECT json_extract('not json', '$')", '--json');
+  assert.equal((JSON.parse(r.stdout) as { error: { code: string } }).error.code, 'INVALID_QUERY');
+});
+
+test('query reads no secret column unless --show-secrets: the attacks of issue 27 reveal nothing, plain columns still read', () => {
+  const secrets = /s3cr3t|p4ssw0rd|SESSION/;
+  const refused = (sql: string, columns: string) => {
+    const r = readOnly(db62, 'query', db62, sql, '--json');
+    assert.equal(r.code, 1, `${sql}: ${r.stdout}`);
+    const error = (JSON.parse(r.stdout) as { error: { code: string; columns: string[] } }).error;
+    assert.equal(error.code, 'SECRET_REFUSED', sql);
+    assert.deepEqual(error.columns, [columns], sql);
+    assert.ok(!secrets.test(r.stdout + r.stderr), `${sql} printed a secret: ${r.stdout}${r.stderr}`);
+    const text = readOnly(db62, 'query', db62, sql);
+    assert.equal(text.code, 1);
+    assert.equal(text.stdout, '');
+    assert.match(text.stderr, /^legado-store: SECRET_REFUSED: refused .*: it reads (cookies\.cookie|servers\.config), which is secret/);
+    assert.ok(!secrets.test(text.stderr), text.stderr);
+  };
+  // The three attacks: an error message quoting the value, a table function over an aggregate
+  // (exit 0 before), and a WHERE clause as an oracle, one character at a time.
+  refused("SELECT json_extract('{}', config) FROM servers", 'servers.config');
+  refused('SELECT value FROM json_each((SELECT json_group_array(config) FROM servers))', 'servers.config');
+  for (const guess of ['S', 'x']) refused(`SELECT count(*) FROM cookies WHERE substr(cookie, 1, 1) = '${guess}'`, 'cookies.cookie');
   for (const sql of [
     'SELECT * FROM cookies',
     'SELECT cookie AS url FROM cookies',
-    'SELECT upper(cookie) FROM cookies',
-    'SELECT (SELECT cookie FROM cookies LIMIT 1) AS c',
+    'SELECT length(cookie) FROM main.cookies',
+    'SELECT (SELECT cookie FROM "COOKIES" LIMIT 1) AS c',
     'SELECT bookUrl FROM books UNION ALL SELECT cookie FROM cookies',
     'WITH c AS (SELECT cookie AS v FROM cookies) SELECT v FROM c',
-    'SELECT config FROM servers',
-    "SELECT json_extract(config, '$.password') FROM servers",
+    'SELECT url FROM cookies ORDER BY cookie',
+    "SELECT 1 FROM books WHERE EXISTS (SELECT 1 FROM cookies WHERE cookie LIKE 'S%')",
   ]) {
-    const r = readOnly(db62, 'query', db62, sql, '--json');
-    assert.equal(r.code, 0, `${sql}: ${r.stderr}`);
-    assert.ok(!/s3cr3t|p4ssw0rd|SESSION/.test(r.stdout), `${sql} printed a secret: ${r.stdout}`);
-    assert.ok(r.stdout.includes('***'), sql);
+    refused(sql, 'cookies.cookie');
   }
-  // Plain columns beside a secret one stay readable where the engine tells where a column comes
-  // from; bun:sqlite does not, so there every column of a statement reading a secret table is masked.
-  const plain = testDriver.name === 'bun:sqlite' ? '***' : 'biquge.example';
-  assert.equal(readOnly(db62, 'query', db62, 'SELECT url, cookie FROM cookies', '--json').stdout, `[\n  {"url":"${plain}","cookie":"***"}\n]\n`);
+  refused("SELECT name FROM servers WHERE json_extract(config, '$.password') GLOB 'p*'", 'servers.config');
+  // What does not read a secret still runs: other columns of the secret tables, counts.
+  assert.equal(readOnly(db62, 'query', db62, 'SELECT url FROM cookies', '--json').stdout, '[\n  {"url":"biquge.example"}\n]\n');
+  // An equality lookup opens the b-tree with a seek-only flag: still no secret read.
+  assert.equal(readOnly(db62, 'query', db62, "SELECT url FROM cookies WHERE url = 'biquge.example'", '--csv').stdout, 'url\r\nbiquge.example\r\n');
+  assert.equal(readOnly(db62, 'query', db62, "SELECT name FROM servers WHERE id = 1", '--csv').stdout, 'name\r\n坚果云\r\n');
+  assert.equal(readOnly(db62, 'query', db62, 'SELECT count(*) AS n, max(id) AS id, max(name) AS name FROM servers', '--json').stdout, '[\n  {"n":1,"id":1,"name":"坚果云"}\n]\n');
+  assert.equal(readOnly(db62, 'query', db62, 'EXPLAIN QUERY PLAN SELECT cookie FROM cookies').code, 0);
   const r = readOnly(db62, 'query', db62, 'SELECT upper(cookie) AS c FROM cookies', '--json', '--show-secrets');
   assert.equal(r.stdout, `[\n  {"c":"${SECRET_COOKIE.toUpperCase()}"}\n]\n`);
+  const all = readOnly(db62, 'query', db62, 'SELECT value FROM json_each((SELECT json_group_array(config) FROM servers))', '--json', '--show-secrets');
+  assert.equal(all.stdout, `[\n  {"value":${JSON.stringify(SECRET_CONFIG)}}\n]\n`);
 });
 
 test('read commands on a store another connection has open: they see its WAL rows and do not checkpoint them', () => {
@@ -287,7 +353,8 @@ test('every command on stores of later versions (63, 71, 75): the fields of that
     r = readOnly(path, 'list', path, 'books', '--json', '--where', 'author=刘慈欣');
     assert.equal((JSON.parse(r.stdout) as unknown[]).length, 2, `${version}`);
     r = readOnly(path, 'query', path, 'SELECT cookie FROM cookies', '--csv');
-    assert.equal(r.stdout, 'cookie\r\n***\r\n');
+    assert.match(r.stderr, /SECRET_REFUSED: .*cookies\.cookie/);
+    assert.equal(readOnly(path, 'query', path, 'SELECT url FROM cookies', '--csv').stdout, 'url\r\nbiquge.example\r\n');
     r = readOnly(path, 'sources', 'dedupe', path, '--json');
     assert.equal((JSON.parse(r.stdout) as { dropped: number }).dropped, 3);
     assert.equal(readOnly(path, 'diff', path, path).code, 0);

@@ -541,17 +541,32 @@ const EXPECTED: Record<string, string> = {
   VALUE: 'a value',
 };
 
-/** A plainer wording of the parser's message. */
+/**
+ * A plainer wording of the parser's message. It never quotes the file's text beyond JSON's own
+ * punctuation: the string or number where parsing stopped may be a source's header (a bearer
+ * token), a cookie, a login script or a server's config, so it is named by its kind only.
+ */
 function explain(message: string): string {
-  const token = /Unexpected (?:partial )?\w+ \((.*)\) in state (\w+)/.exec(message);
+  const token = /Unexpected (?:partial )?(\w+) \((.*)\) in state (\w+)/.exec(message);
   if (token) {
-    const want = EXPECTED[token[2]!];
-    return `unexpected ${token[1]}${want ? `, expected ${want}` : ''}`;
+    const want = EXPECTED[token[3]!];
+    return `unexpected ${tokenKind(token[1]!, token[2]!)}${want ? `, expected ${want}` : ''}`;
   }
   const char = /Unexpected "(.*)" at chunk position/.exec(message);
-  if (char) return `unexpected character ${JSON.stringify(char[1])}`;
+  if (char) return `unexpected ${PUNCTUATION.test(char[1]!) ? `character ${JSON.stringify(char[1])}` : 'text (not a JSON value)'}`;
   if (/end/i.test(message)) return 'unexpected end of data';
-  return message;
+  return 'syntax error';
+}
+
+/** JSON's structural characters: the only text of the file an error quotes. */
+const PUNCTUATION = /^[[\]{}:,]$/;
+
+function tokenKind(kind: string, text: string): string {
+  if (kind === 'STRING') return 'string';
+  if (kind === 'NUMBER') return 'number';
+  if (PUNCTUATION.test(text.replace(/^"|"$/g, ''))) return text;
+  if (/^(TRUE|FALSE|NULL)$/.test(kind)) return kind.toLowerCase();
+  return 'value';
 }
 
 keepSpecimen(new JsonRecordReader(bytesSource('', new Uint8Array(0)), { secret: false }));

@@ -67,9 +67,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-// Output piped into a reader that stopped early (`| head`): stop quietly, as other tools do.
+// Output piped into a reader that stopped early (`| head`): stop quietly, as other tools do. The
+// command is not cut short here: row output stops at the next write (rows-output.ts) and the
+// command closes its store, so nothing is left beside it.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+  if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') return;
   throw e;
 });
 

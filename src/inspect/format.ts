@@ -34,10 +34,14 @@ export function textTable(columns: readonly string[], rows: readonly (readonly u
     return [...t].length > width ? [...t].slice(0, width - 1).join('') + '…' : t;
   };
   const cells = rows.map((r) => r.map(cut));
-  const widths = columns.map((c, i) => Math.max(displayWidth(c), ...cells.map((r) => displayWidth(r[i] ?? ''))));
+  // A loop, not Math.max(...cells): spreading 125,000 rows into arguments overflows the stack.
+  const widths = columns.map((c) => displayWidth(c));
+  for (const r of cells) for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, displayWidth(r[i] ?? ''));
   const line = (r: readonly string[]) =>
     r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i]! - displayWidth(c)))).join('  ').trimEnd();
-  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
+  const out = [line(columns), line(widths.map((w) => '-'.repeat(w)))];
+  for (const r of cells) out.push(line(r));
+  return out.join('\n') + '\n';
 }
 
 /** Terminal columns a text takes: East Asian wide characters (the app's Chinese names) take two. */

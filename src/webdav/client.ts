@@ -133,6 +133,7 @@ export class DavClient {
   private async client(): Promise<WebDAVClient> {
     if (!this.lib) {
       const { createClient } = await import('webdav');
+      (await import('./fetch.js')).installOriginBoundFetch();
       const { user, password } = this.options;
       // Basic, sent with every request; the account and password as UTF-8 (RFC 7617), where the
       // library would take Latin-1 and fail on any other character.

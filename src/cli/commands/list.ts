@@ -20,7 +20,7 @@ export function registerList(program: Command): void {
     .option('--csv', 'print CSV (RFC 4180) with a header row')
     .option('--show-secrets', 'print cookie values and server configs (masked by default)')
     .addHelpText('after', '\nExample:\n  $ legado-store list legado.db books --where canUpdate=true --order durChapterTime:desc --limit 10 --fields name,author,group\n')
-    .action((storePath: string, table: string, flags: { where: string[]; order?: string; limit?: string; fields?: string; json?: boolean; csv?: boolean; showSecrets?: boolean }) => {
+    .action(async (storePath: string, table: string, flags: { where: string[]; order?: string; limit?: string; fields?: string; json?: boolean; csv?: boolean; showSecrets?: boolean }) => {
       const format = rowFormat(flags);
       if (flags.limit !== undefined && !/^\d+$/.test(flags.limit)) throw new UsageError(`--limit must be a whole number, not ${JSON.stringify(flags.limit)}`);
       const store = openStore(storePath, { create: false, readonly: true });
@@ -35,7 +35,7 @@ export function registerList(program: Command): void {
         const rows = (function* () {
           for (const r of listing.rows) yield listing.fields.map((f) => r[f]);
         })();
-        writeRows(format, listing.fields, rows);
+        await writeRows(format, listing.fields, rows);
       } finally {
         store.close();
       }

@@ -1,35 +1,61 @@
 import type { Command } from 'commander';
+import { QueryTimeoutError } from '../../errors.js';
 import { readOnlyQuery } from '../../inspect/query.js';
 import { openStore } from '../../store/open.js';
+import { UsageError } from '../exit.js';
 import { rowFormat, writeRows } from '../rows-output.js';
+import { inTimedChild, runWithTimeLimit } from '../time-limit.js';
+
+/** Seconds a query may run, output included, unless --timeout says otherwise. */
+export const DEFAULT_QUERY_TIMEOUT = 60;
+
+interface QueryFlags {
+  json?: boolean;
+  csv?: boolean;
+  showSecrets?: boolean;
+  timeout: string;
+}
 
 export function registerQuery(program: Command): void {
   program
     .command('query')
-    .description('run one read-only SQL statement on a store (writes are refused); cookies and server configs masked')
+    .description('run one read-only SQL statement on a store (writes are refused; reading cookie values or server configs only with --show-secrets)')
     .argument('<store>', 'the store file')
     .argument('<sql>', 'one SELECT (or WITH … SELECT, VALUES, EXPLAIN, a reading PRAGMA)')
     .option('--json', 'print a JSON array of objects (integers exact; a repeated column name gets :2, :3)')
     .option('--csv', 'print CSV (RFC 4180) with a header row')
-    .option('--show-secrets', 'print cookie values and server configs (masked by default)')
+    .option('--show-secrets', 'let the statement read cookie values and server configs (refused by default)')
+    .option('--timeout <seconds>', 'stop the query after this many seconds, output included (0: no limit)', String(DEFAULT_QUERY_TIMEOUT))
     .addHelpText(
       'after',
       '\nExample:\n  $ legado-store query legado.db "SELECT name, author FROM books WHERE (\\"group\\" & 4) != 0 ORDER BY name"\n',
     )
-    .action((storePath: string, sql: string, flags: { json?: boolean; csv?: boolean; showSecrets?: boolean }) => {
+    .action(async (storePath: string, sql: string, flags: QueryFlags) => {
       const format = rowFormat(flags);
-      const store = openStore(storePath, { create: false, readonly: true });
-      try {
-        const result = readOnlyQuery(store.db, store.schema, sql, { showSecrets: flags.showSecrets ?? false });
-        const seen = new Map<string, number>();
-        const columns = result.columns.map((c) => {
-          const n = (seen.get(c) ?? 0) + 1;
-          seen.set(c, n);
-          return n === 1 ? c : `${c}:${n}`;
-        });
-        writeRows(format, columns, result.rows);
-      } finally {
-        store.close();
+      const seconds = Number(flags.timeout);
+      if (!/^\d+(\.\d+)?$/.test(flags.timeout) || !Number.isFinite(seconds)) {
+        throw new UsageError(`--timeout must be a number of seconds (0: no limit), not ${JSON.stringify(flags.timeout)}`);
       }
+      if (inTimedChild()) return runQuery(storePath, sql, format, flags.showSecrets ?? false);
+      const args = ['query', `--timeout=${flags.timeout}`, ...(flags.json ? ['--json'] : []), ...(flags.csv ? ['--csv'] : []), ...(flags.showSecrets ? ['--show-secrets'] : []), '--', storePath, sql];
+      const outcome = await runWithTimeLimit(args, seconds * 1000, storePath);
+      if (outcome.timedOut) throw new QueryTimeoutError(sql, seconds * 1000);
+      process.exitCode = outcome.code;
     });
+}
+
+async function runQuery(storePath: string, sql: string, format: ReturnType<typeof rowFormat>, showSecrets: boolean): Promise<void> {
+  const store = openStore(storePath, { create: false, readonly: true });
+  try {
+    const result = readOnlyQuery(store.db, sql, { showSecrets, path: storePath });
+    const seen = new Map<string, number>();
+    const columns = result.columns.map((c) => {
+      const n = (seen.get(c) ?? 0) + 1;
+      seen.set(c, n);
+      return n === 1 ? c : `${c}:${n}`;
+    });
+    await writeRows(format, columns, result.rows);
+  } finally {
+    store.close();
+  }
 }

@@ -48,7 +48,9 @@ export function registerWebDav(program: Command): void {
         const r = await store.webdav(options).list();
         if (flags.json) return r;
         if (!r.backups.length) return `no backups in ${r.folder}`;
-        const width = Math.max(...r.backups.map((b) => String(b.size).length));
+        // A loop, not Math.max(...backups): a folder of 125,000 files would overflow the stack.
+        let width = 0;
+        for (const b of r.backups) width = Math.max(width, String(b.size).length);
         return r.backups.map((b) => `${b.modified}  ${String(b.size).padStart(width)}  ${b.name}`).join('\n');
       });
     });
