@@ -24,6 +24,7 @@ interface ImportFlags {
   maxEntrySize?: string;
   maxArchiveSize?: string;
   maxRatio?: string;
+  maxRecordSize?: string;
 }
 
 /** A size in bytes, with an optional K, M or G (binary) suffix. */
@@ -49,7 +50,8 @@ export function registerImport(program: Command): void {
     .option('--no-only-newer', 'rule files: replace stored sources whatever their lastUpdateTime')
     .option('--max-entry-size <size>', 'largest expanded zip entry (default 512M)')
     .option('--max-archive-size <size>', 'largest expanded zip, all entries read (default 1G)')
-    .option('--max-ratio <n>', 'largest expanded/compressed ratio of a zip entry (default 100)')
+    .option('--max-ratio <n>', 'largest expanded/compressed ratio of a zip entry over 64M (default 100)')
+    .option('--max-record-size <size>', 'largest JSON record in a zip entry (default 64M)')
     .option('--ask-password', `ask for the backup password (for an encrypted servers.json) on the terminal; or set ${BACKUP_PASSWORD_ENV}`)
     .option('--password <password>', `the backup password on the command line, where other users can see it: prefer ${BACKUP_PASSWORD_ENV} or --ask-password`)
     .option('--schema <version>', 'schema version for a new store, 49 to 75')
@@ -71,6 +73,7 @@ export function registerImport(program: Command): void {
         ...(flags.maxEntrySize !== undefined ? { entryBytes: parseSize('--max-entry-size', flags.maxEntrySize)! } : {}),
         ...(flags.maxArchiveSize !== undefined ? { archiveBytes: parseSize('--max-archive-size', flags.maxArchiveSize)! } : {}),
         ...(ratio !== undefined ? { ratio } : {}),
+        ...(flags.maxRecordSize !== undefined ? { recordBytes: parseSize('--max-record-size', flags.maxRecordSize)! } : {}),
       };
       // Asked before the store opens, so nothing waits on a lock while someone types.
       const password = await backupPassword(flags);
