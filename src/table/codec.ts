@@ -7,7 +7,8 @@ import { compileEncoder, compileRowBuilder, compileRowFixer, compileSplitEncoder
 export type SqlValue = string | number | bigint | null;
 
 const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+const INT32 = [-(2 ** 31), 2 ** 31 - 1] as const;
+const SAFE = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] as const;
 const UINT64_MAX = 2n ** 64n - 1n;
 
 /**
@@ -118,13 +119,18 @@ export class Codec {
       case 'string':
         if (typeof v === 'string') return v;
         break;
-      case 'number':
+      case 'number': {
+        // What the app can read back: an Int's 32 bits; a Long within ±(2^53-1), what a JS
+        // number holds exactly, so every value written reads back as it was (a Long past that
+        // would come back rounded; bitmasks that need all 64 bits are bigint columns).
+        const [min, max] = c.int32 ? INT32 : SAFE;
         if (typeof v === 'number') {
-          if (Number.isInteger(v)) return v;
-        } else if (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX) {
+          if (Number.isInteger(v) && v >= min && v <= max) return v;
+        } else if (typeof v === 'bigint' && v >= min && v <= max) {
           return v;
         }
         break;
+      }
       case 'boolean':
         if (v === true) return 1;
         if (v === false) return 0;
@@ -170,7 +176,7 @@ function expectation(c: Column): string {
     case 'string':
       return 'a string';
     case 'number':
-      return 'an integer';
+      return c.int32 ? "a 32-bit integer (the app's Int: -2147483648 to 2147483647)" : 'an integer within ±(2^53-1) (the app\'s Long, as a JS number holds it exactly)';
     case 'boolean':
       return 'a boolean';
     case 'bigint':
