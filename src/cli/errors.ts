@@ -33,11 +33,16 @@ export function printError(e: unknown, json: boolean): void {
   }
 }
 
-/** A file-system error that escaped a command, as the typed error it stands for. */
+/**
+ * A file-system error that escaped a command, as the typed error it stands for. A failed
+ * write(2) (ENOSPC, EIO, ...) carries no path: it is named as the file being written.
+ */
 function asTyped(e: unknown): unknown {
   if (e instanceof LegadoStoreError) return e;
   const path = (e as { path?: unknown } | null)?.path;
-  return typeof path === 'string' ? fsError(path, e) : e;
+  if (typeof path === 'string') return fsError(path, e);
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? fsError('the file being written', e) : e;
 }
 
 function jsonSafe(o: Record<string, unknown>): Record<string, unknown> {
