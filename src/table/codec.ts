@@ -2,6 +2,7 @@
 // defaults, value types, booleans as 0/1, 64-bit bitmasks as bigint.
 import { MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import type { Column, Table } from '../schema/index.js';
+import { isRowObject } from './args.js';
 import { compileEncoder, compileRowBuilder, compileRowFixer, compileSplitEncoder, type FastEncoder, type RowBuilder, type RowFixer } from './compiled.js';
 
 export type SqlValue = string | number | bigint | null;
@@ -60,7 +61,7 @@ export class Codec {
 
   /** All column values, in column order, for a full-row INSERT. */
   encodeRow(row: Readonly<Record<string, unknown>>): SqlValue[] {
-    if (row !== null && typeof row === 'object') {
+    if (row !== null && typeof row === 'object' && !Array.isArray(row)) {
       const out = new Array<SqlValue>(this.cols.length);
       if ((this.fastEncode ??= compileEncoder(this.table, this.fallback))(row, out, 0)) return out;
     }
@@ -69,7 +70,7 @@ export class Codec {
 
   /** encodeRow into `out` from `at` on (a bulk write's batch), without an array per row. */
   encodeInto(row: Readonly<Record<string, unknown>>, out: SqlValue[], at: number): void {
-    if (row !== null && typeof row === 'object' && (this.fastEncode ??= compileEncoder(this.table, this.fallback))(row, out, at)) return;
+    if (row !== null && typeof row === 'object' && !Array.isArray(row) && (this.fastEncode ??= compileEncoder(this.table, this.fallback))(row, out, at)) return;
     const vals = this.encodeRowChecked(row);
     for (let i = 0; i < vals.length; i++) out[at + i] = vals[i]!;
   }
@@ -84,7 +85,7 @@ export class Codec {
 
   /** encodeRow for every row: the general path, which also raises the errors. */
   private encodeRowChecked(row: Readonly<Record<string, unknown>>): SqlValue[] {
-    if (row === null || typeof row !== 'object') {
+    if (!isRowObject(row)) {
       throw new ValueTypeError(this.table.name, '(row)', row, 'an object');
     }
     const cols = this.cols;
