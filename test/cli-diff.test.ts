@@ -3,12 +3,13 @@
 // exit 0 when equal, 1 when not; secrets masked; the inputs untouched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, exportBackup, type Store } from 'legado-store';
 import { comparePaths } from '../src/inspect/compare.js';
 import { compareSql } from '../src/inspect/diff.js';
 import { cli } from './helpers/cli.js';
+import { damagedStore } from './helpers/damaged.js';
 import { openDb } from './helpers/engine.js';
 import { snapshot, tempDir } from './helpers/files.js';
 import { sampleBackup, writeBackupFolder, writeBackupZip } from './helpers/backup-fixtures.js';
@@ -173,20 +174,7 @@ test('key order: the merge walks keys in SQLite order (numbers before text, text
 });
 
 test('diff of a store with a damaged page: CORRUPT naming the file, exit 1', () => {
-  const big = join(dir, 'big-a.db');
-  const s = openStore(big, { schema: 62 });
-  s.transaction(() => {
-    for (let i = 0; i < 3000; i++) {
-      s.tables.book_sources.insert({ bookSourceUrl: `https://s${i}`, bookSourceName: `S${i}${'x'.repeat(200)}`, bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 0, weight: 0 });
-    }
-  });
-  s.close();
-  const other = join(dir, 'big-b.db');
-  copyFileSync(big, other);
-  // One leaf page of book_sources in the middle of the file overwritten.
-  const fd = openSync(big, 'r+');
-  writeSync(fd, Buffer.alloc(4096, 0xff), 0, 4096, 4096 * 60);
-  closeSync(fd);
+  const { damaged: big, intact: other } = damagedStore(dir, 'big');
   const r = cli('diff', big, other);
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, new RegExp(`^legado-store: CORRUPT: ${big.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the file is damaged`));

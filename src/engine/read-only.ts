@@ -7,11 +7,12 @@
 //     nothing and removes its own empty -wal/-shm on close;
 //   - otherwise a WAL-mode file is read from a copy in a temporary folder (nobody can be
 //     writing it: a writer would need a -wal beside it), removed on close;
+// Copies and in-place connections are undone on every way out, signals included (private-copy.ts).
 //   - a rollback-journal file is read in place, read-only (that creates nothing).
-import { accessSync, closeSync, constants, copyFileSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Connection, Driver } from './driver.js';
+import { privateCopy, undoOnExit } from './private-copy.js';
 
 export interface ReadOptions {
   readonly busyTimeout?: number;
@@ -62,7 +63,7 @@ function queryOnly(db: Connection, readonly: boolean): Connection {
     db.close();
     throw e;
   }
-  return db;
+  return closing(db);
 }
 
 /** True when the connection cannot write (opened read-only, or query_only). */
@@ -90,42 +91,40 @@ function isWalMode(path: string): boolean {
   }
 }
 
-/** Temporary folders of open copies, removed on close (or at exit, if a connection is never closed). */
-const copies = new Set<string>();
-let cleanupAtExit = false;
-
 function fromCopy(driver: Driver, path: string, withWal: boolean): Connection {
-  const folder = mkdtempSync(join(tmpdir(), 'legado-store-read-'));
-  copies.add(folder);
-  if (!cleanupAtExit) {
-    cleanupAtExit = true;
-    process.once('exit', () => {
-      for (const f of copies) rmSync(f, { recursive: true, force: true });
-    });
-  }
-  const remove = (): void => {
-    copies.delete(folder);
-    rmSync(folder, { recursive: true, force: true });
-  };
+  const copy = privateCopy(path, withWal ? ['-wal'] : []);
   try {
-    const copy = join(folder, basename(path));
-    copyFileSync(path, copy);
-    if (withWal) copyFileSync(`${path}-wal`, `${copy}-wal`);
-    const db = driver.open(copy, { fileMustExist: true, readonly: false });
+    const db = driver.open(copy.file, { fileMustExist: true, readonly: false });
     db.pragma('query_only = ON');
-    const close = db.close.bind(db);
-    Object.defineProperty(db, 'close', {
-      value: () => {
-        try {
-          close();
-        } finally {
-          remove();
-        }
-      },
-    });
-    return db;
+    return closing(db, copy.remove);
   } catch (e) {
-    remove();
+    copy.remove();
     throw e;
   }
+}
+
+/**
+ * `db`, with `after` run when it closes, and closed (then `after`) if the process ends first: a
+ * query_only connection in place removes its empty -wal and -shm when it closes.
+ */
+function closing(db: Connection, after?: () => void): Connection {
+  const close = db.close.bind(db);
+  const forget = undoOnExit(() => {
+    try {
+      if (db.open) close();
+    } finally {
+      after?.();
+    }
+  });
+  Object.defineProperty(db, 'close', {
+    value: () => {
+      forget();
+      try {
+        if (db.open) close();
+      } finally {
+        after?.();
+      }
+    },
+  });
+  return db;
 }

@@ -262,7 +262,9 @@ export class Store<V extends SchemaVersion = 62> {
   close(): void {
     this.changes.dispose();
     if (!this.db.open) return;
-    if (this.owner.damaged && this.path !== ':memory:') closeWithoutCheckpoint(this.db, this.path, resolveDriver(this.driver));
+    // A damaged file is not checkpointed into; a read-only store wrote nothing to its -wal (an
+    // empty one its query_only connection made), so its close removes what it made beside it.
+    if (this.owner.damaged && this.path !== ':memory:' && !isReadOnly(this.db)) closeWithoutCheckpoint(this.db, this.path, resolveDriver(this.driver));
     else this.db.close();
     lastClosed = this;
   }

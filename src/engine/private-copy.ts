@@ -1,0 +1,83 @@
+// Reading a file without leaving traces, on every way out of the process. Two things can be left:
+// a private temporary copy of a database (which holds its secrets), and the -wal/-shm SQLite
+// makes beside a file it reads in place. Copies go into a folder only the owner can open
+// (0700, files 0600) and are removed when closed; both kinds are undone at exit and on SIGINT,
+// SIGTERM and SIGHUP (after which the signal takes its usual course: the process ends).
+import { chmodSync, copyFileSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+
+/** What to undo if the process ends before its owner does: remove a copy, close a connection. */
+const pending = new Set<() => void>();
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+let installed = false;
+
+function runPending(): void {
+  for (const undo of [...pending]) {
+    pending.delete(undo);
+    try {
+      undo();
+    } catch {
+      // Best effort: the rest still run.
+    }
+  }
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  // Another listener (the program's own) decides what the signal does; if it ends the process,
+  // the 'exit' handler undoes what is pending. Ours alone: undo, then end as the signal would have.
+  if (process.listenerCount(signal) > 1) return;
+  runPending();
+  process.removeListener(signal, onSignal);
+  process.kill(process.pid, signal);
+}
+
+function install(): void {
+  if (installed) return;
+  installed = true;
+  process.once('exit', runPending);
+  for (const s of SIGNALS) process.on(s, onSignal);
+}
+
+/**
+ * Runs `undo` at exit or on a signal unless the returned function is called first (which
+ * forgets it without running it).
+ */
+export function undoOnExit(undo: () => void): () => void {
+  install();
+  pending.add(undo);
+  return () => {
+    pending.delete(undo);
+  };
+}
+
+export interface PrivateCopy {
+  /** The copy of the file (its companions beside it, with the same suffixes). */
+  readonly file: string;
+  /** Removes the copy and its folder; safe to call twice. */
+  remove(): void;
+}
+
+/** Copies `path` and the companions given (`-wal`, `-journal`) into a new private folder. */
+export function privateCopy(path: string, companions: readonly string[], prefix = 'legado-store-read-'): PrivateCopy {
+  const folder = mkdtempSync(join(tmpdir(), prefix)); // created 0700
+  const removeFolder = () => rmSync(folder, { recursive: true, force: true });
+  const forget = undoOnExit(removeFolder);
+  const remove = () => {
+    forget();
+    removeFolder();
+  };
+  try {
+    const file = join(folder, basename(path));
+    for (const suffix of ['', ...companions]) {
+      // A copy takes its source's mode: made owner-only under another name, then put in place.
+      copyFileSync(path + suffix, `${file}${suffix}.part`);
+      chmodSync(`${file}${suffix}.part`, 0o600);
+      renameSync(`${file}${suffix}.part`, file + suffix);
+    }
+    return { file, remove };
+  } catch (e) {
+    remove();
+    throw e;
+  }
+}
