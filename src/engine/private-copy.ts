@@ -11,6 +11,7 @@ import { basename, join } from 'node:path';
 const pending = new Set<() => void>();
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 let installed = false;
+let exitHook = false;
 
 function runPending(): void {
   for (const undo of [...pending]) {
@@ -28,15 +29,22 @@ function onSignal(signal: NodeJS.Signals): void {
   // the 'exit' handler undoes what is pending. Ours alone: undo, then end as the signal would have.
   if (process.listenerCount(signal) > 1) return;
   runPending();
-  process.removeListener(signal, onSignal);
+  listen(false);
   process.kill(process.pid, signal);
 }
 
-function install(): void {
-  if (installed) return;
-  installed = true;
-  process.once('exit', runPending);
-  for (const s of SIGNALS) process.on(s, onSignal);
+/**
+ * The handlers are there only while something is pending: a signal listener defers the signal
+ * until the running JavaScript returns, which must not outlast the read (a write in one long
+ * transaction is ended by Ctrl-C at once, and nothing of it is kept).
+ */
+function listen(on: boolean): void {
+  if (on === installed) return;
+  installed = on;
+  for (const s of SIGNALS) {
+    if (on) process.on(s, onSignal);
+    else process.removeListener(s, onSignal);
+  }
 }
 
 /**
@@ -44,10 +52,15 @@ function install(): void {
  * forgets it without running it).
  */
 export function undoOnExit(undo: () => void): () => void {
-  install();
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', runPending);
+  }
   pending.add(undo);
+  listen(true);
   return () => {
     pending.delete(undo);
+    if (pending.size === 0) listen(false);
   };
 }
 

@@ -37,7 +37,9 @@ export function openForReading(driver: Driver, path: string, options: ReadOption
     }
   }
   if (writable(path) && writable(dirname(path))) {
-    return queryOnly(driver.open(path, { ...common, readonly: false }), false);
+    // Its -wal and -shm go when it closes: closed on a signal too (a store opened to write is
+    // not, so that Ctrl-C still ends a write at once, with nothing of it kept).
+    return closing(queryOnly(driver.open(path, { ...common, readonly: false }), false));
   }
   return isWalMode(path) ? fromCopy(driver, path, false) : driver.open(path, { ...common, readonly: true });
 }
@@ -63,7 +65,7 @@ function queryOnly(db: Connection, readonly: boolean): Connection {
     db.close();
     throw e;
   }
-  return closing(db);
+  return db;
 }
 
 /** True when the connection cannot write (opened read-only, or query_only). */
