@@ -195,7 +195,7 @@ export class Store<V extends SchemaVersion = 62> {
   table(name: string): TableApi<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, unknown> {
     // Own properties only: 'constructor' or 'toString' name no table.
     const t = Object.hasOwn(this.tables, name) ? (this.tables as Record<string, unknown>)[name] : undefined;
-    if (!t) throw new UnknownTableError(String(name), this.version);
+    if (!t) throw new UnknownTableError(String(name), this.version, this.schema.tables.map((t) => t.name));
     return t as TableApi<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, unknown>;
   }
 

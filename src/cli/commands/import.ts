@@ -5,6 +5,7 @@ import { importInputs } from '../../backup/import-node.js';
 import { isSqliteFile } from '../../engine/source.js';
 import { nothingStoredHint, type ImportResult } from '../../backup/report.js';
 import { openStore } from '../../store/open.js';
+import { FileNotFoundError } from '../../errors.js';
 import { backupFileByKind, KIND_NAMES } from '../../backup/file-map.js';
 import { askSecret, BACKUP_PASSWORD_ENV, secretFromEnv } from '../secret.js';
 import { EXIT, parseSchemaOption, UsageError } from '../exit.js';
@@ -63,7 +64,10 @@ export function registerImport(program: Command): void {
       if (flags.kind !== undefined && !backupFileByKind(flags.kind)) {
         throw new UsageError(`--kind ${flags.kind} is not a kind; one of ${KIND_NAMES.join(', ')}`);
       }
-      const databases = inputs.filter((i) => existsSync(i) && isSqliteFile(i));
+      // Before the store is opened (or created): a typo in an input leaves no new file behind.
+      const missing = inputs.find((i) => !existsSync(i));
+      if (missing !== undefined) throw new FileNotFoundError(missing);
+      const databases = inputs.filter((i) => isSqliteFile(i));
       if (databases.length && inputs.length > 1) {
         throw new UsageError(`${databases[0]} is a database file: import it on its own, not together with other inputs`);
       }
