@@ -10,7 +10,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { FileNotFoundError, NotADatabaseError } from '../errors.js';
 import { asOpenError, type Db, type DriverOptions } from './connection.js';
 import { resolveDriver } from './drivers/index.js';
-import { privateCopy } from './private-copy.js';
+import { privateCopy } from './read-only.js';
 
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 

@@ -64,13 +64,13 @@ export function registerImport(program: Command): void {
       if (flags.kind !== undefined && !backupFileByKind(flags.kind)) {
         throw new UsageError(`--kind ${flags.kind} is not a kind; one of ${KIND_NAMES.join(', ')}`);
       }
-      // Before the store is opened (or created): a typo in an input leaves no new file behind.
-      const missing = inputs.find((i) => !existsSync(i));
-      if (missing !== undefined) throw new FileNotFoundError(missing);
-      const databases = inputs.filter((i) => isSqliteFile(i));
+      const databases = inputs.filter((i) => existsSync(i) && isSqliteFile(i));
       if (databases.length && inputs.length > 1) {
         throw new UsageError(`${databases[0]} is a database file: import it on its own, not together with other inputs`);
       }
+      // Before the store is opened (or created): a typo in an input leaves no new file behind.
+      const missing = inputs.find((i) => !existsSync(i));
+      if (missing !== undefined) throw new FileNotFoundError(missing);
       const ratio = flags.maxRatio === undefined ? undefined : Number(flags.maxRatio);
       if (ratio !== undefined && !(ratio > 0)) throw new UsageError(`--max-ratio must be a positive number, not ${JSON.stringify(flags.maxRatio)}`);
       const zipLimits = {
