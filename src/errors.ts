@@ -145,9 +145,12 @@ export class UnknownFieldError extends ConstraintError {
 
 export class UnknownTableError extends LegadoStoreError {
   readonly table: string;
-  constructor(table: string, version: number) {
-    super('UNKNOWN_TABLE', `no table ${table} at schema ${version}`);
+  /** The tables there are at that version. */
+  readonly known: readonly string[];
+  constructor(table: string, version: number, known: readonly string[] = []) {
+    super('UNKNOWN_TABLE', `no table ${table} at schema ${version}${known.length ? ` (tables: ${[...known].sort().join(', ')})` : ''}`);
     this.table = table;
+    this.known = known;
   }
 }
 
@@ -315,21 +318,47 @@ export class MigrationFailedError extends LegadoStoreError {
   }
 }
 
+/**
+ * A file that would be written over. The message names the API's way to allow it; the command
+ * line says --force instead (`cliMessage`).
+ */
 export class FileExistsError extends LegadoStoreError {
   readonly path: string;
+  /** What would have been written ("a new store", "a backup"). */
+  readonly purpose: string;
   constructor(path: string, purpose: string) {
-    super('FILE_EXISTS', `${path}: already exists; ${purpose} is not written over an existing file unless asked to (--force, or overwrite: true)`);
+    super('FILE_EXISTS', `${path}: already exists; ${purpose} is not written over it without overwrite: true`);
     this.path = path;
+    this.purpose = purpose;
+  }
+
+  get cliMessage(): string {
+    return `${this.path}: already exists; ${this.purpose} is not written over it without --force`;
   }
 }
 
-/** The SQLite engine asked for (or every engine tried) cannot run here. */
+/** How to get each engine that can be missing. */
+const DRIVER_FIXES: Readonly<Record<string, string>> = {
+  'better-sqlite3': 'install it (npm install better-sqlite3; npm 11 runs its build script only where allowScripts lets it)',
+  'node:sqlite': 'run Node 22.13 or later, where it needs no flag',
+  'bun:sqlite': 'it is Bun\'s own engine: run under Bun',
+  '(any)': 'install better-sqlite3 (npm install better-sqlite3), or run Node 22.13 or later for its node:sqlite',
+};
+
+/** The SQLite engine asked for (or every engine tried) cannot run here; the message says how to get one. */
 export class DriverUnavailableError extends LegadoStoreError {
   readonly driver: string;
+  /** Why, in the engine's own words (for '(any)': each engine tried, with its reason). */
+  readonly detail: string;
   override readonly cause: unknown;
   constructor(driver: string, detail: string, cause?: unknown) {
-    super('DRIVER_UNAVAILABLE', `SQLite driver ${driver} is not available here: ${detail}`);
+    const fix = DRIVER_FIXES[driver];
+    super(
+      'DRIVER_UNAVAILABLE',
+      `${driver === '(any)' ? 'no SQLite driver is available here' : `SQLite driver ${driver} is not available here`}: ${detail}${fix ? `; ${fix}` : ''}`,
+    );
     this.driver = driver;
+    this.detail = detail;
     this.cause = cause;
   }
 }

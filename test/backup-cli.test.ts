@@ -11,6 +11,8 @@ import { encryptBackupText } from '../src/backup/aes.js';
 import { openStore } from '../src/store/open.js';
 import { sampleBackup, writeBackupFolder, writeJson } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
+import { openDb } from './helpers/engine.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const cli = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
@@ -94,7 +96,7 @@ test('on a terminal the import shows a progress bar with records and rate; --jso
     spawnSync('script', ['-qfec', `"${process.execPath}" "${MAIN}" import "${join(dir, `${extra ? 'j' : 't'}.db`)}" "${f}" ${extra}`, '/dev/null'], { encoding: 'utf8' });
   const tty = run('');
   assert.equal(tty.status, 0, tty.stdout);
-  assert.match(tty.stdout, /100% \| 3000 records \| \d+ records\/s \| /);
+  assert.match(tty.stdout, /100% \| 3000 records \| \d+ records\/s \|/); // cut at the terminal's width
   const json = run('--json');
   assert.equal(json.status, 0);
   assert.doesNotMatch(json.stdout, /records\/s/);
@@ -167,4 +169,33 @@ test('INVALID_JSON never quotes the file: a bearer token, cookie or login where 
     assert.equal(r.stderr, `legado-store: INVALID_JSON: ${file.slice(0, -name.length)}${message}\n`, name);
     assert.ok(!/SECRET|eyJ/.test(r.stderr + r.stdout), `${name}: ${r.stderr}`);
   }
+});
+
+test('Ctrl-C during a terminal import: the terminal is as it was (cursor shown, line wrap on), nothing stored', async () => {
+  assert.ok(hasScript, NO_SCRIPT);
+  const dir = tempDir();
+  const f = writeJson(join(dir, 'sources.json'), Array.from({ length: 400_000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: `S${i}`, ruleSearch: { bookList: 'x'.repeat(100) } })));
+  const store = join(dir, 's.db');
+  assert.equal(spawnSync(process.execPath, [MAIN, 'init', store]).status, 0);
+  // Ctrl-C typed on the pseudo-terminal: its line discipline sends SIGINT to the import.
+  const child = spawn('script', ['-qfec', `"${process.execPath}" "${MAIN}" import "${store}" "${f}"`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  const ended = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString('latin1');
+  });
+  for (let i = 0; i < 4000 && !/records\/s/.test(out); i++) await sleep(5);
+  assert.match(out, /records\/s/, 'the bar was drawn');
+  child.stdin!.write('\x03');
+  await ended;
+  assert.doesNotMatch(out, /stored +duplicates|\bdone\b/, 'interrupted before the end');
+  // Every terminal state the bar set is undone: nothing hidden, no line wrap turned off.
+  const hides = out.split('\x1b[?25l').length - 1;
+  const shows = out.split('\x1b[?25h').length - 1;
+  const wrapsOff = out.split('\x1b[?7l').length - 1;
+  const wrapsOn = out.split('\x1b[?7h').length - 1;
+  assert.ok(hides <= shows && wrapsOff <= wrapsOn, JSON.stringify({ hides, shows, wrapsOff, wrapsOn }));
+  const db = openDb(store);
+  assert.equal(db.prepare('SELECT count(*) FROM book_sources').pluck().get(), 0);
+  db.close();
 });

@@ -32,7 +32,9 @@ function generate(seed: number): Record<string, Json[]> {
   const r = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const text = () => Array.from({ length: Math.floor(r() * 6) }, () => pick(PIECES)).join('');
+  // A Kotlin Long's range the store keeps (docs/integer-ranges.md), and an Int's.
   const safe = () => pick([0, 1, -1, 2 ** 31 - 1, -(2 ** 31), Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, Math.floor(r() * 2 ** 53)]);
+  const int = () => pick([0, 1, -1, 2 ** 31 - 1, -(2 ** 31), Math.floor(r() * 2 ** 31)]);
   const mask = () => pick(['0', '1', '-9223372036854775808', '9223372036854775807', '9007199254740993', '4611686018427387904', String(2 ** 40)]);
   const bool = () => r() < 0.5;
   const n = 5 + Math.floor(r() * 10);
@@ -46,7 +48,7 @@ function generate(seed: number): Record<string, Json[]> {
     durChapterTime: safe(),
     durChapterIndex: Math.floor(r() * 1000),
     canUpdate: bool(),
-    order: safe(),
+    order: int(),
     intro: text(),
     readConfig: { reverseToc: bool(), pageAnim: Math.floor(r() * 4), note: text() },
   }));
@@ -61,10 +63,10 @@ function generate(seed: number): Record<string, Json[]> {
     enabled: bool(),
     ruleSearch: { bookList: text(), name: text(), nested: { deep: [text(), 1, true], none: null } },
   }));
-  const rules: Json[] = Array.from({ length: n }, (_, i) => ({ id: i === 0 ? Number.MAX_SAFE_INTEGER : i + 1, name: text(), pattern: `p${text()}`, replacement: text(), isRegex: bool(), order: safe(), scope: text() }));
+  const rules: Json[] = Array.from({ length: n }, (_, i) => ({ id: i === 0 ? Number.MAX_SAFE_INTEGER : i + 1, name: text(), pattern: `p${text()}`, replacement: text(), isRegex: bool(), order: int(), scope: text() }));
   const groups: Json[] = [
     { groupId: '@@-9223372036854775808@@', groupName: `g${text()}`, order: 1, show: bool() },
-    { groupId: '@@4611686018427387904@@', groupName: 'h', order: safe(), show: true },
+    { groupId: '@@4611686018427387904@@', groupName: 'h', order: int(), show: true },
   ];
   return { 'bookshelf.json': books, 'bookSource.json': sources, 'replaceRule.json': rules, 'bookGroup.json': groups };
 }

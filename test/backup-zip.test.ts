@@ -2,6 +2,8 @@
 // file and the entry, and store nothing; expansion is capped; and the in-memory entry points
 // (importBackupBytes, exportBackupBytes) give what the file ones give, without Node modules.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +11,7 @@ import { test } from 'node:test';
 import { ArchiveLimitError, BadArchiveError } from '../src/backup/errors.js';
 import { exportBackupBytes } from '../src/backup/export.js';
 import { exportBackup } from '../src/backup/export-node.js';
-import { importBackupBytes } from '../src/backup/import.js';
+import { importBackupBytes, newPlan, planZip } from '../src/backup/import.js';
 import { importBackup } from '../src/backup/import-node.js';
 import { bytesAccess } from '../src/backup/source.js';
 import { ZipReader } from '../src/backup/zip.js';
@@ -17,7 +19,9 @@ import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { sampleBackup, writeBackupFolder } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
-import { zipBytes } from './helpers/zip.js';
+import { bombZip, hugeRecord, zipBytes } from './helpers/zip.js';
+import { CLI, cli } from './helpers/cli.js';
+import { openDb } from './helpers/engine.js';
 
 const SOURCES = JSON.stringify([{ bookSourceUrl: 'https://a', bookSourceName: 'A' }]);
 const fresh = (dir: string, name = 's.db') => openStore(join(dir, name)) as Store<62>;
@@ -110,29 +114,98 @@ test('zip faults are BAD_ARCHIVE errors naming the file and the entry; nothing i
 test('zip bombs stop at a limit with ARCHIVE_LIMIT, nothing stored; the limits can be raised', async () => {
   const dir = tempDir();
   const store = fresh(dir);
-  // 16 MiB of white space before one record: about 16 KiB compressed, a ratio near 1000.
-  const spaces = new Uint8Array(16 * 2 ** 20).fill(0x20);
+  // 80 MiB of white space before one record: about 80 KiB compressed, a ratio near 1000.
+  const spaces = Buffer.alloc(80 * 2 ** 20, 0x20);
   const record = new TextEncoder().encode(SOURCES);
   spaces.set(record, spaces.length - record.length);
-  const bomb = zipBytes([{ name: 'bookSource.json', data: spaces }]);
+  const bomb = bombZip([{ name: 'bookSource.json', data: spaces }]);
   assert.ok(bomb.length < 2 ** 20, `compressed to ${bomb.length} bytes`);
-  const compressed = new ZipReader(bytesAccess('bomb.zip', bomb)).entries[0]!.compressedSize;
-  await assert.rejects(
-    importBackupBytes(store, bomb, { name: 'bomb.zip' }),
-    (e: unknown) =>
-      e instanceof ArchiveLimitError && e.limit === 'ratio' && e.entry === 'bookSource.json' && /bomb\.zip:bookSource\.json/.test(e.message) &&
-      e.value * compressed < 10 * 2 ** 20, // stopped within the first MiBs, not after expanding the entry
+  // Refused from the directory: no byte of the entry's data is read (the bytes read are counted).
+  const dataAt = offsets(bomb, LOCAL)[0]! + 30 + 'bookSource.json'.length;
+  const reads: [number, number][] = [];
+  const counting = { name: 'bomb.zip', size: bomb.length, read: (at: number, n: number) => (reads.push([at, n]), bomb.subarray(at, at + n)) };
+  assert.throws(
+    () => planZip(newPlan(), counting, {}),
+    (e: unknown) => e instanceof ArchiveLimitError && e.limit === 'ratio' && e.entry === 'bookSource.json' && /^bomb\.zip:bookSource\.json: declares more than 67108864 bytes, 100 times/.test(e.message),
   );
+  const dataEnd = offsets(bomb, CENTRAL)[0]!;
+  // The directory's tail (the last 64 KiB, where the end record is looked for) and the headers only.
+  const tail = bomb.length - (22 + 0xffff);
+  assert.ok(reads.length > 0 && reads.every(([at, n]) => at + n <= dataAt || at >= Math.min(tail, dataEnd)), `read ${JSON.stringify(reads)}`);
+  await assert.rejects(importBackupBytes(store, bomb, { name: 'bomb.zip' }), (e: unknown) => e instanceof ArchiveLimitError && e.limit === 'ratio');
   assert.equal(store.tables.book_sources.count(), 0);
   // A declared size over the entry limit fails before anything is inflated; so does the real size.
   await assert.rejects(importBackupBytes(store, bomb, { name: 'bomb.zip', zipLimits: { entryBytes: 2 ** 20, ratio: 1e9 } }), (e: unknown) => e instanceof ArchiveLimitError && e.limit === 'entryBytes');
   const two = zipBytes([{ name: 'bookSource.json', data: SOURCES }, { name: 'rssSources.json', data: '[]'.padEnd(4000, ' ') }]);
   await assert.rejects(importBackupBytes(store, two, { name: 'two.zip', zipLimits: { archiveBytes: 1000 } }), (e: unknown) => e instanceof ArchiveLimitError && e.limit === 'archiveBytes');
   assert.equal(store.tables.book_sources.count(), 0);
-  // Raised limits let the same archive through.
-  const r = await importBackupBytes(store, bomb, { name: 'bomb.zip', zipLimits: { ratio: 10_000 } });
+  // An entry that inflates past the size its directory declares is stopped there.
+  const liar = new Uint8Array(zipBytes([{ name: 'bookSource.json', data: SOURCES.padEnd(5000, ' ') }]));
+  const cd = offsets(liar, CENTRAL)[0]!;
+  new DataView(liar.buffer).setUint32(cd + 24, 100, true);
+  await assert.rejects(
+    importBackupBytes(store, liar, { name: 'liar.zip', strict: true }),
+    (e: unknown) => e instanceof BadArchiveError && e.entry === 'bookSource.json' && /^liar\.zip:bookSource\.json: expands past the 100 bytes the directory declares$/.test(e.message),
+  );
+  // Raised limits let the same archive through (its white space is read as part of its record).
+  const r = await importBackupBytes(store, bomb, { name: 'bomb.zip', zipLimits: { ratio: 10_000, recordBytes: 2 ** 27 } });
   assert.equal(r.totals.stored, 1);
   store.close();
+});
+
+/**
+ * The CLI's import in a child process, with its peak memory in bytes as the process itself saw
+ * it: VmHWM of /proc/self/status where there is one (it starts afresh with the program, where
+ * getrusage's maxRSS may carry the forking parent's), else maxRSS.
+ */
+function importMeasured(dir: string, zip: string, ...flags: string[]): { code: number | null; stderr: string; maxRss: number } {
+  const peak = `process.on("exit",()=>{let k;try{k=/VmHWM:\\s*(\\d+)/.exec(readFileSync("/proc/self/status","utf8"))[1]}catch{k=process.resourceUsage().maxRSS}process.stderr.write("peakKB="+k+"\\n")})`;
+  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,import{readFileSync}from"node:fs";${peak}`, CLI, 'import', join(dir, 'm.db'), zip, ...flags], { encoding: 'utf8' });
+  const kb = Number(/peakKB=(\d+)/.exec(r.stderr)?.[1]);
+  return { code: r.status, stderr: r.stderr, maxRss: kb * 1024 };
+}
+
+test('bombs of huge records are refused before their memory is spent', () => {
+  const dir = tempDir();
+  const record = hugeRecord(256 * 2 ** 20);
+  // Five entries of one 256 MiB record each (1.3 MB in all): the directory declares 1.25 GiB,
+  // over the archive limit, so nothing is inflated. This reached 1.05 GB of memory before.
+  const five = join(dir, 'bomb-records-256m.zip');
+  const names = ['bookSource.json', 'rssSources.json', 'replaceRule.json', 'txtTocRule.json', 'dictRule.json'];
+  writeFileSync(five, bombZip(names.map((name) => ({ name, data: record }))));
+  const a = importMeasured(dir, five, '--max-ratio', '1000000');
+  assert.equal(a.code, 1, a.stderr);
+  assert.match(a.stderr, /^legado-store: ARCHIVE_LIMIT: .*bomb-records-256m\.zip:\w+\.json: the entries read declare more than 1073741824 bytes together/m);
+  assert.ok(a.maxRss < 200 * 2 ** 20, `peak memory ${a.maxRss}`);
+  // One such entry is within the archive limits (and ratio raised): its record is stopped at
+  // 64 MiB (recordBytes) instead of being held whole (1.75 GB of memory before).
+  const one = join(dir, 'one.zip');
+  writeFileSync(one, bombZip([{ name: 'bookSource.json', data: record }]));
+  const b = importMeasured(dir, one, '--max-ratio', '1000000');
+  assert.equal(b.code, 1, b.stderr);
+  assert.match(b.stderr, /^legado-store: ARCHIVE_LIMIT: .*one\.zip:bookSource\.json: holds a record of more than 67108864 bytes \(the limit for one record\); nothing was stored/m);
+  assert.ok(b.maxRss < 700 * 2 ** 20, `peak memory ${b.maxRss}`);
+  // Nothing stored: the import was into a new path, so it leaves no store there at all.
+  assert.equal(existsSync(join(dir, 'm.db')), false);
+});
+
+test("the store takes back its own export: a 10 MB field of one repeated character", async () => {
+  const dir = tempDir();
+  const comment = 'a'.repeat(10_000_000);
+  const rules = join(dir, 'sources.json');
+  writeFileSync(rules, JSON.stringify([{ bookSourceUrl: 'https://long', bookSourceName: 'Long', bookSourceComment: comment }]));
+  assert.equal(cli('import', join(dir, 'own.db'), rules).code, 0);
+  const out = join(dir, 'own.zip');
+  const exported = cli('export', join(dir, 'own.db'), out);
+  assert.equal(exported.code, 0, exported.stderr);
+  const zip = new ZipReader(bytesAccess('own.zip', readFileSync(out)));
+  const entry = zip.entries.find((e) => e.name === 'bookSource.json')!;
+  assert.ok(entry.size > 100 * entry.compressedSize, `ratio ${entry.size / entry.compressedSize}`);
+  const r = cli('import', join(dir, 'back.db'), out);
+  assert.equal(r.code, 0, r.stderr);
+  const db = openDb(join(dir, 'back.db'));
+  assert.deepEqual(db.prepare("SELECT length(bookSourceComment) AS n, bookSourceComment = ? AS same FROM book_sources WHERE bookSourceUrl = 'https://long'").get(comment), { n: 10_000_000, same: 1 });
+  db.close();
 });
 
 test('importBackupBytes and exportBackupBytes: the same reports and rows as the file path, and a zip the file import reads back', async () => {

@@ -9,6 +9,8 @@ import { openStore, exportBackup, type Store } from 'legado-store';
 import { comparePaths } from '../src/inspect/compare.js';
 import { compareSql } from '../src/inspect/diff.js';
 import { cli } from './helpers/cli.js';
+import { damagedStore } from './helpers/damaged.js';
+import { openDb } from './helpers/engine.js';
 import { snapshot, tempDir } from './helpers/files.js';
 import { sampleBackup, writeBackupFolder, writeBackupZip } from './helpers/backup-fixtures.js';
 import { buildStore, SECRET_COOKIE } from './helpers/inspect-fixture.js';
@@ -170,3 +172,38 @@ test('key order: the merge walks keys in SQLite order (numbers before text, text
   assert.deepEqual(sorted, [null, -1, 2, 10, '', 'A', 'a', 'b', '\uFF5E', '\u{1F600}']);
   assert.equal(compareSql(2n ** 63n - 1n, 9007199254740993n), 1);
 });
+
+test('diff of a store with a damaged page: CORRUPT naming the file, exit 1', () => {
+  const { damaged: big, intact: other } = damagedStore(dir, 'big');
+  const r = cli('diff', big, other);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, new RegExp(`^legado-store: CORRUPT: ${big.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the file is damaged`));
+  assert.doesNotMatch(r.stderr, /busy/);
+});
+
+test('two identical stores whose primary keys hold blobs are equal', () => {
+  const b1 = join(dir, 'blob-a.db');
+  buildStore(b1, 62);
+  const db = openDb(b1);
+  // SQLite does not enforce a TEXT key's type: another tool may have written blobs.
+  db.exec("INSERT INTO book_sources (bookSourceUrl, bookSourceName, bookSourceType, customOrder, enabled, enabledExplore, lastUpdateTime, respondTime, weight) VALUES (X'68747470733a2f2f62', 'B', 0, 0, 1, 1, 0, 0, 0), (X'00ff', 'C', 0, 0, 1, 1, 0, 0, 0)");
+  db.close();
+  const b2 = join(dir, 'blob-b.db');
+  copyFileSync(b1, b2);
+  const r = cli('diff', b1, b2, '--json');
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const d = JSON.parse(r.stdout) as DiffJson;
+  assert.equal(d.equal, true);
+  assert.equal(table(d, 'book_sources').same, Number(openDbCount(b1)));
+  assert.equal(compareSql(new Uint8Array([1, 2]), new Uint8Array([1, 3])) < 0, true);
+  assert.equal(compareSql('zzz', new Uint8Array([0])) < 0, true, 'text sorts before blobs');
+});
+
+function openDbCount(path: string): unknown {
+  const db = openDb(path);
+  try {
+    return db.prepare('SELECT count(*) FROM book_sources').pluck().get();
+  } finally {
+    db.close();
+  }
+}

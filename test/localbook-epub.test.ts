@@ -274,13 +274,14 @@ test('bad input: not a zip, empty, zip bomb, entries outside the archive', () =>
   const parse = (name: string, bytes: Uint8Array) => () => epubFormat.parse(bookFile(name, bytes));
   assert.throws(parse('a.epub', new TextEncoder().encode('just text, not a zip')), (e: unknown) => e instanceof BadArchiveError && e.code === 'BAD_ARCHIVE' && e.message === 'a.epub: not a zip archive');
   assert.throws(parse('empty.epub', new Uint8Array(0)), (e: unknown) => e instanceof BadArchiveError && e.file === 'empty.epub');
-  // 16 MiB of zeros deflate to about 16 KiB: past 1 MiB expanded the ratio limit (100) stops it.
+  // 65 MiB of zeros deflate to about 65 KiB: the directory declares more than one part of a
+  // book may hold (64 MiB), so it is refused before anything is inflated.
   const bomb = epubBytes({
     'OEBPS/content.opf': opf('2.0', '<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>', ''),
-    'OEBPS/toc.ncx': new Uint8Array(16 * 2 ** 20),
+    'OEBPS/toc.ncx': new Uint8Array(65 * 2 ** 20),
   });
-  assert.ok(bomb.length < 100_000);
-  assert.throws(parse('bomb.epub', bomb), (e: unknown) => e instanceof ArchiveLimitError && e.entry === 'OEBPS/toc.ncx' && e.limit === 'ratio');
+  assert.ok(bomb.length < 200_000);
+  assert.throws(parse('bomb.epub', bomb), (e: unknown) => e instanceof ArchiveLimitError && e.entry === 'OEBPS/toc.ncx' && e.limit === 'entryBytes');
   for (const [name, problem] of [['../evil.xhtml', 'invalid relative path'], ['/etc/passwd', 'absolute path']] as const) {
     const bytes = epubBytes({ 'OEBPS/content.opf': opf('2.0', '', ''), [name]: 'x' });
     assert.throws(parse('p.epub', bytes), (e: unknown) => e instanceof BadArchiveError && e.entry === name && e.message.includes(problem));

@@ -75,10 +75,10 @@ export class BadArchiveError extends LegadoStoreError {
 export class ArchiveLimitError extends LegadoStoreError {
   readonly file: string;
   readonly entry: string;
-  readonly limit: 'entryBytes' | 'archiveBytes' | 'ratio';
+  readonly limit: 'entryBytes' | 'archiveBytes' | 'ratio' | 'recordBytes';
   readonly value: number;
   constructor(file: string, entry: string, limit: ArchiveLimitError['limit'], value: number, detail: string) {
-    super('ARCHIVE_LIMIT', `${file}:${entry}: ${detail}; nothing was stored (raise the limit with the zipLimits option, or --max-entry-size / --max-archive-size / --max-ratio)`);
+    super('ARCHIVE_LIMIT', `${file}:${entry}: ${detail}; nothing was stored (raise the limit with the zipLimits option, or --max-entry-size / --max-archive-size / --max-ratio / --max-record-size)`);
     this.file = file;
     this.entry = entry;
     this.limit = limit;

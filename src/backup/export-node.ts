@@ -54,7 +54,7 @@ function refuseExisting(out: string, zip: boolean, overwrite: boolean): void {
   const isDir = statSync(out).isDirectory();
   if (zip && isDir) throw new WriteError(out, 'EISDIR', 'is a folder; a .zip export writes a file');
   if (overwrite) return;
-  if (zip) throw new FileExistsError(out, 'an export (use --force / overwrite: true to replace it)');
+  if (zip) throw new FileExistsError(out, 'a backup');
   if (!isDir || readdirSync(out).length > 0) {
     throw new UnsupportedInputError(out, 'exists and is not an empty folder; export into a new folder or a .zip, or use --force / overwrite: true');
   }

@@ -2,6 +2,7 @@
 // pipeline as bytes in memory (import.ts). A zip is read in place, entry by entry, never extracted.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { FileNotFoundError } from '../errors.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 import { BadArchiveError, UnsupportedInputError } from './errors.js';
@@ -52,7 +53,7 @@ function planInput(plan: Plan, input: string, as: 'backup' | 'collection' | unde
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
     throw new UnsupportedInputError(input, 'a remote URL: download it first and import the downloaded file');
   }
-  if (!existsSync(input)) throw new UnsupportedInputError(input, 'no such file or folder');
+  if (!existsSync(input)) throw new FileNotFoundError(input);
   if (statSync(input).isDirectory()) {
     if (as === 'collection') throw new UnsupportedInputError(input, 'a folder: import it as a backup');
     planFolder(plan, input);

@@ -27,7 +27,7 @@ import { Merger, type MergeTable } from './merge.js';
 import { Clock, RowBuilder } from './record.js';
 import { newKindReport, totalsOf, type FileOutcome, type ImportResult, type KindReport } from './report.js';
 import { bytesAccess, bytesSource, readText, type ByteSource, type RandomAccess } from './source.js';
-import { isZipSignature, ZipReader, type ZipLimits } from './zip.js';
+import { isZipSignature, ZipReader, type ZipEntry, type ZipLimits } from './zip.js';
 import { keepSpecimen } from './specimens.js';
 
 export interface ImportProgress {
@@ -148,6 +148,7 @@ export function planZip(plan: Plan, access: RandomAccess, options: Pick<ImportOp
   plan.cleanup.push(() => zip.close());
   const taken = new Set<string>();
   const entries: BackupEntry[] = [];
+  const read: ZipEntry[] = [];
   for (const entry of zip.entries) {
     if (entry.isDirectory) continue;
     const display = `${zip.file}:${entry.name}`;
@@ -156,11 +157,13 @@ export function planZip(plan: Plan, access: RandomAccess, options: Pick<ImportOp
       entries.push({ name: entry.name, display, reason: 'a second entry with this name in the archive' });
     } else if (wanted) {
       taken.add(entry.name.toLowerCase());
+      read.push(entry);
       entries.push({ name: entry.name, display, source: zip.source(entry, display) });
     } else {
       entries.push({ name: entry.name, display });
     }
   }
+  zip.reserve(read); // a bomb is refused from its directory, before anything is inflated
   planBackupEntries(plan, entries);
   return zip;
 }

@@ -268,6 +268,11 @@ export class JsonRecordReader {
   /** What the file holds at the top level, known once reading has begun. */
   root: JsonRoot = 'unread';
   bytesRead = 0;
+  /**
+   * Bytes read since the last record was given: a record is held whole while it is read, so the
+   * source's recordLimit (a zip entry's) stops a huge one before its memory is spent.
+   */
+  private sinceRecord = 0;
   /** A file of secrets (servers.json): errors say where, never what the text around it is. */
   private readonly secret: boolean;
 
@@ -282,9 +287,17 @@ export class JsonRecordReader {
   }
 
   *records(onBytes?: (bytesRead: number) => void): Generator<JsonRecord> {
+    for (const rec of this.allRecords(onBytes)) {
+      this.sinceRecord = 0;
+      yield rec;
+    }
+  }
+
+  private *allRecords(onBytes?: (bytesRead: number) => void): Generator<JsonRecord> {
     const given = yield* this.fastRecords(onBytes);
     if (given === ALL) return;
     this.bytesRead = 0;
+    this.sinceRecord = 0;
     this.root = 'unread';
     for (const rec of this.exactRecords(onBytes)) if (rec.index >= given) yield rec;
   }
@@ -468,8 +481,11 @@ export class JsonRecordReader {
   /** The source's chunks, counted; Bun is asked to collect every COLLECT_EVERY bytes (collect-hint.ts). */
   private *chunks(): Generator<Uint8Array> {
     let nextHint = this.bytesRead + COLLECT_EVERY;
+    const limit = this.source.recordLimit;
     for (const chunk of this.source.chunks()) {
       this.bytesRead += chunk.length;
+      this.sinceRecord += chunk.length;
+      if (limit && this.sinceRecord > limit.bytes) throw limit.error(this.sinceRecord);
       if (this.bytesRead >= nextHint) {
         nextHint = this.bytesRead + COLLECT_EVERY;
         collectHint();

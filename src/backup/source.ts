@@ -10,6 +10,8 @@ export interface ByteSource {
   readonly size: number;
   /** The bytes from the start, a chunk at a time; a chunk may be reused after the next one is asked for. */
   chunks(): Iterable<Uint8Array>;
+  /** The most bytes a JSON reader may read without finishing a record (a zip entry's recordBytes); none when absent. */
+  readonly recordLimit?: { readonly bytes: number; error(bytes: number): Error };
 }
 
 /** Random access to an archive: the zip reader reads its directory and entries by offset. */

@@ -14,14 +14,24 @@ export interface ZipLimits {
   readonly entryBytes: number;
   /** Largest expanded size of all entries read, in bytes. */
   readonly archiveBytes: number;
-  /** Largest expanded/compressed ratio of an entry (checked once it has expanded past 1 MiB). */
+  /** Largest expanded/compressed ratio of an entry, for entries that expand past RATIO_FLOOR (64 MiB). */
   readonly ratio: number;
+  /**
+   * Largest JSON record (one element of a file's array) read from an entry, in bytes: a record is
+   * held whole in memory, several times over while it is parsed, so this bounds the memory.
+   */
+  readonly recordBytes: number;
 }
 
 /** Generous: the largest real collection seen is 53 MB of JSON, compressing about 8:1. */
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { entryBytes: 512 * 2 ** 20, archiveBytes: 2 ** 30, ratio: 100 };
-/** Small files may compress far better than any limit (a file of spaces); the ratio counts above this. */
-const RATIO_FLOOR = 2 ** 20;
+export const DEFAULT_ZIP_LIMITS: ZipLimits = { entryBytes: 512 * 2 ** 20, archiveBytes: 2 ** 30, ratio: 100, recordBytes: 64 * 2 ** 20 };
+/**
+ * The ratio counts only for entries that expand past this: the store's own export of a field of
+ * 10 MB of one repeated character compresses about 1000:1, and must import back. Below it the
+ * memory is bounded by recordBytes and the time by the size; above it a ratio past the limit is
+ * a bomb, refused from the directory before anything is inflated.
+ */
+export const RATIO_FLOOR = 64 * 2 ** 20;
 const INFLATE_STEP = 8 * 1024;
 
 export interface ZipEntry {
@@ -158,9 +168,33 @@ export class ZipReader {
     if (path.split('/').includes('..')) throw this.bad('invalid relative path', path);
   }
 
+  /**
+   * Checks the entries an import will read against the limits by their declared sizes, before
+   * any is inflated: a bomb is refused from its directory. Inflating never goes past a declared
+   * size (BAD_ARCHIVE), so what is reserved here bounds what is expanded.
+   */
+  reserve(entries: readonly ZipEntry[]): void {
+    let total = 0;
+    for (const entry of entries) {
+      this.charge(entry, entry.size, true);
+      total += entry.size;
+      if (total > this.limits.archiveBytes) throw this.overArchive(entry, total, 'declare');
+    }
+  }
+
   /** The entry's expanded bytes as a source that can be read again; limits apply to every read. */
   source(entry: ZipEntry, name = `${this.file}:${entry.path}`): ByteSource {
-    return { name, size: entry.size, chunks: () => this.inflate(entry) };
+    const { recordBytes } = this.limits;
+    return {
+      name,
+      size: entry.size,
+      chunks: () => this.inflate(entry),
+      recordLimit: {
+        bytes: recordBytes,
+        error: (bytes) =>
+          new ArchiveLimitError(this.file, entry.path, 'recordBytes', bytes, `holds a record of more than ${recordBytes} bytes (the limit for one record)`),
+      },
+    };
   }
 
   private *inflate(entry: ZipEntry): Generator<Uint8Array> {
@@ -179,6 +213,8 @@ export class ZipReader {
     let expanded = 0;
     const take = (chunk: Uint8Array) => {
       expanded += chunk.length;
+      // The declared size was checked against the limits: more than it is a lie, stopped here.
+      if (expanded > entry.size) throw this.bad(`expands past the ${entry.size} bytes the directory declares`, entry.path);
       this.charge(entry, expanded, false);
       crc.push(chunk);
       out.push(chunk);
@@ -222,8 +258,14 @@ export class ZipReader {
     if (bytes > limits.entryBytes) {
       throw new ArchiveLimitError(this.file, entry.path, 'entryBytes', bytes, `${what} more than ${limits.entryBytes} bytes (the limit for one entry)`);
     }
-    if (!declared && bytes > RATIO_FLOOR && bytes > entry.compressedSize * limits.ratio) {
-      throw new ArchiveLimitError(this.file, entry.path, 'ratio', bytes / Math.max(1, entry.compressedSize), `expands more than ${limits.ratio} times its compressed size`);
+    if (bytes > RATIO_FLOOR && bytes > entry.compressedSize * limits.ratio) {
+      throw new ArchiveLimitError(
+        this.file,
+        entry.path,
+        'ratio',
+        bytes / Math.max(1, entry.compressedSize),
+        `${what} more than ${RATIO_FLOOR} bytes, ${limits.ratio} times its compressed size`,
+      );
     }
     if (declared) return;
     const before = this.expanded.get(entry) ?? 0;
@@ -231,9 +273,12 @@ export class ZipReader {
     this.expanded.set(entry, bytes);
     let total = 0;
     for (const n of this.expanded.values()) total += n;
-    if (total > limits.archiveBytes) {
-      throw new ArchiveLimitError(this.file, entry.path, 'archiveBytes', total, `the archive expands to more than ${limits.archiveBytes} bytes (the limit for all entries)`);
-    }
+    if (total > limits.archiveBytes) throw this.overArchive(entry, total, 'expand');
+  }
+
+  private overArchive(entry: ZipEntry, total: number, verb: 'declare' | 'expand'): ArchiveLimitError {
+    const limit = this.limits.archiveBytes;
+    return new ArchiveLimitError(this.file, entry.path, 'archiveBytes', total, `the entries read ${verb} more than ${limit} bytes together (the limit for all entries)`);
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 // How every command reports a failure: `legado-store: CODE: message` on stderr, or with --json
 // a JSON object on stdout ({ ok: false, error: { code, message, ... } }), and exit code 1.
-import { LegadoStoreError } from '../errors.js';
+import { FileExistsError, LegadoStoreError } from '../errors.js';
 import { fsError } from '../io/fs-errors.js';
 
 export interface ErrorJson {
@@ -20,7 +20,9 @@ export function errorJson(e: unknown): ErrorJson {
     if (k === 'code' || k === 'name' || k === 'cause' || k === 'result' || typeof v === 'function') continue;
     details[k] = v;
   }
-  return { code: typed.code, message: typed.message, ...jsonSafe(details) };
+  // The command line's words where the API's differ (--force, not overwrite: true).
+  const message = typed instanceof FileExistsError ? typed.cliMessage : typed.message;
+  return { code: typed.code, message, ...jsonSafe(details) };
 }
 
 /** Writes the error the way the command line reports failures. */
@@ -33,11 +35,16 @@ export function printError(e: unknown, json: boolean): void {
   }
 }
 
-/** A file-system error that escaped a command, as the typed error it stands for. */
+/**
+ * A file-system error that escaped a command, as the typed error it stands for. A failed
+ * write(2) (ENOSPC, EIO, ...) carries no path: it is named as the file being written.
+ */
 function asTyped(e: unknown): unknown {
   if (e instanceof LegadoStoreError) return e;
   const path = (e as { path?: unknown } | null)?.path;
-  return typeof path === 'string' ? fsError(path, e) : e;
+  if (typeof path === 'string') return fsError(path, e);
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? fsError('the file being written', e) : e;
 }
 
 function jsonSafe(o: Record<string, unknown>): Record<string, unknown> {

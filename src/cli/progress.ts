@@ -17,7 +17,11 @@ export function progressBar(enabled: boolean, unit: string, stream: NodeJS.Write
     {
       stream,
       format: `{bar} {percentage}% | {records} ${unit} | {rate} ${unit}/s | {file}`,
-      hideCursor: true,
+      // The terminal's state is left alone (cursor shown, line wrap on): an import runs in one
+      // synchronous transaction, so a Ctrl-C ends the process at once, with nothing stored and
+      // no chance to restore a state changed here.
+      hideCursor: false,
+      linewrap: true,
       clearOnComplete: false,
       fps: 10,
     },

@@ -7,6 +7,8 @@ import { byKeys } from './collation.js';
 import { bookKindsAt, specialGroupBooks } from './special-groups.js';
 import type { TableOf } from '../store/store.js';
 import type { Finder, Updater } from '../table/table.js';
+import { isRowObject } from '../table/args.js';
+import { MissingFieldError, ValueTypeError } from '../errors.js';
 import { Area, containing, like } from './support.js';
 
 /** `books.type` bits (BookType, schema 55 on). */
@@ -88,6 +90,9 @@ export class Books<V extends SchemaVersion = 62> extends Area {
    * UniqueViolationError instead of silently deleting that book.
    */
   save(book: NewRow<'books', V>): 'inserted' | 'updated' {
+    if (!isRowObject(book)) throw new ValueTypeError('books', '(row)', book, 'an object');
+    // A save without a bookUrl would update (or make) the blank-key book: the key is required.
+    if ((book as NewRow<'books'>).bookUrl === undefined) throw new MissingFieldError('books', 'bookUrl', undefined);
     const { bookUrl = '', ...patch } = book as NewRow<'books'>;
     return this.store.transaction(() => {
       if (!this.t.has(bookUrl)) {

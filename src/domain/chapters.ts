@@ -1,6 +1,7 @@
 // A book's table of contents (legado-data-layer.md 2.4), always in chapter index order.
 import type { NewRow, Row } from '../schema/row-types.js';
 import type { TableOf } from '../store/store.js';
+import { checkRows } from '../table/args.js';
 import { insertInTransaction, type Finder, type TableApi } from '../table/table.js';
 import { Area, containing, like } from './support.js';
 
@@ -27,6 +28,7 @@ export class Chapters extends Area {
    * Returns the number of chapters stored.
    */
   replaceToc(bookUrl: string, chapters: Iterable<TocEntry>): number {
+    checkRows('chapters.replaceToc', chapters, 'chapters');
     return this.store.transaction(() => {
       this.deleteByBook(bookUrl);
       return insertInTransaction(this.t as unknown as TableApi<object, NewRow<'chapters'>, object, unknown>, ofBook(chapters, bookUrl));

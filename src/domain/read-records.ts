@@ -1,5 +1,6 @@
 // Reading time (legado-data-layer.md 2.15): rows per (deviceId, bookName), in milliseconds.
 // The app writes its own rows under deviceId '' and its lists add up every device's rows.
+import { checkInteger, checkOptions } from '../table/args.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Row } from '../schema/row-types.js';
 import { compareLocalized } from './collation.js';
@@ -37,6 +38,8 @@ export class ReadRecords<V extends SchemaVersion = 62> extends Area {
    * writes it back under '', which counts other devices' time twice; this adds to one row only.)
    */
   addTime(bookName: string, ms: number, options: AddTimeOptions = {}): Row<'readRecord', V> {
+    checkInteger('readRecords.addTime', 'ms', ms, 'a whole number of milliseconds, 0 or more', 0, Number.MAX_SAFE_INTEGER);
+    checkOptions('readRecords.addTime', 'options', options);
     const deviceId = options.deviceId ?? '';
     if (!this.hasLastRead) {
       this.sql(

@@ -3,6 +3,7 @@
 // books.type bitmask arrived with 55 (Migration_54_55), and with it the update-failed flag, so
 // versions below 55 take the v49 data and versions from 55 on the v62 data (the reference gives
 // no finer step for the callback).
+import { checkInteger } from '../table/args.js';
 import type { SchemaVersion } from '../schema/index.js';
 
 /** The ids of the special groups, and the folder-style root id the app never stores. */
@@ -119,6 +120,9 @@ export function isUserGroupId(id: bigint | number): boolean {
 }
 
 /** The id as the signed 64-bit value SQLite stores (2^63 becomes -2^63). */
-export const asGroupId = (id: bigint | number): bigint => BigInt.asIntN(64, BigInt(id));
+export const asGroupId = (id: bigint | number): bigint => {
+  checkInteger('book groups', 'groupId', id, 'a group id (a bigint, or an integer number)');
+  return BigInt.asIntN(64, BigInt(id));
+};
 
 export const USER_GROUP_LIMIT = 64;

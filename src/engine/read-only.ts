@@ -7,8 +7,10 @@
 //     nothing and removes its own empty -wal/-shm on close;
 //   - otherwise a WAL-mode file is read from a copy in a temporary folder (nobody can be
 //     writing it: a writer would need a -wal beside it), removed on close;
+// Copies and in-place connections are undone on every way out, signals included (below): this
+// is the one module that reads a file without leaving traces (engine/source.ts copies through it).
 //   - a rollback-journal file is read in place, read-only (that creates nothing).
-import { accessSync, closeSync, constants, copyFileSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, copyFileSync, mkdtempSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Connection, Driver } from './driver.js';
@@ -36,7 +38,9 @@ export function openForReading(driver: Driver, path: string, options: ReadOption
     }
   }
   if (writable(path) && writable(dirname(path))) {
-    return queryOnly(driver.open(path, { ...common, readonly: false }), false);
+    // Its -wal and -shm go when it closes: closed on a signal too (a store opened to write is
+    // not, so that Ctrl-C still ends a write at once, with nothing of it kept).
+    return closing(queryOnly(driver.open(path, { ...common, readonly: false }), false));
   }
   return isWalMode(path) ? fromCopy(driver, path, false) : driver.open(path, { ...common, readonly: true });
 }
@@ -90,40 +94,132 @@ function isWalMode(path: string): boolean {
   }
 }
 
-/** Temporary folders of open copies, removed on close (or at exit, if a connection is never closed). */
-const copies = new Set<string>();
-let cleanupAtExit = false;
-
 function fromCopy(driver: Driver, path: string, withWal: boolean): Connection {
-  const folder = mkdtempSync(join(tmpdir(), 'legado-store-read-'));
-  copies.add(folder);
-  if (!cleanupAtExit) {
-    cleanupAtExit = true;
-    process.once('exit', () => {
-      for (const f of copies) rmSync(f, { recursive: true, force: true });
-    });
+  const copy = privateCopy(path, withWal ? ['-wal'] : []);
+  try {
+    const db = driver.open(copy.file, { fileMustExist: true, readonly: false });
+    db.pragma('query_only = ON');
+    return closing(db, copy.remove);
+  } catch (e) {
+    copy.remove();
+    throw e;
   }
-  const remove = (): void => {
-    copies.delete(folder);
-    rmSync(folder, { recursive: true, force: true });
+}
+
+/**
+ * `db`, with `after` run when it closes, and closed (then `after`) if the process ends first: a
+ * query_only connection in place removes its empty -wal and -shm when it closes.
+ */
+function closing(db: Connection, after?: () => void): Connection {
+  const close = db.close.bind(db);
+  const forget = undoOnExit(() => {
+    try {
+      if (db.open) close();
+    } finally {
+      after?.();
+    }
+  });
+  Object.defineProperty(db, 'close', {
+    value: () => {
+      forget();
+      try {
+        if (db.open) close();
+      } finally {
+        after?.();
+      }
+    },
+  });
+  return db;
+}
+
+// Two things a read can leave: a private temporary copy of a database (which holds its
+// secrets), and the -wal/-shm SQLite makes beside a file it reads in place. Copies go into a
+// folder only the owner can open (0700, files 0600) and are removed when closed; both kinds are
+// undone at exit and on SIGINT, SIGTERM and SIGHUP (after which the signal takes its usual
+// course: the process ends).
+
+/** What to undo if the process ends before its owner does: remove a copy, close a connection. */
+const pending = new Set<() => void>();
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+let installed = false;
+let exitHook = false;
+
+function runPending(): void {
+  for (const undo of [...pending]) {
+    pending.delete(undo);
+    try {
+      undo();
+    } catch {
+      // Best effort: the rest still run.
+    }
+  }
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  // Another listener (the program's own) decides what the signal does; if it ends the process,
+  // the 'exit' handler undoes what is pending. Ours alone: undo, then end as the signal would have.
+  if (process.listenerCount(signal) > 1) return;
+  runPending();
+  listen(false);
+  process.kill(process.pid, signal);
+}
+
+/**
+ * The handlers are there only while something is pending: a signal listener defers the signal
+ * until the running JavaScript returns, which must not outlast the read (a write in one long
+ * transaction is ended by Ctrl-C at once, and nothing of it is kept).
+ */
+function listen(on: boolean): void {
+  if (on === installed) return;
+  installed = on;
+  for (const s of SIGNALS) {
+    if (on) process.on(s, onSignal);
+    else process.removeListener(s, onSignal);
+  }
+}
+
+/**
+ * Runs `undo` at exit or on a signal unless the returned function is called first (which
+ * forgets it without running it).
+ */
+export function undoOnExit(undo: () => void): () => void {
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', runPending);
+  }
+  pending.add(undo);
+  listen(true);
+  return () => {
+    pending.delete(undo);
+    if (pending.size === 0) listen(false);
+  };
+}
+
+export interface PrivateCopy {
+  /** The copy of the file (its companions beside it, with the same suffixes). */
+  readonly file: string;
+  /** Removes the copy and its folder; safe to call twice. */
+  remove(): void;
+}
+
+/** Copies `path` and the companions given (`-wal`, `-journal`) into a new private folder. */
+export function privateCopy(path: string, companions: readonly string[], prefix = 'legado-store-read-'): PrivateCopy {
+  const folder = mkdtempSync(join(tmpdir(), prefix)); // created 0700
+  const removeFolder = () => rmSync(folder, { recursive: true, force: true });
+  const forget = undoOnExit(removeFolder);
+  const remove = () => {
+    forget();
+    removeFolder();
   };
   try {
-    const copy = join(folder, basename(path));
-    copyFileSync(path, copy);
-    if (withWal) copyFileSync(`${path}-wal`, `${copy}-wal`);
-    const db = driver.open(copy, { fileMustExist: true, readonly: false });
-    db.pragma('query_only = ON');
-    const close = db.close.bind(db);
-    Object.defineProperty(db, 'close', {
-      value: () => {
-        try {
-          close();
-        } finally {
-          remove();
-        }
-      },
-    });
-    return db;
+    const file = join(folder, basename(path));
+    for (const suffix of ['', ...companions]) {
+      // A copy takes its source's mode: made owner-only under another name, then put in place.
+      copyFileSync(path + suffix, `${file}${suffix}.part`);
+      chmodSync(`${file}${suffix}.part`, 0o600);
+      renameSync(`${file}${suffix}.part`, file + suffix);
+    }
+    return { file, remove };
   } catch (e) {
     remove();
     throw e;

@@ -6,12 +6,11 @@
 // are copied into a private temporary folder and SQLite opens the copy, honouring the -wal
 // there; a rollback-journal file with no companions is opened read-only in place. (An engine
 // with SQLite's `immutable` URI parameter could skip the copy; the seam does not assume one.)
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { FileNotFoundError, NotADatabaseError } from '../errors.js';
 import { asOpenError, type Db, type DriverOptions } from './connection.js';
 import { resolveDriver } from './drivers/index.js';
+import { privateCopy } from './read-only.js';
 
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
@@ -49,25 +48,22 @@ export function openSourceDatabase(path: string, options: DriverOptions = {}): S
     const db = open(path, path, true, options);
     return { db, close: () => db.close() };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'legado-source-'));
-  const remove = () => rmSync(dir, { recursive: true, force: true });
+  const copy = privateCopy(path, companions, 'legado-source-');
   try {
-    const copy = join(dir, basename(path));
-    for (const suffix of ['', ...companions]) copyFileSync(path + suffix, copy + suffix);
     // Read-write on the copy, so SQLite recovers its -wal or rolls back its hot journal.
-    const db = open(path, copy, false, options);
+    const db = open(path, copy.file, false, options);
     return {
       db,
       close: () => {
         try {
           db.close();
         } finally {
-          remove();
+          copy.remove();
         }
       },
     };
   } catch (e) {
-    remove();
+    copy.remove();
     throw e;
   }
 }

@@ -74,29 +74,39 @@ function diffTable(a: Store<SchemaVersion>, b: Store<SchemaVersion>, ta: Table, 
   const onlyInB: unknown[] = [];
   const changed: ChangedRow[] = [];
   let same = 0;
-  let ra = rowsA.next();
-  let rb = rowsB.next();
-  while (!ra.done || !rb.done) {
-    const c = ra.done ? 1 : rb.done ? -1 : compareKeys(keyFields, ra.value, rb.value);
-    if (c < 0) {
-      onlyInA.push(keyOf(ra.value!));
-      ra = rowsA.next();
-    } else if (c > 0) {
-      onlyInB.push(keyOf(rb.value!));
-      rb = rowsB.next();
-    } else {
-      const diffs: FieldChange[] = [];
-      for (const f of fields) {
-        const va = ra.value![f];
-        const vb = rb.value![f];
-        if (sameValue(va, vb) || (isJsonObjectColumn(ta.name, f) && sameObjectText(va, vb))) continue;
-        const hide = !showSecrets && isSecretField(ta.name, f);
-        diffs.push({ field: f, a: hide && va != null ? MASK : va, b: hide && vb != null ? MASK : vb });
+  try {
+    merge();
+  } finally {
+    // A read that failed (a damaged page) leaves the other side's statement open: closed here, or
+    // closing its store would fail with "busy executing a query" and hide the real error.
+    rowsA.return?.();
+    rowsB.return?.();
+  }
+  function merge(): void {
+    let ra = rowsA.next();
+    let rb = rowsB.next();
+    while (!ra.done || !rb.done) {
+      const c = ra.done ? 1 : rb.done ? -1 : compareKeys(keyFields, ra.value, rb.value);
+      if (c < 0) {
+        onlyInA.push(keyOf(ra.value!));
+        ra = rowsA.next();
+      } else if (c > 0) {
+        onlyInB.push(keyOf(rb.value!));
+        rb = rowsB.next();
+      } else {
+        const diffs: FieldChange[] = [];
+        for (const f of fields) {
+          const va = ra.value![f];
+          const vb = rb.value![f];
+          if (sameValue(va, vb) || (isJsonObjectColumn(ta.name, f) && sameObjectText(va, vb))) continue;
+          const hide = !showSecrets && isSecretField(ta.name, f);
+          diffs.push({ field: f, a: hide && va != null ? MASK : va, b: hide && vb != null ? MASK : vb });
+        }
+        if (diffs.length) changed.push({ key: keyOf(ra.value!), fields: diffs });
+        else same++;
+        ra = rowsA.next();
+        rb = rowsB.next();
       }
-      if (diffs.length) changed.push({ key: keyOf(ra.value!), fields: diffs });
-      else same++;
-      ra = rowsA.next();
-      rb = rowsB.next();
     }
   }
   return {
@@ -113,6 +123,7 @@ function diffTable(a: Store<SchemaVersion>, b: Store<SchemaVersion>, ta: Table, 
 /** Equal as the store holds them: a bigint and a number of the same value are equal. */
 function sameValue(x: unknown, y: unknown): boolean {
   if (x === y) return true;
+  if (x instanceof Uint8Array && y instanceof Uint8Array) return compareBytes(x, y) === 0;
   if ((typeof x === 'bigint' || typeof x === 'number') && (typeof y === 'bigint' || typeof y === 'number')) return x == y;
   return false;
 }
@@ -145,14 +156,16 @@ function compareKeys(fields: readonly string[], x: Record<string, unknown>, y: R
 
 /**
  * SQLite's order for ORDER BY with the BINARY collation, so the merge walks both sides as
- * SQLite sorted them: NULL, then numbers by value, then text by UTF-8 bytes (code points).
+ * SQLite sorted them: NULL, then numbers by value, then text by UTF-8 bytes (code points), then
+ * blobs by their bytes (a key column may hold a blob: SQLite does not enforce the type).
  */
 export function compareSql(x: unknown, y: unknown): number {
-  const rank = (v: unknown) => (v === null || v === undefined ? 0 : typeof v === 'string' ? 2 : 1);
+  const rank = (v: unknown) => (v === null || v === undefined ? 0 : typeof v === 'string' ? 2 : v instanceof Uint8Array ? 3 : 1);
   const rx = rank(x);
   const ry = rank(y);
   if (rx !== ry) return rx - ry;
   if (rx === 0) return 0;
+  if (rx === 3) return compareBytes(x as Uint8Array, y as Uint8Array);
   if (rx === 1) {
     const nx = typeof x === 'boolean' ? Number(x) : (x as number | bigint);
     const ny = typeof y === 'boolean' ? Number(y) : (y as number | bigint);
@@ -175,5 +188,12 @@ function compareCodePoints(a: string, b: string): number {
     }
     return ca < cb ? -1 : 1;
   }
+  return a.length - b.length;
+}
+
+/** Blobs as SQLite compares them: memcmp, then the shorter first. */
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return a.length - b.length;
 }

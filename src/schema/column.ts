@@ -15,6 +15,12 @@ export interface ColumnSpec {
   readonly default?: string | undefined;
   /** The SQL column when it differs from the field name (replace_rules.order -> sortOrder). */
   readonly column?: string | undefined;
+  /**
+   * The app's field is a Kotlin Int (32 bits): a value outside -2^31..2^31-1 cannot be read by
+   * it. Other number columns are Kotlin Long; the store keeps those within ±(2^53-1), what a
+   * JS number holds exactly (src/table/codec.ts).
+   */
+  readonly int32?: boolean | undefined;
 }
 
 type Col<J extends JsKind, N extends boolean, D extends string | undefined> = {
@@ -22,23 +28,25 @@ type Col<J extends JsKind, N extends boolean, D extends string | undefined> = {
   readonly js: J;
   readonly notNull: N;
   readonly default: D;
+  readonly int32?: boolean;
 };
 
 function make<J extends JsKind, N extends boolean, const D extends string | undefined>(
   js: J,
   notNull: N,
   dflt: D,
+  int32 = false,
 ): Col<J, N, D> {
   const affinity = (js === 'string' ? 'TEXT' : 'INTEGER') as Col<J, N, D>['affinity'];
-  return dflt === undefined
-    ? ({ affinity, js, notNull } as Col<J, N, D>)
-    : ({ affinity, js, notNull, default: dflt } as Col<J, N, D>);
+  const col = (dflt === undefined ? { affinity, js, notNull } : { affinity, js, notNull, default: dflt }) as Col<J, N, D>;
+  return int32 ? { ...col, int32 } : col;
 }
 
-/** Required (NOT NULL) columns, with an optional DDL default literal. */
+/** Required (NOT NULL) columns, with an optional DDL default literal. `int` is a Kotlin Int, `long` a Kotlin Long. */
 export const req = {
   text: <const D extends string | undefined = undefined>(dflt?: D) => make('string', true, dflt as D),
-  int: <const D extends string | undefined = undefined>(dflt?: D) => make('number', true, dflt as D),
+  int: <const D extends string | undefined = undefined>(dflt?: D) => make('number', true, dflt as D, true),
+  long: <const D extends string | undefined = undefined>(dflt?: D) => make('number', true, dflt as D),
   bool: <const D extends string | undefined = undefined>(dflt?: D) => make('boolean', true, dflt as D),
   /** 64-bit bitmasks (books.group, book_groups.groupId) that a JS number cannot hold. */
   bigint: <const D extends string | undefined = undefined>(dflt?: D) => make('bigint', true, dflt as D),
@@ -47,7 +55,8 @@ export const req = {
 /** Nullable columns. */
 export const opt = {
   text: <const D extends string | undefined = undefined>(dflt?: D) => make('string', false, dflt as D),
-  int: <const D extends string | undefined = undefined>(dflt?: D) => make('number', false, dflt as D),
+  int: <const D extends string | undefined = undefined>(dflt?: D) => make('number', false, dflt as D, true),
+  long: <const D extends string | undefined = undefined>(dflt?: D) => make('number', false, dflt as D),
   bool: <const D extends string | undefined = undefined>(dflt?: D) => make('boolean', false, dflt as D),
 };
 

@@ -11,6 +11,8 @@ export interface Column {
   readonly js: JsKind;
   readonly notNull: boolean;
   readonly default: string | undefined;
+  /** The app's field is a Kotlin Int (32 bits); other number columns are Longs. */
+  readonly int32: boolean;
   /** 1-based position in the primary key, 0 when not part of it (as PRAGMA table_info reports). */
   readonly pk: number;
 }
@@ -66,6 +68,7 @@ export function buildSchema(version: number, spec: SchemaSpec, views: Readonly<R
         js: c.js,
         notNull: c.notNull,
         default: c.default,
+        int32: c.int32 ?? false,
         pk: pkAt + 1,
       };
       byField.set(field, col);

@@ -1,6 +1,7 @@
 // Schema version 62, the app's current layout (spec sections 2.1 to 2.21), declared once.
 // Columns are listed in the spec's order, which is also the order Room writes them in.
-// Defaults are the literals Room exports and writes into the DDL.
+// Defaults are the literals Room exports and writes into the DDL. `int` is a field the app
+// declares Kotlin Int (32 bits), `long` one it declares Long (the entities in data/entities).
 import { opt, renamed, req, type SchemaSpec } from './column.js';
 
 export const v62 = {
@@ -22,14 +23,14 @@ export const v62 = {
       type: req.int('0'),
       group: req.bigint('0'),
       latestChapterTitle: opt.text(),
-      latestChapterTime: req.int('0'),
-      lastCheckTime: req.int('0'),
+      latestChapterTime: req.long('0'),
+      lastCheckTime: req.long('0'),
       lastCheckCount: req.int('0'),
       totalChapterNum: req.int('0'),
       durChapterTitle: opt.text(),
       durChapterIndex: req.int('0'),
       durChapterPos: req.int('0'),
-      durChapterTime: req.int('0'),
+      durChapterTime: req.long('0'),
       wordCount: opt.text(),
       canUpdate: req.bool('1'),
       order: req.int('0'),
@@ -71,8 +72,8 @@ export const v62 = {
       coverDecodeJs: opt.text(),
       bookSourceComment: opt.text(),
       variableComment: opt.text(),
-      lastUpdateTime: req.int(),
-      respondTime: req.int(),
+      lastUpdateTime: req.long(),
+      respondTime: req.long(),
       weight: req.int(),
       exploreUrl: opt.text(),
       ruleExplore: opt.text(),
@@ -98,8 +99,8 @@ export const v62 = {
       isPay: req.bool(),
       resourceUrl: opt.text(),
       tag: opt.text(),
-      start: opt.int(),
-      end: opt.int(),
+      start: opt.long(),
+      end: opt.long(),
       startFragmentId: opt.text(),
       endFragmentId: opt.text(),
       variable: opt.text(),
@@ -115,7 +116,7 @@ export const v62 = {
   },
   replace_rules: {
     columns: {
-      id: req.int(),
+      id: req.long(),
       name: req.text("''"),
       group: opt.text(),
       pattern: req.text("''"),
@@ -125,7 +126,7 @@ export const v62 = {
       scopeContent: req.bool('1'),
       isEnabled: req.bool('1'),
       isRegex: req.bool('1'),
-      timeoutMillisecond: req.int('3000'),
+      timeoutMillisecond: req.long('3000'),
       order: renamed(req.int('0'), 'sortOrder'),
     },
     primaryKey: ['id'],
@@ -146,7 +147,7 @@ export const v62 = {
       wordCount: opt.text(),
       latestChapterTitle: opt.text(),
       tocUrl: req.text(),
-      time: req.int(),
+      time: req.long(),
       variable: opt.text(),
       originOrder: req.int(),
     },
@@ -166,7 +167,7 @@ export const v62 = {
     ],
   },
   search_keywords: {
-    columns: { word: req.text(), usage: req.int(), lastUseTime: req.int() },
+    columns: { word: req.text(), usage: req.int(), lastUseTime: req.long() },
     primaryKey: ['word'],
     indices: [{ fields: ['word'], unique: true }],
   },
@@ -208,7 +209,7 @@ export const v62 = {
       enableJs: req.bool('1'),
       loadWithBaseUrl: req.bool('1'),
       injectJs: opt.text(),
-      lastUpdateTime: req.int('0'),
+      lastUpdateTime: req.long('0'),
       customOrder: req.int('0'),
     },
     primaryKey: ['sourceUrl'],
@@ -216,7 +217,7 @@ export const v62 = {
   },
   bookmarks: {
     columns: {
-      time: req.int(),
+      time: req.long(),
       bookName: req.text(),
       bookAuthor: req.text(),
       chapterIndex: req.int(),
@@ -233,7 +234,7 @@ export const v62 = {
       origin: req.text(),
       sort: req.text(),
       title: req.text(),
-      order: req.int(),
+      order: req.long(),
       link: req.text(),
       pubDate: opt.text(),
       description: opt.text(),
@@ -253,7 +254,7 @@ export const v62 = {
       origin: req.text(),
       sort: req.text(),
       title: req.text(),
-      starTime: req.int(),
+      starTime: req.long(),
       link: req.text(),
       pubDate: opt.text(),
       description: opt.text(),
@@ -265,7 +266,7 @@ export const v62 = {
   },
   txtTocRules: {
     columns: {
-      id: req.int(),
+      id: req.long(),
       name: req.text(),
       rule: req.text(),
       example: opt.text(),
@@ -275,12 +276,12 @@ export const v62 = {
     primaryKey: ['id'],
   },
   readRecord: {
-    columns: { deviceId: req.text(), bookName: req.text(), readTime: req.int('0'), lastRead: req.int('0') },
+    columns: { deviceId: req.text(), bookName: req.text(), readTime: req.long('0'), lastRead: req.long('0') },
     primaryKey: ['deviceId', 'bookName'],
   },
   httpTTS: {
     columns: {
-      id: req.int(),
+      id: req.long(),
       name: req.text(),
       url: req.text(),
       contentType: opt.text(),
@@ -290,24 +291,24 @@ export const v62 = {
       header: opt.text(),
       enabledCookieJar: opt.bool('0'),
       loginCheckJs: opt.text(),
-      lastUpdateTime: req.int('0'),
+      lastUpdateTime: req.long('0'),
     },
     primaryKey: ['id'],
   },
   caches: {
-    columns: { key: req.text(), value: opt.text(), deadline: req.int() },
+    columns: { key: req.text(), value: opt.text(), deadline: req.long() },
     primaryKey: ['key'],
     indices: [{ fields: ['key'], unique: true }],
   },
   ruleSubs: {
     columns: {
-      id: req.int(),
+      id: req.long(),
       name: req.text(),
       url: req.text(),
       type: req.int(),
       customOrder: req.int(),
       autoUpdate: req.bool(),
-      update: req.int(),
+      update: req.long(),
     },
     primaryKey: ['id'],
   },
@@ -327,7 +328,7 @@ export const v62 = {
   },
   servers: {
     columns: {
-      id: req.int(),
+      id: req.long(),
       name: req.text(),
       type: req.text(),
       config: opt.text(),

@@ -51,7 +51,7 @@ export const STEPS = {
   // 69 changed only JSON inside rule text (ruleToc.formatJs): same structure, same hash.
   69: { from: 68 },
   70: { from: 69, tables: { rssSources: { addAfter: { contentBlacklist: { shouldOverrideUrlLoading: opt.text() } } } } },
-  71: { from: 70, tables: { books: { addAfter: { readConfig: { syncTime: req.int('0') } } } } },
+  71: { from: 70, tables: { books: { addAfter: { readConfig: { syncTime: req.long('0') } } } } },
   72: {
     from: 71,
     tables: {
@@ -60,7 +60,7 @@ export const STEPS = {
     },
   },
   73: { from: 72, tables: { chapters: { addAfter: { tag: { wordCount: opt.text() } } } } },
-  74: { from: 73, tables: { rssReadRecords: { addAfter: { record: { title: opt.text(), readTime: opt.int() } } } } },
+  74: { from: 73, tables: { rssReadRecords: { addAfter: { record: { title: opt.text(), readTime: opt.long() } } } } },
   75: { from: 74, views: { book_sources_part: BOOK_SOURCES_PART } },
 
   // ---- before 62: what each version lacks, or has otherwise, compared with the one above ----

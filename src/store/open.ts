@@ -3,6 +3,7 @@
 // left exactly as it was.
 import {
   type Damage,
+  type StructureDifference,
   FileNotFoundError,
   InvalidArgumentError,
   SchemaMismatchError,
@@ -18,7 +19,7 @@ import { inspectDatabase, type FileReport } from '../engine/inspect.js';
 import { foreignKeyCheck, integrityCheck, quickCheck, refuseDamaged, walState, type WalState } from '../engine/integrity.js';
 import { appInvariants } from '../domain/invariants.js';
 import { upgradeOnOpen } from '../migrate/on-open.js';
-import { CURRENT_VERSION, NEWEST_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type SchemaVersion } from '../schema/index.js';
+import { CURRENT_VERSION, NEWEST_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type Schema, type SchemaVersion } from '../schema/index.js';
 import { describeSchema } from '../schema/lines.js';
 import { Store, rowCounts, type AnyStore } from './store.js';
 import { engineError } from './engine-errors.js';
@@ -214,6 +215,18 @@ export function inspectFile(path: string, options: InspectOptions = {}): FileIns
   }
 }
 
+/**
+ * The schema's tables the file has whole (no missing table or column): the deep checks read
+ * only those, so a file labelled with the wrong version (a 59 called 60, without dictRules) is
+ * reported by its structure differences instead of failing on "no such table".
+ */
+function whole(schema: Schema, differences: readonly StructureDifference[]): Schema {
+  const broken = new Set(differences.filter((d) => d.kind === 'missing-table' || d.kind === 'missing-column').map((d) => d.table));
+  if (broken.size === 0) return schema;
+  const tables = schema.tables.filter((t) => !broken.has(t.name));
+  return { ...schema, tables, table: (name) => (broken.has(name) ? undefined : schema.table(name)) };
+}
+
 function inspect(path: string, options: DriverOptions, check: IntegrityCheck): FileInspection {
   const driver = resolveDriver(options.driver);
   if (driver.fileSize(path) === undefined) throw new FileNotFoundError(path);
@@ -227,7 +240,10 @@ function inspect(path: string, options: DriverOptions, check: IntegrityCheck): F
     const schema = report.supported ? schemas[report.version as SchemaVersion] : undefined;
     const rows = schema && pages.length === 0 ? rowCounts(db, schema) : {};
     const damage = [...pages];
-    if (check === 'deep' && schema && pages.length === 0) damage.push(...foreignKeyCheck(db, schema), ...appInvariants(db, schema));
+    if (check === 'deep' && schema && pages.length === 0) {
+      const present = whole(schema, report.differences);
+      damage.push(...foreignKeyCheck(db, present), ...appInvariants(db, present));
+    }
     return { path, ...report, ok: report.ok && damage.length === 0, rows, checked: check, damage };
   } catch (e) {
     throw asOpenError(path, e);

@@ -195,7 +195,7 @@ export class Store<V extends SchemaVersion = 62> {
   table(name: string): TableApi<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, unknown> {
     // Own properties only: 'constructor' or 'toString' name no table.
     const t = Object.hasOwn(this.tables, name) ? (this.tables as Record<string, unknown>)[name] : undefined;
-    if (!t) throw new UnknownTableError(String(name), this.version);
+    if (!t) throw new UnknownTableError(String(name), this.version, this.schema.tables.map((t) => t.name));
     return t as TableApi<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, unknown>;
   }
 
@@ -262,7 +262,9 @@ export class Store<V extends SchemaVersion = 62> {
   close(): void {
     this.changes.dispose();
     if (!this.db.open) return;
-    if (this.owner.damaged && this.path !== ':memory:') closeWithoutCheckpoint(this.db, this.path, resolveDriver(this.driver));
+    // A damaged file is not checkpointed into; a read-only store wrote nothing to its -wal (an
+    // empty one its query_only connection made), so its close removes what it made beside it.
+    if (this.owner.damaged && this.path !== ':memory:' && !isReadOnly(this.db)) closeWithoutCheckpoint(this.db, this.path, resolveDriver(this.driver));
     else this.db.close();
     lastClosed = this;
   }

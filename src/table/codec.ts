@@ -2,12 +2,14 @@
 // defaults, value types, booleans as 0/1, 64-bit bitmasks as bigint.
 import { MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import type { Column, Table } from '../schema/index.js';
+import { isRowObject } from './args.js';
 import { compileEncoder, compileRowBuilder, compileRowFixer, compileSplitEncoder, type FastEncoder, type RowBuilder, type RowFixer } from './compiled.js';
 
 export type SqlValue = string | number | bigint | null;
 
 const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+const INT32 = [-(2 ** 31), 2 ** 31 - 1] as const;
+const SAFE = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] as const;
 const UINT64_MAX = 2n ** 64n - 1n;
 
 /**
@@ -59,7 +61,7 @@ export class Codec {
 
   /** All column values, in column order, for a full-row INSERT. */
   encodeRow(row: Readonly<Record<string, unknown>>): SqlValue[] {
-    if (row !== null && typeof row === 'object') {
+    if (row !== null && typeof row === 'object' && !Array.isArray(row)) {
       const out = new Array<SqlValue>(this.cols.length);
       if ((this.fastEncode ??= compileEncoder(this.table, this.fallback))(row, out, 0)) return out;
     }
@@ -68,7 +70,7 @@ export class Codec {
 
   /** encodeRow into `out` from `at` on (a bulk write's batch), without an array per row. */
   encodeInto(row: Readonly<Record<string, unknown>>, out: SqlValue[], at: number): void {
-    if (row !== null && typeof row === 'object' && (this.fastEncode ??= compileEncoder(this.table, this.fallback))(row, out, at)) return;
+    if (row !== null && typeof row === 'object' && !Array.isArray(row) && (this.fastEncode ??= compileEncoder(this.table, this.fallback))(row, out, at)) return;
     const vals = this.encodeRowChecked(row);
     for (let i = 0; i < vals.length; i++) out[at + i] = vals[i]!;
   }
@@ -83,7 +85,7 @@ export class Codec {
 
   /** encodeRow for every row: the general path, which also raises the errors. */
   private encodeRowChecked(row: Readonly<Record<string, unknown>>): SqlValue[] {
-    if (row === null || typeof row !== 'object') {
+    if (!isRowObject(row)) {
       throw new ValueTypeError(this.table.name, '(row)', row, 'an object');
     }
     const cols = this.cols;
@@ -118,13 +120,18 @@ export class Codec {
       case 'string':
         if (typeof v === 'string') return v;
         break;
-      case 'number':
+      case 'number': {
+        // What the app can read back: an Int's 32 bits; a Long within ±(2^53-1), what a JS
+        // number holds exactly, so every value written reads back as it was (a Long past that
+        // would come back rounded; bitmasks that need all 64 bits are bigint columns).
+        const [min, max] = c.int32 ? INT32 : SAFE;
         if (typeof v === 'number') {
-          if (Number.isInteger(v)) return v;
-        } else if (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX) {
+          if (Number.isInteger(v) && v >= min && v <= max) return v;
+        } else if (typeof v === 'bigint' && v >= min && v <= max) {
           return v;
         }
         break;
+      }
       case 'boolean':
         if (v === true) return 1;
         if (v === false) return 0;
@@ -170,7 +177,7 @@ function expectation(c: Column): string {
     case 'string':
       return 'a string';
     case 'number':
-      return 'an integer';
+      return c.int32 ? "a 32-bit integer (the app's Int: -2147483648 to 2147483647)" : 'an integer within ±(2^53-1) (the app\'s Long, as a JS number holds it exactly)';
     case 'boolean':
       return 'a boolean';
     case 'bigint':

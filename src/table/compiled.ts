@@ -28,10 +28,12 @@ function convert(c: Column, i: number): string {
     case 'string':
       return `if (typeof v !== "string") return false; a${i} = v;`;
     case 'number':
-      return (
-        `if (typeof v === "number") { if (!Number.isInteger(v)) return false; } ` +
-        `else if (typeof v !== "bigint" || v < MIN || v > MAX) return false; a${i} = v;`
-      );
+      // An Int: (v | 0) === v holds for integers of 32 bits only. A Long: within ±(2^53-1).
+      return c.int32
+        ? `if (typeof v === "number") { if ((v | 0) !== v) return false; } ` +
+            `else if (typeof v !== "bigint" || v < -2147483648n || v > 2147483647n) return false; a${i} = v;`
+        : `if (typeof v === "number") { if (!Number.isSafeInteger(v)) return false; } ` +
+            `else if (typeof v !== "bigint" || v < -9007199254740991n || v > 9007199254740991n) return false; a${i} = v;`;
     case 'boolean':
       return `if (v === true) a${i} = 1; else if (v === false) a${i} = 0; else return false;`;
     case 'bigint':

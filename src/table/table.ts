@@ -11,6 +11,7 @@ import { Codec, isPlain, plainKind, type SqlValue } from './codec.js';
 import type { FastEncoder } from './compiled.js';
 import { compileQuery, type Query, type Where } from './query.js';
 import { batchRows } from './batch.js';
+import { checkOptions, checkRows } from './args.js';
 import { insertSharedSql, insertSql, tableSql, updateSql, upsertSharedSql, upsertSql, varyingColumns, type TableSql } from './sql.js';
 import { translateWriteError } from './violations.js';
 
@@ -350,12 +351,14 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   }
 
   list(query?: Query<R>): R[] {
+    checkOptions(`${this.name}.list`, 'query', query);
     const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
     return this.#decodeAll(this.#query(this.lists, this.sql.from, tail, true).all(...params));
   }
 
   /** Like list, one row at a time, for results too large to hold at once. */
   *iterate(query?: Query<R>): IterableIterator<R> {
+    checkOptions(`${this.name}.iterate`, 'query', query);
     const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
     for (const row of this.#query(this.lists, this.sql.from, tail, true).iterate(...params)) {
       yield this.#decode(row);
@@ -374,12 +377,14 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   }
 
   count(where?: Where<R>): number {
+    checkOptions(`${this.name}.count`, 'where', where);
     const { tail, params } = compileQuery(this.codec, { where } as Query<unknown>);
     return this.#query(this.counts, `SELECT count(*) FROM ${q(this.name)}`, tail, false).pluck().get(...params) as number;
   }
 
   /** Inserts every row in one transaction: all of them, or none when one fails. Returns the count. */
   insertMany(rows: Iterable<N>): number {
+    checkRows(`${this.name}.insertMany`, rows);
     this.runInsertMany ??= this.hooks.transaction((all: Iterable<N>) => this.#each(all, 'insert'));
     const n = this.runInsertMany.immediate(rows);
     if (n > 0 && this.hooks.active) this.hooks.wrote(this.name, 'insert');
@@ -447,6 +452,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   /** Upserts every row in one transaction: all of them, or none when one fails. Returns the count. */
   upsertMany(rows: Iterable<N>): number {
+    checkRows(`${this.name}.upsertMany`, rows);
     this.runUpsertMany ??= this.hooks.transaction((all: Iterable<N>) => this.#each(all, 'upsert'));
     const n = this.runUpsertMany.immediate(rows);
     if (n > 0 && this.hooks.active) this.hooks.wrote(this.name, 'update');

@@ -1,7 +1,7 @@
 // Turns SQLite constraint failures into the typed errors, naming table, fields, index and
 // value. Runs only on the failure path, so it may query the database to find the culprit.
 import type { Connection as Database } from '../engine/driver.js';
-import { DuplicateKeyError, ForeignKeyError, LegadoStoreError, MissingFieldError, UniqueViolationError } from '../errors.js';
+import { DuplicateKeyError, ForeignKeyError, InvalidArgumentError, LegadoStoreError, MissingFieldError, UniqueViolationError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Table } from '../schema/index.js';
 import type { SqlValue } from './codec.js';
@@ -33,9 +33,25 @@ export function translateWriteError(
     }
     case 'SQLITE_CONSTRAINT_FOREIGNKEY':
       return foreignKeyError(db, table, encoded ?? values) ?? e;
+    case 'SQLITE_TOOBIG':
+      return tooBig(table, values) ?? e;
     default:
-      return e;
+      // The engine refuses to bind a string or blob past SQLite's length limit itself (a RangeError).
+      return e instanceof RangeError && /too big|too long|too large/i.test(err.message ?? '') ? (tooBig(table, values) ?? e) : e;
   }
+}
+
+/** The field holding the longest string or blob, named in an error that does not repeat the value. */
+function tooBig(table: Table, values: FieldLookup): LegadoStoreError | undefined {
+  let field: string | undefined;
+  let longest = -1;
+  for (const c of table.columns) {
+    const v = values(c.field);
+    const n = typeof v === 'string' || v instanceof Uint8Array ? v.length : -1;
+    if (n > longest) [field, longest] = [c.field, n];
+  }
+  if (field === undefined || longest < 0) return undefined;
+  return new InvalidArgumentError(`${table.name}.${field}`, `a value of ${longest} characters or bytes is longer than SQLite stores (at most 1,000,000,000 bytes); nothing was written`);
 }
 
 function uniqueError(table: Table, message: string, values: FieldLookup): LegadoStoreError | undefined {

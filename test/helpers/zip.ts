@@ -1,5 +1,6 @@
 // Zips for tests, written with the project's own zip writer (and read back with its reader).
 import { readFileSync, writeFileSync } from 'node:fs';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { fileAccess } from '../../src/backup/node-io.js';
 import { MemorySink } from '../../src/backup/source.js';
 import { ZipReader, ZipWriter } from '../../src/backup/zip.js';
@@ -44,4 +45,58 @@ export function zipText(path: string, name: string): string {
   } finally {
     zip.close();
   }
+}
+
+/**
+ * A zip of entries deflated with node:zlib, headers written here: fast enough for the hundreds of
+ * MiB a bomb needs.
+ */
+export function bombZip(entries: readonly { name: string; data: Uint8Array }[]): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const central: Uint8Array[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const body = deflateRawSync(e.data, { level: 9 });
+    const crc = crc32(e.data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(e.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(20, 6);
+    entry.writeUInt16LE(8, 10);
+    entry.writeUInt32LE(crc, 16);
+    entry.writeUInt32LE(body.length, 20);
+    entry.writeUInt32LE(e.data.length, 24);
+    entry.writeUInt16LE(name.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    central.push(entry, name);
+    parts.push(local, name, body);
+    offset += local.length + name.length + body.length;
+  }
+  const cdSize = central.reduce((n, p) => n + p.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cdSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, ...central, end]);
+}
+
+/** A JSON array of one book source whose comment is `bytes` of one character. */
+export function hugeRecord(bytes: number): Buffer {
+  const head = Buffer.from('[{"bookSourceUrl":"https://huge","bookSourceName":"H","bookSourceComment":"');
+  const tail = Buffer.from('"}]');
+  const out = Buffer.alloc(head.length + bytes + tail.length, 0x61);
+  head.copy(out, 0);
+  tail.copy(out, out.length - tail.length);
+  return out;
 }

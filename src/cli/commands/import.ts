@@ -6,6 +6,7 @@ import { isSqliteFile } from '../../engine/source.js';
 import { kindNotes, nothingStoredHint, type ImportResult } from '../../backup/report.js';
 import { NEWEST_VERSION } from '../../schema/index.js';
 import { openOrCreateStore, removeCreated, sayCreated } from '../open-store.js';
+import { FileNotFoundError } from '../../errors.js';
 import { backupFileByKind, KIND_NAMES } from '../../backup/file-map.js';
 import { askSecret, BACKUP_PASSWORD_ENV, secretFromEnv } from '../secret.js';
 import { EXIT, parseSchemaOption, UsageError } from '../exit.js';
@@ -25,6 +26,7 @@ interface ImportFlags {
   maxEntrySize?: string;
   maxArchiveSize?: string;
   maxRatio?: string;
+  maxRecordSize?: string;
 }
 
 /** A size in bytes, with an optional K, M or G (binary) suffix. */
@@ -50,7 +52,8 @@ export function registerImport(program: Command): void {
     .option('--no-only-newer', 'rule files: replace stored sources whatever their lastUpdateTime')
     .option('--max-entry-size <size>', 'largest expanded zip entry (default 512M)')
     .option('--max-archive-size <size>', 'largest expanded zip, all entries read (default 1G)')
-    .option('--max-ratio <n>', 'largest expanded/compressed ratio of a zip entry (default 100)')
+    .option('--max-ratio <n>', 'largest expanded/compressed ratio of a zip entry over 64M (default 100)')
+    .option('--max-record-size <size>', 'largest JSON record in a zip entry (default 64M)')
     .option('--ask-password', `ask for the backup password (for an encrypted servers.json) on the terminal; or set ${BACKUP_PASSWORD_ENV}`)
     .option('--password <password>', `the backup password on the command line, where other users can see it: prefer ${BACKUP_PASSWORD_ENV} or --ask-password`)
     .option('--schema <version>', `schema version for a new store, 49 to ${NEWEST_VERSION} (default ${NEWEST_VERSION})`)
@@ -66,12 +69,16 @@ export function registerImport(program: Command): void {
       if (databases.length && inputs.length > 1) {
         throw new UsageError(`${databases[0]} is a database file: import it on its own, not together with other inputs`);
       }
+      // Before the store is opened (or created): a typo in an input leaves no new file behind.
+      const missing = inputs.find((i) => !existsSync(i));
+      if (missing !== undefined) throw new FileNotFoundError(missing);
       const ratio = flags.maxRatio === undefined ? undefined : Number(flags.maxRatio);
       if (ratio !== undefined && !(ratio > 0)) throw new UsageError(`--max-ratio must be a positive number, not ${JSON.stringify(flags.maxRatio)}`);
       const zipLimits = {
         ...(flags.maxEntrySize !== undefined ? { entryBytes: parseSize('--max-entry-size', flags.maxEntrySize)! } : {}),
         ...(flags.maxArchiveSize !== undefined ? { archiveBytes: parseSize('--max-archive-size', flags.maxArchiveSize)! } : {}),
         ...(ratio !== undefined ? { ratio } : {}),
+        ...(flags.maxRecordSize !== undefined ? { recordBytes: parseSize('--max-record-size', flags.maxRecordSize)! } : {}),
       };
       // Asked before the store opens, so nothing waits on a lock while someone types.
       const password = await backupPassword(flags);

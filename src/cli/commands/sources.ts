@@ -39,7 +39,7 @@ export function registerSources(program: Command): void {
     .action((input: string, flags: { apply?: boolean; write?: string; force?: boolean; list?: boolean; json?: boolean }) => {
       if (flags.force && flags.write === undefined) throw new UsageError('--force only goes with --write');
       if (flags.write !== undefined && existsSync(flags.write) && !flags.force) {
-        throw new FileExistsError(flags.write, 'a source list (without --force)');
+        throw new FileExistsError(flags.write, 'a source list');
       }
       const kind = inputKind(input);
       const isStore = kind === 'store';

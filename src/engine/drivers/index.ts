@@ -71,7 +71,7 @@ export function defaultDriver(): Driver {
     try {
       return (best = driverNamed(name));
     } catch (e) {
-      failures.push(why(e));
+      failures.push(`${name}: ${e instanceof DriverUnavailableError ? e.detail : why(e)}`);
     }
   }
   throw new DriverUnavailableError('(any)', failures.join('; '));

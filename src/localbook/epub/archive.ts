@@ -7,7 +7,7 @@ import { concatBytes } from '../../backup/source.js';
 import type { BookFile } from '../format.js';
 
 /** One part of a book rarely passes a few MiB; a whole book's text and images rarely 200 MiB. */
-export const EPUB_ZIP_LIMITS: ZipLimits = { entryBytes: 64 * 2 ** 20, archiveBytes: 2 ** 30, ratio: 100 };
+export const EPUB_ZIP_LIMITS: ZipLimits = { entryBytes: 64 * 2 ** 20, archiveBytes: 2 ** 30, ratio: 100, recordBytes: 64 * 2 ** 20 };
 
 export class EpubArchive {
   readonly file: string;

@@ -1,0 +1,85 @@
+// Reading a store leaves nothing behind on any way out: no -wal/-shm beside it, no copy of it (with
+// its secrets) in $TMPDIR, after SIGINT or SIGTERM in the middle of a query, after a damaged file
+// is refused; and the private copy is owner-only while it exists. Real child processes (the CLI),
+// real signals; the directories are listed afterwards.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openStore } from 'legado-store';
+import { CLI, cli } from './helpers/cli.js';
+import { damagedStore } from './helpers/damaged.js';
+import { openDb } from './helpers/engine.js';
+import { tempDir } from './helpers/files.js';
+
+const SLOW = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 8000000) SELECT count(*) FROM c';
+
+/** A store with cookies, and a -wal holding rows (no -shm: no connection has it open). */
+function storeWithWal(dir: string): string {
+  const work = join(dir, 'work');
+  mkdirSync(work);
+  const s = openStore(join(work, 's.db'), { schema: 62 });
+  s.db.pragma('wal_autocheckpoint = 0');
+  s.tables.cookies.insert({ url: 'secret.example', cookie: 'SESSION=top-secret' });
+  copyFileSync(join(work, 's.db'), join(dir, 's.db'));
+  copyFileSync(join(work, 's.db-wal'), join(dir, 's.db-wal'));
+  s.close();
+  return join(dir, 's.db');
+}
+
+/** Runs the CLI with its own $TMPDIR, waits until `ready` says it is mid-read, sends `signal`, and waits for it to end. */
+async function interrupt(args: string[], tmp: string, signal: NodeJS.Signals, ready: () => boolean, whileReading?: () => void): Promise<NodeJS.Signals | null> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, TMPDIR: tmp }, stdio: 'ignore' });
+  const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
+  for (let i = 0; i < 2000 && !ready(); i++) await sleep(5);
+  assert.ok(ready(), 'the child began reading');
+  whileReading?.();
+  child.kill(signal);
+  return ended;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  test(`${signal} while reading a store with a -wal: no copy left in $TMPDIR, the copy was owner-only, the folder as before`, async () => {
+    const dir = tempDir();
+    const store = storeWithWal(dir);
+    const tmp = join(dir, 'tmp');
+    mkdirSync(tmp);
+    const copies = () => readdirSync(tmp).filter((n) => n.startsWith('legado-store-'));
+    const sig = await interrupt(['query', store, SLOW], tmp, signal, () => copies().length > 0 && readdirSync(join(tmp, copies()[0]!)).includes('s.db-shm'), () => {
+      const folder = join(tmp, copies()[0]!);
+      assert.equal(statSync(folder).mode & 0o777, 0o700);
+      for (const f of readdirSync(folder)) assert.equal(statSync(join(folder, f)).mode & 0o077, 0, `${f} is owner-only`);
+    });
+    // A signal that arrives during a synchronous SQLite statement is handled once it returns; the
+    // command may have finished by then. Either way nothing is left.
+    assert.ok(sig === signal || sig === null, String(sig));
+    assert.deepEqual(readdirSync(tmp), []);
+    assert.deepEqual(readdirSync(dir).sort(), ['s.db', 's.db-wal', 'tmp', 'work']);
+  });
+}
+
+test('SIGINT during a query on a store read in place: no -wal or -shm left beside it', async () => {
+  const dir = tempDir();
+  const store = join(dir, 's.db');
+  assert.equal(cli('init', store).code, 0);
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
+  const sig = await interrupt(['query', store, SLOW], tmp, 'SIGINT', () => readdirSync(dir).includes('s.db-wal'));
+  assert.ok(sig === 'SIGINT' || sig === null, String(sig));
+  assert.deepEqual(readdirSync(dir).sort(), ['s.db', 'tmp']);
+  assert.deepEqual(readdirSync(tmp), []);
+});
+
+test('read-only commands on a damaged store leave nothing beside it', () => {
+  const dir = tempDir();
+  const { damaged: store, intact: other } = damagedStore(dir, 's');
+  for (const args of [['list', store, 'book_sources'], ['diff', store, other], ['export', store, join(dir, 'out.zip')], ['verify', store], ['shelf', store]]) {
+    const r = cli(...args);
+    assert.deepEqual(readdirSync(dir).sort(), ['s-intact.db', 's.db'], `${args[0]}: exit ${r.code} ${r.stderr}`);
+  }
+  const db = openDb(other);
+  assert.equal(db.prepare('SELECT count(*) FROM book_sources').pluck().get(), 3000);
+  db.close();
+});
