@@ -12,9 +12,9 @@ const RULE = '{\n  "bookList": "class.list",\n  "name": "tag.h3@text"\n}';
 
 function store() {
   const s = openStore(':memory:', { schema: 75 });
-  s.tables.books.insert({ bookUrl: 'b1', name: '三体', author: '刘慈欣', group: -(2n ** 63n), canUpdate: false, durChapterTime: 1_700_000_000_123, syncTime: 5 });
-  s.tables.books.insert({ bookUrl: 'b2', name: 'n', group: 2n ** 53n + 1n, readConfig: '{"reverseToc":true}' });
-  s.tables.books.insert({ bookUrl: 'b3', name: 'small', group: 6n });
+  s.tables.books.insert({ bookUrl: 'b1', name: '三体', author: '刘慈欣', type: 8 | 256, group: -(2n ** 63n), canUpdate: false, durChapterTime: 1_700_000_000_123, syncTime: 5 });
+  s.tables.books.insert({ bookUrl: 'b2', name: 'n', type: 8, group: 2n ** 53n + 1n, readConfig: '{"reverseToc":true}' });
+  s.tables.books.insert({ bookUrl: 'b3', name: 'small', type: 8, group: 6n });
   s.tables.book_sources.insert({ bookSourceUrl: 'https://s.example', bookSourceName: 's', bookSourceType: 0, lastUpdateTime: 0, respondTime: 0, weight: 0, ruleSearch: RULE, enabled: false });
   return s;
 }
