@@ -30,7 +30,7 @@ function sized(db: RawDb, sql: (n: number) => string): (n: number) => RawStateme
 /**
  * The control: raw's own code (the same functions, so the same optimised machine code) as a
  * second contender. Its ratio to the fastest hand-written contender is what the store's target
- * asks of code that does exactly what the hand-written code does (ratios.ts, controls).
+ * asks of code that does exactly what the hand-written code does (ratios.ts, controlOf).
  */
 export const RAW_AGAIN = 'raw-again';
 
