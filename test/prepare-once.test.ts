@@ -8,29 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { openStore } from 'legado-store';
-import type { Driver } from '../src/engine/driver.js';
 import { inListLength } from '../src/table/query.js';
-import { openDb, testDriver } from './helpers/engine.js';
-
-function counting(): { driver: Driver; prepared: string[] } {
-  const prepared: string[] = [];
-  const driver: Driver = {
-    name: testDriver.name,
-    fileSize: (path) => testDriver.fileSize(path),
-    open(path, options) {
-      const conn = testDriver.open(path, options);
-      const prepare = conn.prepare.bind(conn);
-      conn.prepare = (sql: string) => (prepared.push(sql), prepare(sql));
-      return conn;
-    },
-  };
-  return { driver, prepared };
-}
+import { openDb, recording } from './helpers/engine.js';
 
 function withStore(fn: (store: ReturnType<typeof openStore>, prepared: string[], path: string) => void): void {
   const dir = mkdtempSync(join(os.tmpdir(), 'prepare-once-'));
   try {
-    const { driver, prepared } = counting();
+    const { driver, calls: prepared } = recording('prepare');
     const path = join(dir, 'legado.db');
     const store = openStore(path, { driver });
     try {
