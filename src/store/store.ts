@@ -231,6 +231,7 @@ export class Store<V extends SchemaVersion = 62> {
     try {
       result = (immediate ? this.runInTransaction.immediate(fn) : this.runInTransaction.deferred(fn)) as T;
     } catch (e) {
+      if (this.changes.active) this.changes.rolledBack();
       this.changes.flushQuietly();
       // better-sqlite3 has rolled back what fn wrote before it returned the promise.
       if (e instanceof TypeError && /cannot return a promise/.test(e.message)) {
