@@ -5,7 +5,7 @@
 //   --quick, --smoke      tiny sizes, tiers ×1 and ×2, 1 timed run: checks the harness works (the test suite runs this)
 //   --big                 tiers ×1, ×10 and ×100 (1,000,000 chapters in the bulk insert); default ×1 and ×10
 //   --tiers 1,10          the size tiers
-//   --only 1,bulk         only these workloads (numbers or keys: toc, sources, shelf, progress, cache, chapters,
+//   --only 1,bulk         only these workloads (numbers or keys: toc, sources, shelf, progress, transaction, cache, chapters,
 //                         chapter-get, book-get, bulk, open, backup, import, export)
 //   --contenders a,b      only these contenders (legado-store, store+listener, store+other-listener, raw,
 //                         raw-again, raw-naive, drizzle, kysely, c-floor)

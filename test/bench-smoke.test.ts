@@ -20,7 +20,7 @@ test('quick mode runs every workload at two tiers against every contender and wr
   const { report, markdown } = await bench(parseArgs(['--quick']), () => {});
   const all = workloads(SMOKE_SIZES, [1, 2]);
   const keys = new Set(all.map((w) => w.key));
-  for (const key of ['toc', 'sources', 'shelf', 'progress', 'cache', 'chapters', 'chapter-get', 'book-get', 'bulk', 'open', 'backup', 'import', 'export']) {
+  for (const key of ['toc', 'sources', 'shelf', 'progress', 'transaction', 'cache', 'chapters', 'chapter-get', 'book-get', 'bulk', 'open', 'backup', 'import', 'export']) {
     assert.ok(keys.has(key), `workload ${key}`);
   }
   // Write and read workloads come at both tiers; open and backup once.
