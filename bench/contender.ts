@@ -44,6 +44,11 @@ export interface Session {
   bookAt(urls: readonly string[]): MaybePromise<readonly (object | undefined)[]>;
   /** 9. Inserts these chapters (the book has none yet), in one transaction; returns the count. */
   insertChapters(bookUrl: string, chapters: readonly ChapterIn[]): MaybePromise<number>;
+  /**
+   * 14. Each save as one transaction call around its update: `store.transaction(fn)` against a
+   * transaction function made once. Optional: the store and raw have it.
+   */
+  transactionCalls?(saves: readonly ProgressSave[]): MaybePromise<number>;
   close(): MaybePromise<void>;
 }
 

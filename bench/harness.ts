@@ -1,8 +1,10 @@
 // Runs the workloads against the contenders in one process: a fresh copy of the workload's
-// template per run, warm-up runs first, contenders interleaved (the order rotates every round
-// so none always runs first), the median of the timed runs (wall and CPU), rows per second and
-// µs per row, the peak memory of each run, every contender's result checked against
-// legado-store's; then the ratios and targets (ratios.ts) and the tables (report.ts).
+// template per run, warm-up runs first, then rounds in which every contender runs once, in an
+// order shuffled every round (seeded), so that the i-th time of two contenders is a pair taken
+// moments apart. Rounds are added (up to maxRepeats) while the control's interval against its
+// twin reaches above 1.05: the machine was too noisy to judge 5%. The medians (wall and CPU),
+// rows per second and µs per row, the peak memory of each run, every contender's result checked
+// against legado-store's; then the paired intervals and targets (ratios.ts), the tables (report.ts).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { openStore } from '../src/index.js';
 import type { Clock, Contender } from './contender.js';
 import { benchEngine } from './engine.js';
 import { resetPeak, vmHwm } from './memory.js';
+import { bootstrapMedian, median, pairedRatios, prng, shuffle } from './stats.js';
 import { releaseData, type RunContext, type RunOutput, type Sizes, type Workload } from './workloads.js';
 
 export interface HarnessOptions {
@@ -32,6 +35,8 @@ export interface HarnessOptions {
    */
   readonly minTimedMs?: number;
   readonly maxRepeats?: number;
+  /** Seeds the round order (and the bootstrap): a process of a multi-process run gets its own. */
+  readonly seed?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -40,8 +45,10 @@ export interface Measurement {
   readonly contender: string;
   readonly kind: Contender['kind'];
   readonly twin?: string;
-  /** Milliseconds of each timed run. */
+  /** Milliseconds of each timed run, in round order (the i-th of every contender of a workload come from the same round). */
   readonly times: number[];
+  /** CPU milliseconds of each timed run, in the same order. */
+  readonly cpus: number[];
   readonly median: number;
   /** Median CPU milliseconds (user + system) of the process during a run: steadier than wall time on a busy machine. */
   readonly cpu: number;
@@ -64,6 +71,9 @@ export interface Report {
   readonly openRepeats: number;
   readonly minTimedMs: number;
   readonly maxRepeats: number;
+  readonly seed: number;
+  /** Processes whose rounds were pooled (run.ts --processes). */
+  readonly processes: number;
   readonly environment: Record<string, string>;
   readonly mismatches: string[];
 }
@@ -84,11 +94,10 @@ function peakRss(): number {
   return (peakResets && vmHwm()) || process.memoryUsage().rss;
 }
 
-export const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
+export { median };
+
+/** The control's bound: rounds are added while its interval against its twin reaches above this. */
+export const CONTROL_BOUND = 1.05;
 
 /** A workload instance's label: its number, and its tier when it has tiers. */
 export const instance = (w: Workload): string => (w.scales ? `${w.id}×${w.tier}` : String(w.id));
@@ -96,6 +105,8 @@ export const instance = (w: Workload): string => (w.scales ? `${w.id}×${w.tier}
 export async function runHarness(o: HarnessOptions): Promise<Report> {
   const log = o.log ?? (() => {});
   const engine = benchEngine();
+  const seed = o.seed ?? 1;
+  const random = prng(seed);
   const root = mkdtempSync(join(os.tmpdir(), 'legado-bench-'));
   const loadBefore = os.loadavg()[0]!;
   const measurements: Measurement[] = [];
@@ -122,13 +133,14 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
       let repeats = w.key === 'open' ? Math.max(o.repeats, o.openRepeats) : o.repeats;
       let rounds = o.warmup + repeats;
       let fastestWarmup = Infinity;
+      const cap = Math.max(repeats, o.maxRepeats ?? repeats);
+      const control = contenders.find((c) => c.kind === 'control' && c.twin !== undefined);
       for (let round = 0; round < rounds; round++) {
         if (round === o.warmup && o.minTimedMs) {
-          repeats = Math.max(repeats, Math.min(o.maxRepeats ?? repeats, Math.ceil(o.minTimedMs / Math.max(fastestWarmup, 0.1))));
+          repeats = Math.max(repeats, Math.min(cap, Math.ceil(o.minTimedMs / Math.max(fastestWarmup, 0.1))));
           rounds = o.warmup + repeats;
         }
-        for (let k = 0; k < contenders.length; k++) {
-          const c = contenders[(k + round) % contenders.length]!;
+        for (const c of shuffle([...contenders], random)) {
           const dir = join(root, `run-${w.key}-${w.tier}-${c.name}-${round}`);
           mkdirSync(dir);
           const path = made(join(dir, 'store.db'));
@@ -162,6 +174,14 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
           remove(emptyPath);
           rmSync(dir, { recursive: true, force: true });
         }
+        // Too noisy to judge 5%: the control (the same code as its twin) is not within 1.05 of it.
+        if (round === rounds - 1 && control && rounds - o.warmup < cap) {
+          const ratios = pairedRatios(times.get(control.name)!, times.get(control.twin!)!);
+          if (ratios.length > 1 && bootstrapMedian(ratios, 1000, seed).high > CONTROL_BOUND) {
+            rounds = Math.min(o.warmup + cap, rounds + Math.max(10, (rounds - o.warmup) >> 1));
+            log(`${instance(w)} ${w.title}: control interval above ${CONTROL_BOUND} after ${round + 1 - o.warmup} rounds, now ${rounds - o.warmup}`);
+          }
+        }
       }
       remove(template);
       releaseData();
@@ -177,6 +197,7 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
           kind: c.kind,
           ...(c.twin === undefined ? {} : { twin: c.twin }),
           times: ts,
+          cpus: cpus.get(c.name)!,
           median: median(ts),
           cpu: median(cpus.get(c.name)!),
           min: Math.min(...ts),
@@ -205,12 +226,14 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
     maxRepeats: o.maxRepeats ?? o.repeats,
     warmup: o.warmup,
     openRepeats: o.openRepeats,
+    seed,
+    processes: 1,
     environment: environment(loadBefore),
     mismatches,
   };
 }
 
-function environment(loadBefore: number): Record<string, string> {
+export function environment(loadBefore: number): Record<string, string> {
   const cpus = os.cpus();
   const engine = benchEngine();
   const db = engine.driver.open(':memory:');
@@ -227,6 +250,7 @@ function environment(loadBefore: number): Record<string, string> {
   return {
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
     cpu: `${cpus[0]?.model ?? '?'} (${cpus.length} cores)`,
+    nproc: String(os.availableParallelism?.() ?? cpus.length),
     memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     os: `${os.type()} ${os.release()}`,
     runtime: bun ? `Bun ${bun.version}` : `Node ${process.version}`,
@@ -237,6 +261,7 @@ function environment(loadBefore: number): Record<string, string> {
     'drizzle-orm': version('drizzle-orm'),
     kysely: version('kysely'),
     'load average (1 min) before/after': `${loadBefore.toFixed(2)} / ${os.loadavg()[0]!.toFixed(2)}`,
+    'load average (1, 5, 15 min) after': os.loadavg().map((l) => l.toFixed(2)).join(', '),
   };
 }
 

@@ -1,19 +1,35 @@
-// The ratios of one run and the issue's targets, each met or not: legado-store against the
-// fastest hand-written contender (wall and CPU medians), against the C floor for the bulk
-// insert, with a change listener against without, and the import against "JSON.parse the file
-// plus raw inserts" with its peak memory against the input's size; and the control, the fastest
-// hand-written code run a second time, judged as the store is against the fastest hand-written.
+// The verdicts of a run, judged on paired intervals: for every workload instance, the per-round
+// ratios legado-store / the fastest hand-written contender (the one with the lowest median time;
+// both timed in the same rounds), their median and bootstrap 95% interval (stats.ts), and the
+// same for the control (the fastest hand-written code run again, against its twin: chance
+// alone). A target is met when the interval's upper bound is within its limit; a run whose
+// control interval does not contain 1.00 is noise, and its verdicts say so instead.
+// Besides: the C floor, a listener against none, the import against JSON.parse plus raw inserts
+// and its peak memory against the input.
 import { instance, STORE, type Measurement, type Report } from './harness.js';
+import { bootstrapMedian, pairedRatios, type Interval } from './stats.js';
 import type { Workload } from './workloads.js';
+
+/** Bulk workloads: the store must not be slower at all (upper bound ≤ 1.00). */
+export const BULK = new Set(['bulk', 'import', 'export', 'backup']);
+/** Single-operation workloads: upper bound ≤ 1.05 (a call's own checks and bookkeeping). */
+export const SINGLE_LIMIT = 1.05;
+export const BULK_LIMIT = 1.0;
+export const RESAMPLES = 2000;
+
+export type Verdict = 'met' | 'not met' | 'noise' | 'results differ';
 
 export interface Target {
   readonly workload: Workload;
   readonly target: string;
-  /** Wall-time ratio (or, for memory, peak / input). */
-  readonly wall: number | undefined;
-  readonly cpu: number | undefined;
+  /** The store's (or listener's) per-round ratio: median and 95% interval; for memory, peak / input in `median` alone. */
+  readonly ratio: Interval;
+  /** The control's per-round ratio against its twin, when the target is judged against hand-written code. */
+  readonly control: Interval | undefined;
   readonly limit: number;
-  readonly met: boolean | undefined;
+  readonly verdict: Verdict;
+  /** Kept for callers that want a yes/no: true only for 'met'. */
+  readonly met: boolean;
 }
 
 /** Measurements by workload instance, in run order. */
@@ -26,59 +42,28 @@ export function byInstance(r: Report): Map<Workload, Map<string, Measurement>> {
   return out;
 }
 
-const fastest = (ms: readonly Measurement[], by: 'median' | 'cpu'): Measurement | undefined =>
-  ms.reduce<Measurement | undefined>((a, m) => (a === undefined || m[by] < a[by] ? m : a), undefined);
-
-/** The fastest hand-written contender of a workload instance, by wall and by CPU time. */
-function fastestHand(ms: ReadonlyMap<string, Measurement>): { wall: Measurement; cpu: Measurement } | undefined {
-  const hands = [...ms.values()].filter((m) => m.kind === 'hand');
-  const wall = fastest(hands, 'median');
-  const cpu = fastest(hands, 'cpu');
-  return wall && cpu && { wall, cpu };
+/** The fastest hand-written contender of a workload instance, by median wall time. */
+export function fastestHand(ms: ReadonlyMap<string, Measurement>): Measurement | undefined {
+  return [...ms.values()].filter((m) => m.kind === 'hand').reduce<Measurement | undefined>((a, m) => (a === undefined || m.median < a.median ? m : a), undefined);
 }
 
-/** The control (kind 'control': the fastest hand-written code run again) against the store's target, per workload instance. */
-export interface Control {
-  readonly workload: Workload;
-  readonly contender: string;
-  /** Control / the fastest hand-written contender, wall and CPU: what the ≤ 1.00× target judges. */
-  readonly wall: number;
-  readonly cpu: number;
-  /** Control / its twin (the contender whose code it runs), wall and CPU: chance alone. */
-  readonly twin: string | undefined;
-  readonly twinWall: number | undefined;
-  readonly twinCpu: number | undefined;
-  /** The same ratios for the store, beside it. */
-  readonly storeWall: number | undefined;
-  readonly storeCpu: number | undefined;
-  /** Who was fastest by wall time. */
-  readonly fastest: string;
+/** Median and 95% interval of a / b, round by round. */
+export const paired = (a: Measurement, b: Measurement, seed = 1): Interval => bootstrapMedian(pairedRatios(a.times, b.times), RESAMPLES, seed);
+
+/** The control's interval against its twin (raw-again / raw), or undefined without a control. */
+export function controlOf(ms: ReadonlyMap<string, Measurement>, seed = 1): { name: string; twin: string; interval: Interval } | undefined {
+  const c = [...ms.values()].find((m) => m.kind === 'control' && m.twin !== undefined && ms.has(m.twin));
+  return c && { name: c.contender, twin: c.twin!, interval: paired(c, ms.get(c.twin!)!, seed) };
 }
 
-export function controls(r: Report): Control[] {
-  const out: Control[] = [];
-  for (const [w, ms] of byInstance(r)) {
-    const best = fastestHand(ms);
-    if (!best || w.key === 'open') continue;
-    const store = ms.get(STORE);
-    for (const c of ms.values()) {
-      if (c.kind !== 'control') continue;
-      const twin = c.twin === undefined ? undefined : ms.get(c.twin);
-      out.push({
-        workload: w,
-        contender: c.contender,
-        wall: c.median / best.wall.median,
-        cpu: c.cpu / best.cpu.cpu,
-        twin: twin?.contender,
-        twinWall: twin && c.median / twin.median,
-        twinCpu: twin && c.cpu / twin.cpu,
-        storeWall: store && store.median / best.wall.median,
-        storeCpu: store && store.cpu / best.cpu.cpu,
-        fastest: best.wall.contender,
-      });
-    }
-  }
-  return out;
+/** Whether the control's interval says the run can judge: it contains 1.00. */
+export const steady = (control: Interval | undefined): boolean => control === undefined || (control.low <= 1 && control.high >= 1);
+
+/** The verdict of an interval against a limit on its upper bound. */
+export function verdict(ratio: Interval, limit: number, control: Interval | undefined, same = true): Verdict {
+  if (!same) return 'results differ';
+  if (!steady(control)) return 'noise';
+  return ratio.high <= limit ? 'met' : 'not met';
 }
 
 export function targets(r: Report): Target[] {
@@ -87,28 +72,31 @@ export function targets(r: Report): Target[] {
     const store = ms.get(STORE);
     if (!store) continue;
     const all = [...ms.values()];
-    const ok = all.every((m) => m.sameAsStore);
-    const add = (target: string, wall: number | undefined, cpu: number | undefined, limit: number, strict = false) =>
-      out.push({ workload: w, target, wall, cpu, limit, met: wall === undefined ? undefined : ok && (strict ? wall < limit : wall <= limit) });
+    const same = all.every((m) => m.sameAsStore);
+    const control = controlOf(ms, r.seed)?.interval;
+    const add = (target: string, ratio: Interval, limit: number, judged: Interval | undefined) => {
+      const v = verdict(ratio, limit, judged, same);
+      out.push({ workload: w, target, ratio, control: judged, limit, verdict: v, met: v === 'met' });
+    };
     if (w.key === 'open') {
-      add('open and check < 5 ms (shown: median / 5 ms)', store.median / 5, store.cpu / 5, 1, true);
+      const perRun = store.times.map((t) => t / 5);
+      add('open and check < 5 ms (shown: time / 5 ms)', bootstrapMedian(perRun, RESAMPLES, r.seed), 1, undefined);
       continue;
     }
     const best = fastestHand(ms);
-    if (best) {
-      const { wall, cpu } = best;
-      add(`≤ 1.00× fastest hand-written (${wall.contender}${cpu !== wall ? `; CPU: ${cpu.contender}` : ''})`, store.median / wall.median, store.cpu / cpu.cpu, 1);
-    }
+    const limit = BULK.has(w.key) ? BULK_LIMIT : SINGLE_LIMIT;
+    if (best) add(`≤ ${limit.toFixed(2)}× fastest hand-written (${best.contender})`, paired(store, best, r.seed), limit, control);
     const floor = all.find((m) => m.kind === 'floor');
-    if (floor) add(`≤ 1.20× the C floor (${floor.contender})`, store.median / floor.median, store.cpu / floor.cpu, 1.2);
-    for (const l of all.filter((m) => m.kind === 'listener')) {
-      add(`${l.contender} ≤ 1.20× ${STORE}`, l.median / store.median, l.cpu / store.cpu, 1.2);
-    }
+    if (floor) add(`≤ 1.20× the C floor (${floor.contender})`, paired(store, floor, r.seed), 1.2, control);
+    for (const l of all.filter((m) => m.kind === 'listener')) add(`${l.contender} ≤ ${SINGLE_LIMIT.toFixed(2)}× ${STORE}`, paired(l, store, r.seed), SINGLE_LIMIT, control);
     if (w.key === 'import') {
       const raw = ms.get('raw');
-      if (raw) add('≤ 1.15× JSON.parse of the file + raw inserts (raw)', store.median / raw.median, store.cpu / raw.cpu, 1.15);
+      if (raw) add('≤ 1.05× JSON.parse of the file + raw inserts (raw)', paired(store, raw, r.seed), 1.05, control);
       const input = w.inputBytes?.();
-      if (input) add(`peak memory above the start < input size (${(input / 2 ** 20).toFixed(1)} MB)`, store.peakBytes / input, undefined, 1, true);
+      if (input) {
+        const m = store.peakBytes / input;
+        out.push({ workload: w, target: `peak memory above the start < input size (${(input / 2 ** 20).toFixed(1)} MB)`, ratio: { median: m, low: m, high: m, n: 1 }, control: undefined, limit: 1, verdict: same && m < 1 ? 'met' : 'not met', met: same && m < 1 });
+      }
     }
   }
   return out;

@@ -1,7 +1,8 @@
 // The results file of a run: targets met or not, medians per contender, µs per row at every
 // tier (the scaling table), the detail of every measurement, and how each contender works.
-import { fmtMs, fmtRate, fmtUs, instance, STORE, type Report } from './harness.js';
-import { byInstance, controls, targets } from './ratios.js';
+import { CONTROL_BOUND, fmtMs, fmtRate, fmtUs, instance, STORE, type Report } from './harness.js';
+import { BULK, BULK_LIMIT, byInstance, RESAMPLES, SINGLE_LIMIT, targets } from './ratios.js';
+import type { Interval } from './stats.js';
 import type { Workload } from './workloads.js';
 
 const CONTENDER_NOTES = [
@@ -15,8 +16,8 @@ const CONTENDER_NOTES = [
     'transaction functions made once, rows read as arrays (`.raw()`, `setReturnArrays`, `values()`) and built into objects by a literal, ' +
     'multi-row `INSERT … VALUES` (128 chapters per statement; sources one per statement, where more were not faster). Backups: ' +
     '`JSON.parse`/`JSON.stringify` of whole files.',
-  '- **raw-again** (the control): raw\'s own code run as one more contender. It is not counted as hand-written; the Control ' +
-    'table compares it with raw (chance alone) and judges it as the store is judged, against the fastest hand-written contender.',
+  '- **raw-again** (the control): raw\'s own code run as one more contender, never counted as hand-written. Its per-round ratio ' +
+    'to raw (the same code) is chance alone: the Targets table shows its interval beside every verdict.',
   '- **raw-naive**: the naive hand-written baseline: rows as objects mapped afterwards, one statement per row, statements ' +
     'looked up by their SQL, a transaction wrapper per call.',
   '- **drizzle** (better-sqlite3 and bun:sqlite): every repeated query built once with `sql.placeholder` and `.prepare()`d, bulk inserts as ' +
@@ -29,7 +30,9 @@ const CONTENDER_NOTES = [
   '- `peak RSS Δ`: the highest resident-set peak of a timed run above the RSS at its start (Linux `VmHWM`, reset before each run).',
 ];
 
-const x = (v: number | undefined): string => (v === undefined ? '–' : `${v.toFixed(2)}×`);
+export const x = (v: number | undefined): string => (v === undefined ? '–' : `${v.toFixed(2)}×`);
+/** "[0.98–1.03]": an interval as the tables print it. */
+export const ci = (i: Interval): string => `[${i.low.toFixed(2)}–${i.high.toFixed(2)}]`;
 const mb = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
 
 export function markdown(r: Report, contenders: readonly string[], command: string): string {
@@ -38,22 +41,27 @@ export function markdown(r: Report, contenders: readonly string[], command: stri
   const ws = [...by.keys()];
   const tg = targets(r);
   lines.push(`# Benchmark results: ${r.engine}`, '');
+  const env = r.environment;
   lines.push(
-    `Command: \`${command}\`. Median of ${r.repeats} timed runs (the open workload: ${Math.max(r.repeats, r.openRepeats)}` +
-      `${r.minTimedMs ? `; a shorter workload more, up to ${r.maxRepeats}, so that each contender is timed for about ${r.minTimedMs} ms: the runs column says how many` : ''}) after ${r.warmup} warm-up run(s), ` +
-      `contenders interleaved (the order rotates every round), each run on a fresh copy of the workload's file with the store's pragmas. ` +
-      `Sizes at tiers ×${r.tiers.join(', ×')} (workload numbers carry the tier: 9×10 is the bulk insert at ten times the base size). ` +
-      `${r.environment.runtime}, SQLite ${r.environment.sqlite}, ${r.environment.cpu}, load ${r.environment['load average (1 min) before/after']}.`,
+    `Command: \`${command}\`. Engine ${r.engine} (SQLite ${env.sqlite}), ${env.runtime}; machine: ${env.cpu}, nproc ${env.nproc}, ` +
+      `load average ${env['load average (1 min) before/after']} (1 min, before/after), ${env['load average (1, 5, 15 min) after']} (1, 5, 15 min, after).`,
+    '',
+    `Method: ${r.processes} process(es) × at least ${r.repeats} rounds after ${r.warmup} warm-up round(s) (up to ${r.maxRepeats} while the control's ` +
+      `interval reaches above ${CONTROL_BOUND}); in a round every contender runs once, in an order shuffled every round (seed ${r.seed}), each on a ` +
+      `fresh copy of the workload's file with the store's pragmas. Each round gives a ratio legado-store / the fastest hand-written contender ` +
+      `(lowest median); shown: the median ratio and its bootstrap 95% interval (${RESAMPLES} resamples). The control is the fastest hand-written ` +
+      `code run again, against itself: where its interval does not contain 1.00 the run is noise for that workload and says so. ` +
+      `Targets: upper bound ≤ ${SINGLE_LIMIT.toFixed(2)}× for single-operation workloads, ≤ ${BULK_LIMIT.toFixed(2)}× for bulk ones (${[...BULK].join(', ')}). ` +
+      `Sizes at tiers ×${r.tiers.join(', ×')} (9×10 is the bulk insert at ten times the base size).`,
     '',
   );
-  const met = tg.filter((t) => t.met === true).length;
-  lines.push('## Targets', '', `${met} of ${tg.length} met in this run. Ratios of medians; "met" is judged on wall time.`, '');
-  lines.push('| # | workload | rows | target | wall | CPU | met |', '|---|---|---:|---|---:|---:|---|');
+  const count = (v: string) => tg.filter((t) => t.verdict === v).length;
+  lines.push('## Targets', '', `${count('met')} of ${tg.length} met, ${count('not met')} not met, ${count('noise')} judged noise in this run (wall time, paired per round).`, '');
+  lines.push('| # | workload | rows | target | median | 95% interval | control [interval] | verdict |', '|---|---|---:|---|---:|---|---|---|');
   for (const t of tg) {
     const store = by.get(t.workload)!.get(STORE)!;
-    lines.push(`| ${instance(t.workload)} | ${t.workload.title} | ${store.rows} | ${t.target} | ${x(t.wall)} | ${x(t.cpu)} | ${t.met === undefined ? '' : t.met ? 'met' : '**not met**'} |`);
+    lines.push(`| ${instance(t.workload)} | ${t.workload.title} | ${store.rows} | ${t.target} | ${x(t.ratio.median)} | ${ci(t.ratio)} | ${t.control ? `${x(t.control.median)} ${ci(t.control)}` : '–'} | ${t.verdict === 'met' ? 'met' : `**${t.verdict}**`} |`);
   }
-  lines.push('', ...control(r));
   lines.push('', '## Medians (wall ms)', '');
   lines.push(`| # | workload | rows | ${contenders.join(' | ')} |`, `|---|---|---:|${contenders.map(() => '---:').join('|')}|`);
   for (const w of ws) {
@@ -82,32 +90,6 @@ export function markdown(r: Report, contenders: readonly string[], command: stri
   if (r.mismatches.length) lines.push('', '## Result mismatches', '', ...r.mismatches.map((m) => `- ${m}`));
   lines.push('');
   return lines.join('\n');
-}
-
-/**
- * The control table: the fastest hand-written code run a second time. Against its twin (the same
- * code) it shows how far a median moves by chance alone; judged against the fastest hand-written
- * contender as the store is, it shows how often identical code misses ≤ 1.00×.
- */
-function control(r: Report): string[] {
-  const cs = controls(r);
-  if (cs.length === 0) return [];
-  const missed = cs.filter((c) => c.wall > 1).length;
-  const twins = cs.map((c) => c.twinWall).filter((v): v is number => v !== undefined);
-  const c0 = cs[0]!;
-  const lines = ['## Control: the same code twice', ''];
-  lines.push(
-    `${c0.contender} runs ${c0.twin === undefined ? 'hand-written' : `${c0.twin}'s own`} code as one more contender. ` +
-      (twins.length > 0 ? `Against ${c0.twin}, the same code, its median lands at ${x(Math.min(...twins))} to ${x(Math.max(...twins))} (wall): by that much a median moves when nothing but chance differs. ` : '') +
-      `Judged as the store is (≤ 1.00× the fastest hand-written contender, wall time), it misses in ${missed} of ${cs.length} workloads.`,
-    '',
-  );
-  lines.push(
-    `| # | workload | fastest hand-written | control / ${c0.twin ?? 'twin'}: wall | CPU | control / fastest: wall | CPU | legado-store / fastest: wall | CPU |`,
-    '|---|---|---|---:|---:|---:|---:|---:|---:|',
-  );
-  for (const c of cs) lines.push(`| ${instance(c.workload)} | ${c.workload.title} | ${c.fastest} | ${x(c.twinWall)} | ${x(c.twinCpu)} | ${x(c.wall)} | ${x(c.cpu)} | ${x(c.storeWall)} | ${x(c.storeCpu)} |`);
-  return lines;
 }
 
 /** µs per row of every contender at every tier: a cost per row that grows with the size shows as a growth above 1. */

@@ -343,6 +343,20 @@ function tierWorkloads(sizes: Sizes, tier: number): Workload[] {
       check: (ctx) => tableDigest(ctx.path, 'books', 'bookUrl', 'bookUrl, durChapterIndex, durChapterPos, durChapterTime'),
     },
     {
+      id: 14,
+      key: 'transaction',
+      title: 'Transaction call',
+      ...scaled,
+      measures: `${n(sizes.updates)} calls of store.transaction(fn) (raw: a transaction function made once), each around one progress update`,
+      session: true,
+      writes: 'books',
+      // The store and the fastest hand-written code (and its control): the call is what is measured.
+      canRun: (c) => (c.kind === 'store' || c.kind === 'listener' || c.name === 'raw' || c.kind === 'control') && has(c, 'transaction'),
+      template: (path) => fillShelf(path, shelf()),
+      run: async (ctx) => ({ rows: await session(ctx).transactionCalls!(saves()) }),
+      check: (ctx) => tableDigest(ctx.path, 'books', 'bookUrl', 'bookUrl, durChapterIndex, durChapterPos, durChapterTime'),
+    },
+    {
       id: 5,
       key: 'cache',
       title: 'Cache',

@@ -6,7 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bench, CONTENDERS, parseArgs } from '../bench/run.js';
 import { instance } from '../bench/harness.js';
-import { controls, targets } from '../bench/ratios.js';
+import { targets, verdict } from '../bench/ratios.js';
+import { bootstrapMedian, pairedRatios } from '../bench/stats.js';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { heldData, workloads, SMOKE_SIZES } from '../bench/workloads.js';
 import { testDriver } from './helpers/engine.js';
 
@@ -14,7 +20,7 @@ test('quick mode runs every workload at two tiers against every contender and wr
   const { report, markdown } = await bench(parseArgs(['--quick']), () => {});
   const all = workloads(SMOKE_SIZES, [1, 2]);
   const keys = new Set(all.map((w) => w.key));
-  for (const key of ['toc', 'sources', 'shelf', 'progress', 'cache', 'chapters', 'chapter-get', 'book-get', 'bulk', 'open', 'backup', 'import', 'export']) {
+  for (const key of ['toc', 'sources', 'shelf', 'progress', 'transaction', 'cache', 'chapters', 'chapter-get', 'book-get', 'bulk', 'open', 'backup', 'import', 'export']) {
     assert.ok(keys.has(key), `workload ${key}`);
   }
   // Write and read workloads come at both tiers; open and backup once.
@@ -41,29 +47,29 @@ test('quick mode runs every workload at two tiers against every contender and wr
   for (const name of ['legado-store', 'c-floor', 'store+listener', 'store+other-listener', 'raw', 'raw-again', 'raw-naive', 'kysely']) assert.ok(bulk.includes(name), `${name} in the bulk insert`);
   const t = targets(report).map((x) => `${instance(x.workload)} ${x.target}`);
   assert.ok(t.some((x) => x.startsWith('9×2 ≤ 1.20× the C floor')));
-  assert.ok(t.some((x) => x.startsWith('9×1 store+listener ≤ 1.20×')));
-  assert.ok(t.some((x) => x.startsWith('12×1 ≤ 1.15× JSON.parse')));
+  assert.ok(t.some((x) => x.startsWith('9×1 store+listener ≤ 1.05×')));
+  assert.ok(t.some((x) => x.startsWith('12×1 ≤ 1.05× JSON.parse')));
   assert.ok(t.some((x) => x.startsWith('12×2 peak memory')));
-  // The control (raw's code run again) is judged in its own table, never as the fastest hand-written contender.
-  const control = controls(report);
-  assert.deepEqual(
-    control.map((c) => instance(c.workload)),
-    all.filter((w) => w.key !== 'open').map(instance),
-    'a control row for every workload instance but open',
-  );
-  for (const c of control) {
-    const again = report.measurements.find((m) => m.workload === c.workload && m.contender === 'raw-again')!;
-    const hands = report.measurements.filter((m) => m.workload === c.workload && m.kind === 'hand');
-    assert.equal(c.wall, again.median / Math.min(...hands.map((m) => m.median)), `control ratio of ${instance(c.workload)}`);
-    assert.notEqual(c.fastest, 'raw-again');
-    const twin = report.measurements.find((m) => m.workload === c.workload && m.contender === 'raw')!;
-    assert.equal(c.twin, 'raw');
-    assert.equal(c.twinWall, again.median / twin.median, `control / raw of ${instance(c.workload)}`);
-    assert.equal(c.twinCpu, again.cpu / twin.cpu, `control / raw CPU of ${instance(c.workload)}`);
+  // Every verdict is the bootstrap interval of the per-round ratios of the two contenders it names, as printed.
+  const best = (w: (typeof all)[number]) => {
+    const hands = report.measurements.filter((m) => m.workload.key === w.key && m.workload.tier === w.tier && m.kind === 'hand');
+    return hands.reduce((a, m) => (m.median < a.median ? m : a));
+  };
+  for (const target of targets(report).filter((x) => x.target.includes('fastest hand-written'))) {
+    const w = target.workload;
+    const store = report.measurements.find((m) => m.workload === w && m.contender === 'legado-store')!;
+    const fastest = best(w);
+    assert.ok(target.target.includes(`(${fastest.contender})`), `${instance(w)} judged against ${fastest.contender}`);
+    assert.deepEqual(target.ratio, bootstrapMedian(store.times.map((t, i) => t / fastest.times[i]!), 2000, report.seed));
+    const again = report.measurements.find((m) => m.workload === w && m.contender === 'raw-again')!;
+    const twin = report.measurements.find((m) => m.workload === w && m.contender === 'raw')!;
+    assert.deepEqual(target.control, bootstrapMedian(again.times.map((t, i) => t / twin.times[i]!), 2000, report.seed));
+    const row = `| ${instance(w)} | ${w.title} | ${store.rows} | ${target.target} | ${target.ratio.median.toFixed(2)}× | [${target.ratio.low.toFixed(2)}–${target.ratio.high.toFixed(2)}] | ${target.control!.median.toFixed(2)}× [`;
+    assert.ok(markdown.includes(row), `printed: ${row}`);
   }
   assert.ok(!t.some((x) => x.includes('raw-again')), 'no target names the control');
-  assert.match(markdown, /raw-again runs raw's own code as one more contender\. Against raw, the same code, its median lands at \d+\.\d\d× to \d+\.\d\d×/);
-  for (const heading of ['## Targets', '## Control: the same code twice', '## Medians (wall ms)', '## Scaling (µs per row, wall medians)', '## Detail']) assert.ok(markdown.includes(heading), heading);
+  assert.match(markdown, /nproc \d+, load average [\d.]+ \/ [\d.]+/);
+  for (const heading of ['## Targets', '## Medians (wall ms)', '## Scaling (µs per row, wall medians)', '## Detail']) assert.ok(markdown.includes(heading), heading);
   assert.deepEqual(report.mismatches, [], 'every contender returned the same results as legado-store');
 });
 
@@ -90,7 +96,10 @@ test('a short workload runs more rounds, up to --max-repeats, until each contend
   // Opening takes about a millisecond: 1,000 ms asks for far more rounds than the cap.
   assert.deepEqual(await runs(['--min-ms', '1000', '--max-repeats', '4']), [4, 4]);
   assert.deepEqual(await runs(['--min-ms', '0', '--max-repeats', '4']), [2, 2]);
-  assert.equal(parseArgs([]).minTimedMs, 2000);
+  assert.equal(parseArgs([]).minTimedMs, 0);
+  assert.equal(parseArgs([]).repeats, 100);
+  assert.equal(parseArgs([]).processes, 3);
+  assert.equal(parseArgs(['--quick']).processes, 1);
   assert.equal(parseArgs(['--quick']).minTimedMs, 0);
 });
 
@@ -100,4 +109,52 @@ test('each workload\'s data is dropped once it is done, before the next workload
   await bench(parseArgs(['--quick', '--only', 'toc,shelf,progress', '--contenders', 'legado-store,raw']), () => held.push(heldData()));
   assert.ok(held.length >= 6, `logged ${held.length} lines`);
   assert.deepEqual(new Set(held), new Set([0]));
+});
+
+test('the bootstrap interval of the median, on data whose answer is worked out by hand', () => {
+  // Two values: a resample of two has median 1 (both 1: p = 1/4), 1.5 (p = 1/2) or 2 (p = 1/4), so
+  // the 2.5th percentile of 2,000 resampled medians is 1 and the 97.5th is 2.
+  assert.deepEqual(bootstrapMedian([1, 2]), { median: 1.5, low: 1, high: 2, n: 2 });
+  // All equal: every resample has that median.
+  assert.deepEqual(bootstrapMedian([1.04, 1.04, 1.04, 1.04]), { median: 1.04, low: 1.04, high: 1.04, n: 4 });
+  // 51 values, 50 of them 1.00 and one 9.00: a resample's median is 9 only when 26 or more of its 51
+  // draws are that one value (p < 1e-20), so the interval is [1, 1] and the outlier moves nothing.
+  assert.deepEqual(bootstrapMedian([...Array(50).fill(1), 9]), { median: 1, low: 1, high: 1, n: 51 });
+  // Seeded: the same data and seed give the same interval.
+  const xs = Array.from({ length: 99 }, (_, i) => 0.9 + (i * 37 % 99) / 495);
+  assert.deepEqual(bootstrapMedian(xs, 500, 7), bootstrapMedian(xs, 500, 7));
+  const i = bootstrapMedian(xs, 500, 7);
+  assert.ok(i.low < i.median && i.median < i.high, `${i.low} < ${i.median} < ${i.high}`);
+  assert.deepEqual(pairedRatios([2, 3, 8], [1, 3, 4]), [2, 1, 2]);
+});
+
+test('verdicts: met within the limit, noise when the control interval leaves 1.00 out', () => {
+  const at = (low: number, high: number) => ({ median: (low + high) / 2, low, high, n: 100 });
+  const steady = at(0.98, 1.03);
+  assert.equal(verdict(at(0.99, 1.04), 1.05, steady), 'met');
+  assert.equal(verdict(at(0.99, 1.04), 1.0, steady), 'not met');
+  assert.equal(verdict(at(1.0, 1.06), 1.05, steady), 'not met');
+  // The control (the same code twice) 1.02–1.09 above 1.00 (or below it): the machine, not the code.
+  assert.equal(verdict(at(0.99, 1.04), 1.05, at(1.02, 1.09)), 'noise');
+  assert.equal(verdict(at(0.99, 1.04), 1.05, at(0.9, 0.99)), 'noise');
+  assert.equal(verdict(at(0.99, 1.04), 1.05, steady, false), 'results differ');
+});
+
+test('processes: rounds of several processes pooled, the results file names command, engine, runtime and machine', () => {
+  const dir = mkdtempSync(join(os.tmpdir(), 'bench-smoke-'));
+  try {
+    const out = join(dir, 'r.md');
+    const run = fileURLToPath(new URL('../bench/run.js', import.meta.url));
+    const child = spawnSync(process.execPath, [run, '--quick', '--only', 'progress', '--tiers', '1', '--contenders', 'legado-store,raw,raw-again', '--processes', '2', '--repeats', '3', '--out', out], { encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    const md = readFileSync(out, 'utf8');
+    assert.match(md, /Command: `node dist\/bench\/run\.js --quick --only progress .*--processes 2 --repeats 3/);
+    assert.match(md, /Method: 2 process\(es\) × at least 3 rounds/);
+    assert.match(md, new RegExp(`Engine ${testDriver.name} \\(SQLite [\\d.]+\\), Node v[\\d.]+; machine: .+, nproc \\d+, load average`));
+    // Two processes of three rounds: six timed runs per contender (the detail table's runs column).
+    for (const c of ['legado-store', 'raw', 'raw-again']) assert.match(md, new RegExp(`^\\| 4×1 \\| Reading progress \\| ${c} \\| 6 \\|`, 'm'));
+    assert.match(md, /^\| 4×1 \| Reading progress \| \d+ \| ≤ 1\.05× fastest hand-written \(raw\) \| [\d.]+× \| \[[\d.]+–[\d.]+\] \| [\d.]+× \[[\d.]+–[\d.]+\] \| (met|\*\*not met\*\*|\*\*noise\*\*) \|$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

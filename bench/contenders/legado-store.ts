@@ -37,6 +37,11 @@ function session(path: string, clock: { now: number }, listen?: (purpose: Sessio
       for (const e of entries) store.cache.put(e.key, e.value, e.ttl);
       return entries.length;
     },
+    transactionCalls(saves) {
+      let n = 0;
+      for (const s of saves) if (store.transaction(() => store.books.updateProgress(s.bookUrl, s))) n++;
+      return n;
+    },
     cacheGet: (keys) => keys.map((k) => store.cache.get(k)),
     chapterAt: (bookUrl, indexes) => indexes.map((i) => store.chapters.get(bookUrl, i)),
     chapterList: (bookUrl) => store.chapters.list(bookUrl),
@@ -79,8 +84,8 @@ export const legadoStore: Contender = {
   },
 };
 
-/** The writes a listener slows down: the bulk insert and the single-row progress saves. */
-const LISTENED = ['bulk', 'progress'];
+/** The writes a listener slows down: the bulk insert, the single-row progress saves, and those in transaction calls. */
+const LISTENED = ['bulk', 'progress', 'transaction'];
 
 export const storeListening: Contender = {
   name: 'store+listener',

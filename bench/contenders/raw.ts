@@ -5,7 +5,7 @@
 // and turned into the store's objects by an object literal, and bulk inserts as multi-row
 // `INSERT … VALUES (…), (…)` statements (one prepared statement per batch size).
 import type { Contender, Session } from '../contender.js';
-import type { ChapterIn, SourceIn } from '../data.js';
+import type { ChapterIn, ProgressSave, SourceIn } from '../data.js';
 import { openAndCheckByHand, rawNaive } from './raw-naive.js';
 import { rawConnect, type RawDb, type RawStatement } from './raw-engines.js';
 import {
@@ -30,7 +30,7 @@ function sized(db: RawDb, sql: (n: number) => string): (n: number) => RawStateme
 /**
  * The control: raw's own code (the same functions, so the same optimised machine code) as a
  * second contender. Its ratio to the fastest hand-written contender is what the store's target
- * asks of code that does exactly what the hand-written code does (ratios.ts, controls).
+ * asks of code that does exactly what the hand-written code does (ratios.ts, controlOf).
  */
 export const RAW_AGAIN = 'raw-again';
 
@@ -63,6 +63,7 @@ export const raw: Contender = {
       insertAll(bookUrl, rows);
       return rows.length;
     });
+    const saveInTransaction = db.transaction((s: ProgressSave) => Number(progress.run(s.durChapterIndex, s.durChapterPos, s.durChapterTime, s.bookUrl).changes));
     const upsertSources = db.transaction((rows: readonly SourceIn[]) => {
       inBatches(rows, SOURCE_BATCH, (p, s) => p.push(...sourceParams(s)), (n, p) => sourceBatch(n).run(...p));
       return rows.length;
@@ -82,6 +83,11 @@ export const raw: Contender = {
       saveProgress(saves) {
         let n = 0;
         for (const s of saves) n += Number(progress.run(s.durChapterIndex, s.durChapterPos, s.durChapterTime, s.bookUrl).changes);
+        return n;
+      },
+      transactionCalls(saves) {
+        let n = 0;
+        for (const s of saves) n += saveInTransaction(s);
         return n;
       },
       cachePut(entries) {

@@ -5,6 +5,7 @@
 import { CorruptError, type Damage } from '../errors.js';
 import type { Schema, Table } from '../schema/model.js';
 import type { Db } from './connection.js';
+import type { WalVerdict } from './wal-check.js';
 
 /** How many damage entries of one kind are listed; the rest are counted in one more entry. */
 export const DAMAGE_LISTED = 100;
@@ -111,19 +112,25 @@ export function walState(fileSize: (path: string) => number | undefined, path: s
 /**
  * Before a write, on the read-only connection that inspects the file: a damaged file, or a
  * stale or foreign -wal beside an intact one (which SQLite would merge into it on the first
- * checkpoint), is refused before anything is written or checkpointed. quick_check reads every
- * page; a -wal with no -shm (no connection has it open: left by a copy or from another file)
- * also gets integrity_check, since foreign pages often show only as index entries that do not
- * match their rows.
+ * checkpoint), is refused before anything is written or checkpointed. `checked`: what
+ * wal-check.ts found reading the -wal's pages (openStore); without it, or where it was unsure,
+ * quick_check reads every page, and a -wal with no -shm (no connection has it open: left by a
+ * copy or from another file) also gets integrity_check, since foreign pages often show only as
+ * index entries that do not match their rows.
  */
-export function refuseDamaged(db: Db, path: string, wal: WalState): void {
+export function refuseDamaged(db: Db, path: string, wal: WalState, checked?: WalVerdict): void {
+  if (checked !== undefined && checked !== 'unsure' && checked.sound) return;
   let damage: Damage[];
-  try {
-    damage = wal === 'orphan' ? integrityCheck(db) : quickCheck(db);
-  } catch (e) {
-    // Some damage (a zeroed root page) stops the check itself: that is the answer too.
-    if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CORRUPT')) throw e;
-    damage = [{ message: (e as Error).message }];
+  if (checked !== undefined && checked !== 'unsure') {
+    damage = checked.damage.map((message) => ({ message }));
+  } else {
+    try {
+      damage = wal === 'orphan' ? integrityCheck(db) : quickCheck(db);
+    } catch (e) {
+      // Some damage (a zeroed root page) stops the check itself: that is the answer too.
+      if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CORRUPT')) throw e;
+      damage = [{ message: (e as Error).message }];
+    }
   }
   if (damage.length === 0) return;
   throw new CorruptError(

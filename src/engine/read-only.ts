@@ -51,8 +51,9 @@ export function openForReading(driver: Driver, path: string, options: ReadOption
  * store opening such a file checks it on this connection and then, turning query_only off,
  * works on it: one open instead of two.
  */
-export function openInPlaceForCheck(driver: Driver, path: string, options: ReadOptions = {}): Connection | undefined {
-  if (driver.fileSize(`${path}-wal`) !== undefined) return undefined;
+export function openInPlaceForCheck(driver: Driver, path: string, options: ReadOptions & { walChecked?: boolean } = {}): Connection | undefined {
+  // A -wal is read in place only once its pages were checked (wal-check.ts) and found sound.
+  if (driver.fileSize(`${path}-wal`) !== undefined && !options.walChecked) return undefined;
   if (driver.name !== 'wasm' && !(writable(path) && writable(dirname(path)))) return undefined;
   const common = { fileMustExist: true, ...(options.busyTimeout !== undefined && { busyTimeout: options.busyTimeout }) };
   return queryOnly(driver.open(path, { ...common, readonly: false }), false);

@@ -114,6 +114,13 @@ export class ChangeTracker implements WriteHooks {
   private readonly seen = new Map<string, number>();
   /** Tables changed by typed writes outside a transaction, not reported yet. */
   private known = new Set<string>();
+  /**
+   * Rows typed one-statement writes changed per table in the open transaction (each also moved
+   * its table's counter by one): at the commit, unless something else may have moved a counter
+   * (pending), these are the counters' moves and nothing needs reading. A failure anywhere in
+   * the transaction (rolledBack) drops them and reads the counters instead.
+   */
+  private readonly txRows = new Map<string, number>();
   /** The counters may have moved without being read: set by every write that could have fired a trigger. */
   private pending = false;
   private readCounters: Statement | undefined;
@@ -155,6 +162,10 @@ export class ChangeTracker implements WriteHooks {
     const others = op !== 'insert' && this.reaches(table, op);
     if (!mine && !others) return;
     const inTransaction = this.db.inTransaction;
+    if (inTransaction && !others && rows !== undefined) {
+      this.txRows.set(table, (this.txRows.get(table) ?? 0) + rows);
+      return;
+    }
     if (inTransaction || others || rows === undefined) {
       // Counted by the triggers (or unsilence); read at the report after the commit.
       this.pending = true;
@@ -250,7 +261,7 @@ export class ChangeTracker implements WriteHooks {
    */
   flush(all = false): void {
     if (!this.active || !this.db.open || this.db.inTransaction) return;
-    if (!this.pending && !all && this.known.size === 0) return;
+    if (!this.pending && !all && this.known.size === 0 && this.txRows.size === 0) return;
     if (this.flushing) {
       // A listener wrote: report that after the current round.
       this.again = true;
@@ -264,7 +275,14 @@ export class ChangeTracker implements WriteHooks {
         if (this.pending || all) {
           changed = this.moved();
           for (const t of this.known) changed.add(t);
+        } else {
+          for (const [t, n] of this.txRows) {
+            if (n === 0) continue;
+            this.seen.set(t, (this.seen.get(t) ?? 0) + n);
+            changed.add(t);
+          }
         }
+        this.txRows.clear();
         if (this.known.size > 0) this.known = new Set();
         this.pending = all = false;
         if (this.syncPending) this.sync();
@@ -293,6 +311,7 @@ export class ChangeTracker implements WriteHooks {
     this.subs = [];
     this.installed.clear();
     this.known.clear();
+    this.txRows.clear();
     this.active = false;
   }
 
@@ -398,6 +417,12 @@ export class ChangeTracker implements WriteHooks {
       if (tracker.active) tracker.flush();
       return result;
     };
+  }
+
+  /** A transaction (or a savepoint in one) failed: what its typed writes counted may be undone, so the counters are read. */
+  rolledBack(): void {
+    this.txRows.clear();
+    this.pending = true;
   }
 
   /** After a failed call: report what did commit, without hiding the original error. */

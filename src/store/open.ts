@@ -10,13 +10,14 @@ import {
   UnsupportedVersionError,
   VersionMismatchError,
 } from '../errors.js';
-import { asOpenError, DEFAULT_BUSY_TIMEOUT, openForInspection, openForWork, setUpForWork, type Db, type DriverOptions } from '../engine/connection.js';
+import { asOpenError, closeWithoutCheckpoint, DEFAULT_BUSY_TIMEOUT, openForInspection, openForWork, setUpForWork, type Db, type DriverOptions } from '../engine/connection.js';
 import type { Driver } from '../engine/driver.js';
 import { openInPlaceForCheck } from '../engine/read-only.js';
 import { resolveDriver } from '../engine/drivers/index.js';
 import { createSchema, isEmptyDatabase } from '../engine/create.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
 import { foreignKeyCheck, integrityCheck, quickCheck, refuseDamaged, walState, type WalState } from '../engine/integrity.js';
+import { checkWal, type WalVerdict } from '../engine/wal-check.js';
 import { appInvariants } from '../domain/invariants.js';
 import { upgradeOnOpen } from '../migrate/on-open.js';
 import { CURRENT_VERSION, NEWEST_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type Schema, type SchemaVersion } from '../schema/index.js';
@@ -96,8 +97,12 @@ function open(path: string, opened: OpenOptions): AnyStore {
   if (options.upgrade) upgradeOnOpen(path, { ...options, to: wanted ?? CURRENT_VERSION });
   // A -wal beside the file is merged into it on the first checkpoint: check what it holds first.
   const wal = options.readonly ? 'none' : walState((p) => driver.fileSize(p), path);
-  // Nothing beside a file this process can write: one connection checks it, then works on it.
-  const inPlace = wal === 'none' && !options.readonly ? inPlaceConnection(driver, path, options) : undefined;
+  // Its pages checked from the files, at the cost of the -wal (wal-check.ts); 'unsure' leaves
+  // it to SQLite's whole-file check on an inspection connection (refuseDamaged).
+  const walChecked = wal !== 'none' && driver.name !== 'wasm' ? checkWal(path, driver, wal === 'orphan') : undefined;
+  const walSound = walChecked !== undefined && walChecked !== 'unsure' && walChecked.sound;
+  // Nothing beside a file this process can write, or a sound -wal: one connection checks it, then works on it.
+  const inPlace = (wal === 'none' || walSound) && !options.readonly ? inPlaceConnection(driver, path, options, walSound) : undefined;
   let report: FileReport | 'empty';
   if (inPlace) {
     try {
@@ -105,20 +110,22 @@ function open(path: string, opened: OpenOptions): AnyStore {
       inPlace.pragma('query_only = OFF');
       setUpForWork(inPlace, path, false);
     } catch (e) {
-      inPlace.close();
+      // Refused: a -wal beside it stays as it was, not merged into the file by the close.
+      if (wal !== 'none') closeWithoutCheckpoint(inPlace, path, driver);
+      else inPlace.close();
       throw asOpenError(path, e);
     }
   } else {
-    report = checkFile(path, wanted, options, wal);
+    report = checkFile(path, wanted, options, wal, walChecked);
   }
   if (report === 'empty') return createStore(path, wanted ?? NEWEST_VERSION, options, inPlace);
   const db = inPlace ?? openForWork(path, options);
   return withSpecialGroups(new Store(path, db, schemas[report.version as SchemaVersion], options), options.specialGroups ?? false);
 }
 
-function inPlaceConnection(driver: Driver, path: string, options: OpenOptions): Db | undefined {
+function inPlaceConnection(driver: Driver, path: string, options: OpenOptions, walChecked: boolean): Db | undefined {
   try {
-    return openInPlaceForCheck(driver, path, { busyTimeout: options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT });
+    return openInPlaceForCheck(driver, path, { busyTimeout: options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT, walChecked });
   } catch (e) {
     throw asOpenError(path, e);
   }
@@ -146,10 +153,10 @@ function withSpecialGroups(store: Store<SchemaVersion>, insert: boolean): AnySto
 }
 
 /** Throws unless the file is a store of a supported (and, if given, the wanted) version. */
-function checkFile(path: string, wanted: SchemaVersion | undefined, options: DriverOptions, wal: WalState): FileReport | 'empty' {
+function checkFile(path: string, wanted: SchemaVersion | undefined, options: DriverOptions, wal: WalState, walChecked?: WalVerdict): FileReport | 'empty' {
   const db = openForInspection(path, options);
   try {
-    if (wal !== 'none') refuseDamaged(db, path, wal);
+    if (wal !== 'none') refuseDamaged(db, path, wal, walChecked);
     return checkOn(db, path, wanted);
   } catch (e) {
     throw asOpenError(path, e);

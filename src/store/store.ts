@@ -2,7 +2,7 @@
 import { InvalidArgumentError, UnknownTableError } from '../errors.js';
 import { closeWithoutCheckpoint, type Db } from '../engine/connection.js';
 import { resolveDriver } from '../engine/drivers/index.js';
-import type { DriverChoice, TransactionFn } from '../engine/driver.js';
+import type { DriverChoice, Statement, TransactionFn } from '../engine/driver.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
 import { isReadOnly } from '../engine/read-only.js';
 import { q } from '../schema/ddl.js';
@@ -64,6 +64,8 @@ export class Store<V extends SchemaVersion = 62> {
   /** False for a store opened read-only (its transactions then take no write lock). */
   private readonly writable: boolean;
   private readonly areas = new Map<unknown, unknown>();
+  /** counts()'s statements, prepared on its first call: a program may call it in a loop. */
+  private readonly countStatements = new Map<string, Statement>();
   /** The file, and whether SQLite reported it damaged (set by the guard on a CORRUPT error). */
   private readonly owner: Owner;
   private readonly driver: DriverChoice | undefined;
@@ -229,6 +231,7 @@ export class Store<V extends SchemaVersion = 62> {
     try {
       result = (immediate ? this.runInTransaction.immediate(fn) : this.runInTransaction.deferred(fn)) as T;
     } catch (e) {
+      if (this.changes.active) this.changes.rolledBack();
       this.changes.flushQuietly();
       // better-sqlite3 has rolled back what fn wrote before it returned the promise.
       if (e instanceof TypeError && /cannot return a promise/.test(e.message)) {
@@ -247,7 +250,7 @@ export class Store<V extends SchemaVersion = 62> {
 
   /** Rows per table. */
   counts(): Record<string, number> {
-    return rowCounts(this.db, this.schema);
+    return rowCounts(this.db, this.schema, this.countStatements);
   }
 
   get isOpen(): boolean {
@@ -280,12 +283,16 @@ export class Store<V extends SchemaVersion = 62> {
   }
 }
 
-export function rowCounts(db: Db, schema: VersionedSchema): Record<string, number> {
+/** Rows per table of the schema that the file has; statements kept in `prepared` across calls. */
+export function rowCounts(db: Db, schema: VersionedSchema, prepared = new Map<string, Statement>()): Record<string, number> {
+  const stmt = (sql: string): Statement => {
+    let s = prepared.get(sql);
+    if (s === undefined) prepared.set(sql, (s = db.prepare(sql).pluck()));
+    return s;
+  };
+  const present = new Set(stmt("SELECT name FROM sqlite_master WHERE type = 'table'").all() as string[]);
   const out: Record<string, number> = {};
-  for (const t of schema.tables) {
-    const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t.name);
-    if (exists) out[t.name] = db.prepare(`SELECT count(*) FROM ${q(t.name)}`).pluck().get() as number;
-  }
+  for (const t of schema.tables) if (present.has(t.name)) out[t.name] = stmt(`SELECT count(*) FROM ${q(t.name)}`).get() as number;
   return out;
 }
 

@@ -72,8 +72,12 @@ export function compileQuery(codec: Codec, query: Query<unknown> = {}): Compiled
             terms.push(op === 'in' ? '0' : '1');
             continue;
           }
-          terms.push(`${col} ${op === 'in' ? 'IN' : 'NOT IN'} (${v.map(() => '?').join(', ')})`);
+          // The list padded to a bucket's length with its last value (which changes nothing): a
+          // statement per bucket rather than per length, for a program that calls this in a loop.
+          const n = inListLength(v.length);
+          terms.push(`${col} ${op === 'in' ? 'IN' : 'NOT IN'} (${'?, '.repeat(n - 1)}?)`);
           for (const x of v) params.push(codec.encodeValue(c, x));
+          for (let i = v.length; i < n; i++) params.push(params[params.length - 1]!);
         } else if (op === 'like') {
           if (typeof v !== 'string') throw new ValueTypeError(table.name, field, v, 'a string LIKE pattern');
           terms.push(`${col} LIKE ?`);
@@ -94,10 +98,13 @@ export function compileQuery(codec: Codec, query: Query<unknown> = {}): Compiled
   if (query.limit !== undefined || query.offset !== undefined) {
     const limit = query.limit === undefined ? -1 : checkCount(table.name, 'limit', query.limit);
     const offset = checkCount(table.name, 'offset', query.offset ?? 0);
-    // Written into the SQL, not bound: SQLite (3.47 on) plans with a bound LIMIT's value and so
-    // prepares the statement again every time it is bound, which costs more than the query.
+    // LIMIT written into the SQL, not bound: SQLite (3.47 on) plans with a bound LIMIT's value
+    // and so prepares the statement again every time it is bound, which costs more than the
+    // query. OFFSET bound: a program paging through a table gives a new one every call, and a
+    // statement per page costs more than the page (a page size is usually one value).
     if (Number.isSafeInteger(limit) && Number.isSafeInteger(offset)) {
-      tail += ` LIMIT ${limit} OFFSET ${offset}`;
+      tail += ` LIMIT ${limit} OFFSET ?`;
+      params.push(offset);
     } else {
       tail += ' LIMIT ? OFFSET ?';
       params.push(BigInt(limit), BigInt(offset));
@@ -105,6 +112,18 @@ export function compileQuery(codec: Codec, query: Query<unknown> = {}): Compiled
   }
   return { tail, params };
 }
+
+/**
+ * The number of `?` of an IN list of n values: n up to 8, then the next power of two (a
+ * statement per bucket, at most a dozen), and n itself where that would pass SQLite's default
+ * limit of 32,766 variables per statement.
+ */
+export function inListLength(n: number): number {
+  if (n <= 8) return n;
+  const bucket = 2 ** Math.ceil(Math.log2(n));
+  return bucket <= IN_LIST_MAX ? bucket : n;
+}
+const IN_LIST_MAX = 16_384;
 
 function isTermList(o: unknown): o is readonly OrderTerm<unknown>[] {
   // A single [field, direction] pair is a term, not a list of two terms.

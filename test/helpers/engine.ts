@@ -1,7 +1,7 @@
 // Raw connections for the tests, through the seam, on the engine under test: the one named by
 // LEGADO_STORE_DRIVER (as the store's own default honours it), else the best one available.
 // Tests look at files with these, so the whole suite runs on whichever engine is chosen.
-import type { Connection, DriverOpenOptions } from '../../src/engine/driver.js';
+import type { Connection, Driver, DriverOpenOptions } from '../../src/engine/driver.js';
 import { defaultDriver } from '../../src/engine/drivers/index.js';
 
 export type { Connection };
@@ -12,4 +12,23 @@ export const testDriver = defaultDriver();
 /** Opens a file (or ':memory:') without the store's settings: a plain connection, as a tool would. */
 export function openDb(path: string, options: DriverOpenOptions = {}): Connection {
   return testDriver.open(path, options);
+}
+
+/**
+ * `base` (default: the suite's engine) with each connection's `method` recorded (its SQL): the
+ * seam where the store meets SQLite, for tests that count prepares or pragmas.
+ */
+export function recording(method: 'prepare' | 'pragma', base: Driver = testDriver): { driver: Driver; calls: string[] } {
+  const calls: string[] = [];
+  const driver: Driver = {
+    name: base.name,
+    fileSize: (path) => base.fileSize(path),
+    open(path, options) {
+      const conn = base.open(path, options) as unknown as Record<string, (sql: string, ...rest: unknown[]) => unknown>;
+      const call = conn[method]!.bind(conn);
+      conn[method] = (sql: string, ...rest: unknown[]) => (calls.push(sql), call(sql, ...rest));
+      return conn as unknown as Connection;
+    },
+  };
+  return { driver, calls };
 }

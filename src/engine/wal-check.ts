@@ -1,0 +1,434 @@
+// The check of a -wal before a write open, at the cost of the -wal rather than of the file.
+// SQLite merges a -wal into its file on the first checkpoint without asking whether the -wal
+// belongs to that file (its header names no file), so a stale or foreign one must be caught
+// first. Only the pages the -wal brings can be wrong (the rest is the file as it was), so, read
+// from the two files (no connection to them, so nothing is created beside the file):
+// - the -wal as SQLite recovers it: header and frame checksums, salts, frames up to the last
+//   commit (what SQLite would use; a -wal with none changes nothing);
+// - every b-tree walked through its interior pages only (a small part of a file), which says
+//   which tree each page of the -wal belongs to;
+// - each of those pages read as a b-tree page of its tree's kind: header, cell pointers and
+//   cells within the page, keys in order, index records well formed;
+// - for a -wal no connection has open (no -shm: left by a copy, or from another file), what
+//   integrity_check adds for those pages: every entry on an index page of the -wal names a row
+//   that holds its values (foreign pages show as entries that do not match their rows).
+// Whatever this reading does not cover (see docs/wal-check.md) answers 'unsure', and the caller
+// runs SQLite's whole-file check as before.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { Driver } from './driver.js';
+
+export interface WalPages {
+  readonly pageSize: number;
+  /** Page number → offset in the -wal of its last committed image. */
+  readonly frames: ReadonlyMap<number, number>;
+  /** The file's size in pages after the last commit. */
+  readonly dbPages: number;
+}
+
+const u32 = (b: Uint8Array, o: number): number => ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
+const u16 = (b: Uint8Array, o: number): number => (b[o]! << 8) | b[o + 1]!;
+
+/** SQLite's WAL checksum over `b[from, to)`, continuing from `s` (big- or little-endian words, as the magic says). */
+function checksum(b: Uint8Array, from: number, to: number, s: [number, number], bigEndian: boolean): void {
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  let [s0, s1] = s;
+  for (let i = from; i < to; i += 8) {
+    s0 = (s0 + v.getUint32(i, !bigEndian) + s1) >>> 0;
+    s1 = (s1 + v.getUint32(i + 4, !bigEndian) + s0) >>> 0;
+  }
+  s[0] = s0;
+  s[1] = s1;
+}
+
+/** The committed frames of a -wal, as SQLite's recovery reads them; undefined when it holds none (or no valid header). */
+export function readWal(walPath: string): WalPages | undefined {
+  const fd = openSync(walPath, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const header = new Uint8Array(32);
+    if (size < 32 || readSync(fd, header, 0, 32, 0) !== 32) return undefined;
+    const magic = u32(header, 0);
+    if (magic !== 0x377f0682 && magic !== 0x377f0683) return undefined;
+    const bigEndian = magic === 0x377f0683;
+    const raw = u32(header, 8);
+    const pageSize = raw === 1 ? 65536 : raw;
+    if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return undefined;
+    const s: [number, number] = [0, 0];
+    checksum(header, 0, 24, s, bigEndian);
+    if (s[0] !== u32(header, 24) || s[1] !== u32(header, 28)) return undefined;
+    const salt1 = u32(header, 16);
+    const salt2 = u32(header, 20);
+    const frame = new Uint8Array(24 + pageSize);
+    const frames = new Map<number, number>();
+    const pending = new Map<number, number>();
+    let dbPages = 0;
+    for (let at = 32; at + frame.length <= size; at += frame.length) {
+      if (readSync(fd, frame, 0, frame.length, at) !== frame.length) break;
+      if (u32(frame, 8) !== salt1 || u32(frame, 12) !== salt2) break;
+      checksum(frame, 0, 8, s, bigEndian);
+      checksum(frame, 24, frame.length, s, bigEndian);
+      if (s[0] !== u32(frame, 16) || s[1] !== u32(frame, 20)) break;
+      pending.set(u32(frame, 0), at + 24);
+      const commit = u32(frame, 4);
+      if (commit !== 0) {
+        for (const [p, o] of pending) frames.set(p, o);
+        pending.clear();
+        dbPages = commit;
+      }
+    }
+    return frames.size === 0 ? undefined : { pageSize, frames, dbPages };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What the check found: sound, damage (messages), or a case it does not cover. */
+export type WalVerdict = { readonly sound: true } | { readonly sound: false; readonly damage: string[] } | 'unsure';
+
+interface Tree {
+  readonly name: string;
+  readonly table: string;
+  readonly index: boolean;
+}
+
+class Unsure extends Error {}
+
+/** Reads pages as the file plus its -wal show them. */
+class Pages {
+  private readonly fd: number;
+  private readonly walFd: number;
+  constructor(path: string, private readonly wal: WalPages) {
+    this.fd = openSync(path, 'r');
+    try {
+      this.walFd = openSync(`${path}-wal`, 'r');
+    } catch (e) {
+      closeSync(this.fd);
+      throw e;
+    }
+  }
+  /** Pages read once (up to 8,192): row lookups go down through the same interior pages, often to the same leaf. */
+  private readonly interiors = new Map<number, Uint8Array>();
+  read(p: number): Uint8Array {
+    if (p < 1 || p > this.wal.dbPages) throw new Unsure(`page ${p} outside the file`);
+    const kept = this.interiors.get(p);
+    if (kept) return kept;
+    const b = new Uint8Array(this.wal.pageSize);
+    const inWal = this.wal.frames.get(p);
+    const n = inWal === undefined ? readSync(this.fd, b, 0, b.length, (p - 1) * b.length) : readSync(this.walFd, b, 0, b.length, inWal);
+    if (n !== b.length) throw new Unsure(`page ${p} short`);
+    if (this.interiors.size < 8192) this.interiors.set(p, b);
+    return b;
+  }
+  close(): void {
+    closeSync(this.fd);
+    closeSync(this.walFd);
+  }
+}
+
+/**
+ * A varint at `o`: [value, bytes], as SQLite's signed 64-bit integer (negative rowids take nine
+ * bytes). Past 2^53 the number is rounded: keys there are only compared for order, loosely.
+ */
+function varint(b: Uint8Array, o: number): [number, number] {
+  let v = 0;
+  for (let i = 0; i < 7; i++) {
+    const x = b[o + i]!;
+    v = v * 128 + (x & 0x7f);
+    if ((x & 0x80) === 0) return [v, i + 1];
+  }
+  let big = BigInt(v);
+  const x = b[o + 7]!;
+  big = (big << 7n) | BigInt(x & 0x7f);
+  if ((x & 0x80) === 0) return [Number(big), 8];
+  return [Number(BigInt.asIntN(64, (big << 8n) | BigInt(b[o + 8]!))), 9];
+}
+
+/**
+ * A record's first `upTo` values, from the part of its payload on the page (`end`). A value
+ * beyond it (on overflow pages) is Unsure; a record that contradicts itself is an Error.
+ */
+function record(b: Uint8Array, start: number, end: number, upTo = Infinity, payloadEnd = end): unknown[] {
+  const [headerSize, h] = varint(b, start);
+  if (start + headerSize > end) throw start + headerSize > payloadEnd ? new Error('a record header runs past its cell') : new Unsure('a record header on overflow pages');
+  let typeAt = start + h;
+  let at = start + headerSize;
+  const values: unknown[] = [];
+  while (typeAt < start + headerSize && values.length < upTo) {
+    const [t, n] = varint(b, typeAt);
+    typeAt += n;
+    const len = t >= 12 ? (t - (t % 2 ? 13 : 12)) / 2 : [0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0][t]!;
+    if (t === 10 || t === 11 || at + len > payloadEnd) throw new Error('a record runs past its cell');
+    if (at + len > end) throw new Unsure('a value on overflow pages');
+    if (t === 0) values.push(null);
+    else if (t === 8) values.push(0n);
+    else if (t === 9) values.push(1n);
+    else if (t <= 6) {
+      let v = 0n;
+      for (let i = 0; i < len; i++) v = (v << 8n) | BigInt(b[at + i]!);
+      values.push(BigInt.asIntN(len * 8, v));
+    } else if (t === 7) values.push(new DataView(b.buffer, b.byteOffset + at, 8).getFloat64(0));
+    else if (t % 2) values.push(decoder.decode(b.subarray(at, at + len)));
+    else values.push(b.slice(at, at + len));
+    at += len;
+  }
+  return values;
+}
+const decoder = new TextDecoder();
+
+/** Bytes of a table-leaf cell's payload stored on the page (SQLite's local payload rule). */
+function localPayload(payload: number, usable: number): number {
+  const max = usable - 35;
+  if (payload <= max) return payload;
+  const min = Math.floor(((usable - 12) * 32) / 255) - 23;
+  const k = min + ((payload - min) % (usable - 4));
+  return k <= max ? k : min;
+}
+
+/** The same value as SQLite stores it (an integer read as bigint or number, text, blob, null). */
+function same(a: unknown, b: unknown): boolean {
+  if (a === null || b === null) return a === b;
+  // A REAL stored as an integer (SQLite does, when no precision is lost) reads back as a float.
+  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) return typeof a === typeof b ? a === b : Number(a) === Number(b);
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i]);
+  return a === b;
+}
+
+type SchemaRow = readonly [type: string, name: string, table: string, root: number, sql: string | null];
+
+/**
+ * Checks the pages the -wal beside `path` brings into it, reading the two files (no SQLite
+ * connection to the file, so nothing is created beside it). `deep`: also the index entries on
+ * those pages against the rows they name. `driver` makes an in-memory database of the file's
+ * schema, to learn the indexes' columns as SQLite reads them.
+ */
+export function checkWal(path: string, driver: Driver, deep: boolean): WalVerdict {
+  let pages: Pages | undefined;
+  try {
+    const wal = readWal(`${path}-wal`);
+    if (wal === undefined) return { sound: true };
+    pages = new Pages(path, wal);
+    const head = pages.read(1);
+    // "SQLite format 3", the -wal's page size, UTF-8 text.
+    if (decoder.decode(head.subarray(0, 15)) !== 'SQLite format 3' || (u16(head, 16) === 1 ? 65536 : u16(head, 16)) !== wal.pageSize || u32(head, 56) !== 1) return 'unsure';
+    return walk(pages, wal, deep, driver);
+  } catch (e) {
+    if (e instanceof Unsure) return 'unsure';
+    // A file or -wal that cannot be read here: SQLite's own check says what it is.
+    if ((e as { code?: unknown }).code !== undefined) return 'unsure';
+    throw e;
+  } finally {
+    pages?.close();
+  }
+}
+
+const headerAt = (p: number): number => (p === 1 ? 100 : 0);
+const isInterior = (p: number, b: Uint8Array): boolean => b[headerAt(p)] === 2 || b[headerAt(p)] === 5;
+
+/** The child pages of an interior page, the right-most last. */
+function children(p: number, b: Uint8Array): number[] {
+  const h = headerAt(p);
+  const n = u16(b, h + 3);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(u32(b, u16(b, h + 12 + 2 * i)));
+  out.push(u32(b, h + 8));
+  return out;
+}
+
+/** sqlite_master's rows, read from its b-tree (page 1). */
+function readSchema(pages: Pages, usable: number): SchemaRow[] {
+  const out: SchemaRow[] = [];
+  const stack = [1];
+  while (stack.length) {
+    const p = stack.pop()!;
+    const b = pages.read(p);
+    if (isInterior(p, b)) {
+      stack.push(...children(p, b));
+      continue;
+    }
+    const h = headerAt(p);
+    if (b[h] !== 13) throw new Unsure(`sqlite_master page ${p} of type ${b[h]}`);
+    for (let i = 0; i < u16(b, h + 3); i++) {
+      let at = u16(b, h + 8 + 2 * i);
+      const [payload, a] = varint(b, at);
+      at += a;
+      at += varint(b, at)[1];
+      const v = record(b, at, at + localPayload(payload, usable), 5, at + payload);
+      out.push([String(v[0]), String(v[1]), String(v[2]), Number(v[3] ?? 0), v[4] === null ? null : String(v[4])]);
+    }
+  }
+  return out;
+}
+
+function walk(pages: Pages, wal: WalPages, deep: boolean, driver: Driver): WalVerdict {
+  const usable = wal.pageSize;
+  const schema = readSchema(pages, usable);
+  const owner = new Map<number, Tree>();
+  const trees: [Tree, number][] = [[{ name: 'sqlite_master', table: 'sqlite_master', index: false }, 1]];
+  for (const [type, name, table, root, sql] of schema) {
+    if (root <= 0 || (type !== 'table' && type !== 'index')) continue;
+    if (type === 'table' && sql && /\bWITHOUT\s+ROWID\b/i.test(sql)) throw new Unsure('WITHOUT ROWID');
+    trees.push([{ name, table, index: type === 'index' }, root]);
+  }
+  // Interior pages only: they name every page of their tree, leaves included. A b-tree has all
+  // its leaves at one depth, so a level whose first page is a leaf is read no further. Only the
+  // -wal's pages are remembered, with their tree.
+  const place = (p: number, tree: Tree) => {
+    if (!wal.frames.has(p)) return;
+    if (owner.has(p)) throw new Unsure(`page ${p} in two places`);
+    owner.set(p, tree);
+  };
+  for (const [tree, root] of trees) {
+    place(root, tree);
+    let level = [root];
+    let first = pages.read(root);
+    while (isInterior(level[0]!, first)) {
+      const next: number[] = [];
+      for (let i = 0; i < level.length; i++) {
+        const p = level[i]!;
+        const b = i === 0 ? first : pages.read(p);
+        if (!isInterior(p, b)) throw new Unsure(`page ${p}: a leaf beside interior pages`);
+        for (const c of children(p, b)) {
+          place(c, tree);
+          next.push(c);
+        }
+      }
+      level = next;
+      first = pages.read(level[0]!);
+    }
+  }
+  const damage: string[] = [];
+  const entries = new Map<string, unknown[][]>();
+  for (const p of wal.frames.keys()) {
+    if (p > wal.dbPages) continue;
+    const tree = owner.get(p);
+    // Overflow and free pages: what they hold is read only through the cells that point to them.
+    if (tree === undefined) continue;
+    const problem = readPage(pages.read(p), p, tree, usable, entries);
+    if (problem) damage.push(`${tree.index ? 'index' : 'table'} ${tree.name}: page ${p}: ${problem}`);
+  }
+  if (damage.length === 0 && deep && entries.size > 0) damage.push(...crossCheck(pages, usable, schema, entries, driver));
+  return damage.length ? { sound: false, damage } : { sound: true };
+}
+
+/** One b-tree page read as its tree's kind; its index entries collected. A problem, or undefined. */
+function readPage(b: Uint8Array, p: number, tree: Tree, usable: number, entries: Map<string, unknown[][]>): string | undefined {
+  const h = headerAt(p);
+  const type = b[h]!;
+  const ok = tree.index ? type === 2 || type === 10 : type === 5 || type === 13;
+  if (!ok) return `a page of type ${type} in a ${tree.index ? 'index' : 'table'} tree`;
+  const interior = type === 2 || type === 5;
+  const n = u16(b, h + 3);
+  const pointers = h + (interior ? 12 : 8);
+  const content = u16(b, h + 5) || 65536;
+  if (pointers + 2 * n > content || content > usable) return 'cell pointers overlap the cell content';
+  let last = -Infinity;
+  for (let i = 0; i < n; i++) {
+    let at = u16(b, pointers + 2 * i);
+    if (at < content || at >= usable) return `cell ${i} outside the page`;
+    if (type === 5) {
+      const [key] = varint(b, at + 4);
+      if (key < last) return 'keys out of order';
+      last = key;
+      continue;
+    }
+    if (interior) at += 4;
+    const [payload, a] = varint(b, at);
+    at += a;
+    if (type === 13) {
+      const [rowid, r] = varint(b, at);
+      if (rowid < last || (rowid === last && Number.isSafeInteger(rowid))) return 'rowids out of order';
+      last = rowid;
+      at += r;
+      if (at + localPayload(payload, usable) > usable) return `cell ${i} runs past the page`;
+      continue;
+    }
+    // Index cells: the whole record must be on the page (else overflow pages: the whole-file check).
+    if (payload > Math.floor(((usable - 12) * 64) / 255) - 23) throw new Unsure('an index entry on overflow pages');
+    try {
+      const list = entries.get(tree.name) ?? entries.set(tree.name, []).get(tree.name)!;
+      list.push(record(b, at, at + payload));
+    } catch (e) {
+      if (e instanceof Unsure) throw e;
+      return `cell ${i}: ${(e as Error).message}`;
+    }
+  }
+  return undefined;
+}
+
+/** The row with this rowid in the table b-tree at `root`, as its first `upTo` values; undefined when there is none. */
+function findRow(pages: Pages, usable: number, root: number, rowid: bigint, upTo: number): unknown[] | undefined {
+  if (rowid > BigInt(Number.MAX_SAFE_INTEGER) || rowid < -BigInt(Number.MAX_SAFE_INTEGER)) throw new Unsure('a rowid past 2^53');
+  const key = Number(rowid);
+  let p = root;
+  for (let depth = 0; depth < 64; depth++) {
+    const b = pages.read(p);
+    const h = headerAt(p);
+    const n = u16(b, h + 3);
+    if (b[h] === 5) {
+      // The first cell whose key is at least the rowid holds its child; none: the right-most child.
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (varint(b, u16(b, h + 12 + 2 * mid) + 4)[0] < key) lo = mid + 1;
+        else hi = mid;
+      }
+      p = lo < n ? u32(b, u16(b, h + 12 + 2 * lo)) : u32(b, h + 8);
+      continue;
+    }
+    if (b[h] !== 13) throw new Unsure(`page ${p} of type ${b[h]} in a table`);
+    for (let i = 0; i < n; i++) {
+      let at = u16(b, h + 8 + 2 * i);
+      const [payload, a] = varint(b, at);
+      at += a;
+      const [k, r] = varint(b, at);
+      if (k !== key) continue;
+      at += r;
+      return record(b, at, at + localPayload(payload, usable), upTo, at + payload);
+    }
+    return undefined;
+  }
+  throw new Unsure('a table deeper than 64 levels');
+}
+
+/**
+ * Every entry on an index page of the -wal against the row it names: the row exists and has
+ * the entry's values in the index's columns. The columns come from an in-memory database made
+ * from the file's own CREATE statements (columns appended by ALTER TABLE are in them).
+ */
+function crossCheck(pages: Pages, usable: number, schema: readonly SchemaRow[], entries: Map<string, unknown[][]>, driver: Driver): string[] {
+  const mem = driver.open(':memory:');
+  const damage: string[] = [];
+  try {
+    for (const [type, name, , , sql] of schema) if (type === 'table' && sql && !name.startsWith('sqlite_')) mem.exec(sql);
+    for (const [type, , , , sql] of schema) if (type === 'index' && sql) mem.exec(sql);
+    for (const [name, list] of entries) {
+      const [, , table] = schema.find(([type, n]) => type === 'index' && n === name)!;
+      const root = schema.find(([type, n]) => type === 'table' && n === table)?.[3];
+      const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+      const info = mem.pragma(`index_xinfo(${q(name)})`) as { cid: number; key: number; desc: number; coll: string | null }[];
+      const keys = info.filter((c) => c.key === 1);
+      if (!root || keys.length === 0 || keys.some((c) => c.cid < 0 || c.desc !== 0 || (c.coll !== null && c.coll !== 'BINARY'))) throw new Unsure(`index ${name}`);
+      const cols = mem.pragma(`table_info(${q(table)})`) as { cid: number; type: string; pk: number }[];
+      const pk = cols.filter((c) => c.pk > 0);
+      const alias = pk.length === 1 && pk[0]!.type.toUpperCase() === 'INTEGER' ? pk[0]!.cid : -1;
+      const upTo = Math.max(...keys.map((c) => c.cid)) + 1;
+      for (const e of list) {
+        const rowid = e[e.length - 1];
+        if (typeof rowid !== 'bigint' || e.length !== keys.length + 1) {
+          damage.push(`index ${name}: an entry of ${e.length} values`);
+          continue;
+        }
+        const row = findRow(pages, usable, root, rowid, upTo);
+        // A column appended by ALTER TABLE after the row was written: its default, not in the record.
+        if (row && row.length < upTo) throw new Unsure('a row shorter than its table');
+        const matches = row !== undefined && keys.every((c, i) => same(c.cid === alias ? rowid : row[c.cid], e[i]));
+        if (!matches) damage.push(`index ${name}: the entry for row ${rowid} ${row ? 'does not match the row' : 'names no row'}`);
+        if (damage.length >= 100) return damage;
+      }
+    }
+  } finally {
+    mem.close();
+  }
+  return damage;
+}

@@ -1,0 +1,129 @@
+// Opening for writing with a -wal beside the file checks the pages the -wal brings, read from
+// the two files, instead of running SQLite's whole-file checks: a sound -wal opens without
+// quick_check or integrity_check (counted at the engine seam), a foreign one is refused by the
+// index entries on its pages that do not match their rows, and a -wal whose frames are valid
+// (checksums recomputed here, by SQLite's documented algorithm) but whose page is broken is
+// refused with the page named.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CorruptError, openStore } from 'legado-store';
+import type { Driver } from '../src/engine/driver.js';
+import { checkWal } from '../src/engine/wal-check.js';
+import { chapter } from './helpers/domain.js';
+import { resolveDriver } from '../src/engine/drivers/index.js';
+import { recording, testDriver } from './helpers/engine.js';
+import { tempDir } from './helpers/files.js';
+
+const dir = tempDir();
+/** The check reads files on disk: on a suite run on WASM (whose files are its own), a file engine. */
+const fileDriver: Driver = testDriver.name === 'wasm' ? resolveDriver('better-sqlite3') : testDriver;
+
+/** A closed store with `n` chapters of `book`, and a -wal of 300 more (copied aside as `<path>.wal`, the file as it was in `<path>.file`). */
+function storeAndWal(name: string, book: string, n: number): string {
+  const path = join(dir, name);
+  const s = openStore(path, { schema: 62, driver: fileDriver });
+  s.books.save({ bookUrl: book, name: book, author: 'A' });
+  s.transaction(() => {
+    for (let i = 0; i < n; i++) s.tables.chapters.insert(chapter(book, i));
+  });
+  s.close();
+  copyFileSync(path, `${path}.file`);
+  const w = openStore(path, { driver: fileDriver });
+  w.db.pragma('wal_autocheckpoint = 0');
+  w.transaction(() => {
+    for (let i = n; i < n + 300; i++) w.tables.chapters.insert(chapter(book, i));
+  });
+  copyFileSync(`${path}-wal`, `${path}.wal`);
+  w.close();
+  return path;
+}
+
+/** `path` laid out again as the file before the -wal, with `wal` beside it and no -shm (nobody has it open). */
+function lay(path: string, wal: string): void {
+  rmSync(`${path}-shm`, { force: true });
+  copyFileSync(`${path}.file`, path);
+  copyFileSync(wal, `${path}-wal`);
+}
+
+/** SQLite's WAL checksum (sqlite.org/fileformat2.html#walformat), over 32-bit words in the -wal's byte order. */
+function walChecksum(b: Buffer, from: number, to: number, s: [number, number], bigEndian: boolean): void {
+  for (let i = from; i < to; i += 8) {
+    const x0 = bigEndian ? b.readUInt32BE(i) : b.readUInt32LE(i);
+    const x1 = bigEndian ? b.readUInt32BE(i + 4) : b.readUInt32LE(i + 4);
+    s[0] = (s[0] + x0 + s[1]) >>> 0;
+    s[1] = (s[1] + x1 + s[0]) >>> 0;
+  }
+}
+
+/** Rewrites every frame's checksum after the frames were edited. */
+function resum(wal: Buffer): void {
+  const bigEndian = wal.readUInt32BE(0) === 0x377f0683;
+  const pageSize = wal.readUInt32BE(8);
+  const s: [number, number] = [wal.readUInt32BE(24), wal.readUInt32BE(28)];
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    walChecksum(wal, at, at + 8, s, bigEndian);
+    walChecksum(wal, at + 24, at + 24 + pageSize, s, bigEndian);
+    wal.writeUInt32BE(s[0], at + 16);
+    wal.writeUInt32BE(s[1], at + 20);
+  }
+}
+
+test('a sound orphan -wal: checked from the files, no whole-file check, and its rows are there', () => {
+  const path = storeAndWal('sound.db', 'a', 2000);
+  lay(path, `${path}.wal`);
+  assert.deepEqual(checkWal(path, fileDriver, true), { sound: true });
+  assert.equal(existsSync(`${path}-shm`), false, 'the check itself leaves nothing beside the file');
+  const { driver, calls: pragmas } = recording('pragma', fileDriver);
+  const s = openStore(path, { driver });
+  assert.equal(s.db.prepare('SELECT count(*) FROM chapters').pluck().get(), 2300);
+  s.close();
+  assert.deepEqual(pragmas.filter((p) => /quick_check|integrity_check/.test(p)), []);
+});
+
+test('another store\'s -wal: entries on its index pages name rows that do not hold them, and the open is refused', () => {
+  const path = storeAndWal('mine.db', 'a', 2000);
+  const other = storeAndWal('other.db', 'b', 2000);
+  lay(path, `${other}.wal`);
+  const verdict = checkWal(path, fileDriver, true);
+  assert.ok(verdict !== 'unsure' && !verdict.sound, JSON.stringify(verdict));
+  assert.ok(verdict.damage.some((d) => /^index \S+: the entry for row \d+ does not match the row$/.test(d)), verdict.damage[0]);
+  const wal = readFileSync(`${path}-wal`);
+  assert.throws(() => openStore(path, { driver: fileDriver }), (e: unknown) => e instanceof CorruptError && /nothing was written/.test(e.message));
+  assert.ok(readFileSync(`${path}-wal`).equals(wal));
+  assert.equal(existsSync(`${path}-shm`), false);
+});
+
+test('a -wal whose frames are valid but whose page is broken is refused, the page named', () => {
+  const path = storeAndWal('broken.db', 'a', 2000);
+  const wal = readFileSync(`${path}.wal`);
+  const pageSize = wal.readUInt32BE(8);
+  // The first frame of a chapters table leaf (type 13): its cell count made larger than the page holds.
+  const db = fileDriver.open(`${path}.file`, { readonly: true });
+  const rootOfChapters = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'chapters'").pluck().get() as number;
+  db.close();
+  let edited = -1;
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    const page = wal.readUInt32BE(at);
+    if (page !== 1 && page !== rootOfChapters && wal[at + 24] === 13) {
+      wal.writeUInt16BE(4000, at + 24 + 3);
+      edited = page;
+      break;
+    }
+  }
+  assert.ok(edited > 0, 'a table leaf in the -wal');
+  resum(wal);
+  writeFileSync(join(dir, 'broken.wal'), wal);
+  lay(path, join(dir, 'broken.wal'));
+  const verdict = checkWal(path, fileDriver, false);
+  assert.ok(verdict !== 'unsure' && !verdict.sound, JSON.stringify(verdict));
+  assert.match(verdict.damage.join('\n'), new RegExp(`page ${edited}: cell pointers overlap the cell content`));
+  assert.throws(() => openStore(path, { driver: fileDriver }), (e: unknown) => e instanceof CorruptError);
+  // The same edit without new checksums: SQLite stops reading the -wal at that frame, and so does the check.
+  const stale = readFileSync(`${path}.wal`);
+  stale.writeUInt16BE(4000, 32 + 24 + 3);
+  writeFileSync(join(dir, 'stale.wal'), stale);
+  lay(path, join(dir, 'stale.wal'));
+  assert.deepEqual(checkWal(path, fileDriver, true), { sound: true });
+});
