@@ -119,19 +119,19 @@ export function walState(fileSize: (path: string) => number | undefined, path: s
  * index entries that do not match their rows.
  */
 export function refuseDamaged(db: Db, path: string, wal: WalState, checked?: WalVerdict): void {
+  // The page check only ever spares the whole-file check: what it found wrong (or could not
+  // read) is confirmed by SQLite's own check on its consistent snapshot before anything is
+  // refused, since the files it reads may change under it while another connection writes.
   if (checked !== undefined && checked !== 'unsure' && checked.sound) return;
   let damage: Damage[];
-  if (checked !== undefined && checked !== 'unsure') {
-    damage = checked.damage.map((message) => ({ message }));
-  } else {
-    try {
-      damage = wal === 'orphan' ? integrityCheck(db) : quickCheck(db);
-    } catch (e) {
-      // Some damage (a zeroed root page) stops the check itself: that is the answer too.
-      if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CORRUPT')) throw e;
-      damage = [{ message: (e as Error).message }];
-    }
+  try {
+    damage = wal === 'orphan' ? integrityCheck(db) : quickCheck(db);
+  } catch (e) {
+    // Some damage (a zeroed root page) stops the check itself: that is the answer too.
+    if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CORRUPT')) throw e;
+    damage = [{ message: (e as Error).message }];
   }
+  if (damage.length > 0 && checked !== undefined && checked !== 'unsure') damage = [...checked.damage.map((message) => ({ message })), ...damage];
   if (damage.length === 0) return;
   throw new CorruptError(
     path,
