@@ -2,7 +2,12 @@
 // both ways. Every operation returns a report that counts its requests.
 import { BadArchiveError } from '../backup/errors.js';
 import { exportBackupZip } from '../backup/export.js';
-import { importBackupBytes, type ImportOptions } from '../backup/import.js';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { checkKindOption, newPlan, planZip, runImport, type ImportOptions } from '../backup/import.js';
+import { fileAccess, fileHead } from '../backup/node-io.js';
+import { tempPathFor } from '../io/safe-write.js';
 import type { ImportResult } from '../backup/report.js';
 import { isZipSignature } from '../backup/zip.js';
 import type { SchemaVersion } from '../schema/index.js';
@@ -98,11 +103,33 @@ export class WebDavSync {
       if (!file) throw new WebDavNotFoundError('PROPFIND', dav.root, 404, 'no backup in the folder');
     }
     const chosen = file?.name ?? name!;
-    const data = await dav.get(chosen, file?.size);
-    // A page of an error or a quota notice is not a backup: refused before the import sees it.
-    if (!isZipSignature(data)) throw new BadArchiveError(dav.root + encodeURIComponent(chosen), undefined, 'not a zip archive (the backup on the server is damaged or not a backup); nothing was imported');
-    const result = await importBackupBytes(this.store, data, { ...importOptions, name: chosen });
-    return { folder: dav.root, name: chosen, bytes: data.byteLength, import: result, requests: dav.requests };
+    // Streamed to disk beside the store (it may hold secrets: owner-only, removed whatever happens),
+    // then read in place as any zip import is: a backup is never held whole in memory.
+    checkKindOption(importOptions);
+    const temp = tempPathFor(join(this.downloadFolder(), 'webdav-restore.zip'));
+    let bytes: number;
+    let result: ImportResult;
+    try {
+      bytes = await dav.download(chosen, temp, file?.size);
+      // A page of an error or a quota notice is not a backup: refused before the import sees it.
+      if (!isZipSignature(fileHead(temp, 4))) throw new BadArchiveError(dav.root + encodeURIComponent(chosen), undefined, 'not a zip archive (the backup on the server is damaged or not a backup); nothing was imported');
+      const plan = newPlan();
+      try {
+        planZip(plan, { ...fileAccess(temp), name: chosen }, importOptions);
+        result = runImport(this.store, plan, importOptions);
+      } finally {
+        for (const clean of plan.cleanup) clean();
+      }
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    return { folder: dav.root, name: chosen, bytes, import: result, requests: dav.requests };
+  }
+
+  /** The store's folder (a file store), else the system's temporary folder. */
+  private downloadFolder(): string {
+    const path = this.store.path;
+    return path && path !== ':memory:' && !path.startsWith('file:') ? dirname(path) : tmpdir();
   }
 
   /**

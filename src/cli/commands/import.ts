@@ -28,7 +28,7 @@ interface ImportFlags {
 }
 
 /** A size in bytes, with an optional K, M or G (binary) suffix. */
-function parseSize(flag: string, value: string | undefined): number | undefined {
+export function parseSize(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const m = /^(\d+(?:\.\d+)?)\s*([KMG]?)i?B?$/i.exec(value.trim());
   if (!m) throw new UsageError(`${flag} must be a size such as 800M or 2G, not ${JSON.stringify(value)}`);

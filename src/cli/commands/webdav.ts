@@ -9,7 +9,7 @@ import type { WebDavOptions } from '../../webdav/sync.js';
 import type { ProgressDirection, ProgressReport } from '../../webdav/progress.js';
 import { EXIT, UsageError } from '../exit.js';
 import { BACKUP_PASSWORD_ENV, secretFromEnv, secretFromEnvOrPrompt } from '../secret.js';
-import { renderImport } from './import.js';
+import { parseSize, renderImport } from './import.js';
 
 export const PASSWORD_ENV = 'LEGADO_WEBDAV_PASSWORD';
 
@@ -18,6 +18,8 @@ interface Flags {
   dir: string;
   user?: string;
   json?: boolean;
+  maxListing?: string;
+  maxDownload?: string;
 }
 
 export function registerWebDav(program: Command): void {
@@ -30,6 +32,8 @@ export function registerWebDav(program: Command): void {
       .requiredOption('--url <url>', "the WebDAV address, as in the app's settings (e.g. https://dav.jianguoyun.com/dav/)")
       .option('--dir <dir>', "the app's WebDAV sub-folder", 'legado')
       .option('--user <account>', `the account; the password is read from ${PASSWORD_ENV}, or asked on a terminal`)
+      .option('--max-listing <size>', 'largest listing or progress file read into memory (default 16M)')
+      .option('--max-download <size>', 'largest backup downloaded, streamed to disk (default 1G)')
       .option('--json', 'print the report as JSON');
 
   common(webdav.command('backup').description("upload a backup zip of the store, named as the app names today's backup").argument('<store>', 'the store file'))
@@ -83,7 +87,14 @@ async function withStore(path: string, create: boolean, flags: Flags, run: (stor
     // The address is checked before anyone is asked for a password.
     store.webdav({ url: flags.url, dir: flags.dir });
     const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
-    const out = await run(store, { url: flags.url, dir: flags.dir, user: flags.user, password });
+    const out = await run(store, {
+      url: flags.url,
+      dir: flags.dir,
+      user: flags.user,
+      password,
+      maxListingBytes: parseSize('--max-listing', flags.maxListing),
+      maxDownloadBytes: parseSize('--max-download', flags.maxDownload),
+    });
     process.stdout.write(typeof out === 'string' ? `${out}\n` : `${JSON.stringify(out, null, 2)}\n`);
   } finally {
     store.close();
