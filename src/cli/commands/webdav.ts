@@ -9,6 +9,7 @@ import type { WebDavOptions } from '../../webdav/sync.js';
 import type { ProgressDirection, ProgressReport } from '../../webdav/progress.js';
 import { EXIT, UsageError } from '../exit.js';
 import { BACKUP_PASSWORD_ENV, secretFromEnv, secretFromEnvOrPrompt } from '../secret.js';
+import { printable, printableLines } from '../printable.js';
 import { parseSize, renderImport } from './import.js';
 
 export const PASSWORD_ENV = 'LEGADO_WEBDAV_PASSWORD';
@@ -42,7 +43,12 @@ export function registerWebDav(program: Command): void {
     .action(async (path: string, flags: Flags & { device?: string; force?: boolean }) => {
       await withStore(path, false, flags, async (store, options) => {
         const r = await store.webdav({ ...options, device: flags.device }).backup({ overwrite: flags.force });
-        return flags.json ? r : `uploaded ${r.name} (${r.bytes} bytes, ${r.files.length} files)${r.replaced ? ', replacing the one there' : ''} to ${r.folder}` + (r.createdFolders.length ? `\ncreated: ${r.createdFolders.join(', ')}` : '') + `\n${r.requests} requests`;
+        if (flags.json) return r;
+        return printableLines([
+          `uploaded ${r.name} (${r.bytes} bytes, ${r.files.length} files)${r.replaced ? ', replacing the one there' : ''} to ${r.folder}`,
+          ...(r.createdFolders.length ? [`created: ${r.createdFolders.join(', ')}`] : []),
+          `${r.requests} requests`,
+        ]);
       });
     });
 
@@ -51,11 +57,12 @@ export function registerWebDav(program: Command): void {
       await withStore(path, false, flags, async (store, options) => {
         const r = await store.webdav(options).list();
         if (flags.json) return r;
-        if (!r.backups.length) return `no backups in ${r.folder}`;
+        if (!r.backups.length) return `no backups in ${printable(r.folder)}`;
         // A loop, not Math.max(...backups): a folder of 125,000 files would overflow the stack.
         let width = 0;
         for (const b of r.backups) width = Math.max(width, String(b.size).length);
-        return r.backups.map((b) => `${b.modified}  ${String(b.size).padStart(width)}  ${b.name}`).join('\n');
+        // Names are the server's choice: escaped, so none can reach the terminal as a command.
+        return printableLines(r.backups.map((b) => `${b.modified}  ${String(b.size).padStart(width)}  ${b.name}`));
       });
     });
 
@@ -63,7 +70,7 @@ export function registerWebDav(program: Command): void {
     .action(async (path: string, name: string | undefined, flags: Flags) => {
       await withStore(path, true, flags, async (store, options) => {
         const r = await store.webdav(options).restore(name, { password: secretFromEnv(BACKUP_PASSWORD_ENV) });
-        return flags.json ? r : `restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests\n${renderImport(r.import).trimEnd()}`;
+        return flags.json ? r : `${printable(`restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests`)}\n${renderImport(r.import).trimEnd()}`;
       });
     });
 
@@ -118,5 +125,5 @@ export function renderProgress(r: ProgressReport): string {
     `${r.books} books, ${r.listed} files in ${r.folder}bookProgress/: ${r.downloaded} downloaded, ${r.applied.length} applied, ` +
       `${r.pushed.length} pushed, ${r.skipped.length} skipped; ${r.requests} requests (changes tracked in ${r.tracking})`,
   );
-  return lines.join('\n');
+  return printableLines(lines);
 }
