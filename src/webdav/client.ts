@@ -56,6 +56,11 @@ export interface DavFile {
   readonly modified: number;
 }
 
+/** Throws WebDavConfigError when the address cannot work; sends nothing. */
+export function checkConnection(options: WebDavConnection): void {
+  void new DavClient(options);
+}
+
 export class DavClient {
   /** The folder's address, ending in `/`: the configured URL plus the sub-folder. */
   readonly root: string;

@@ -12,7 +12,7 @@ import type { ImportResult } from '../backup/report.js';
 import { isZipSignature } from '../backup/zip.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
-import { DavClient, type DavFile, type WebDavConnection } from './client.js';
+import { checkConnection, DavClient, type DavFile, type WebDavConnection } from './client.js';
 import { BackupExistsError, WebDavNotFoundError } from './errors.js';
 import { syncMarks } from './marks.js';
 import { alphanumCompare, backupFileName, isBackupName, progressFileName } from './names.js';
@@ -71,7 +71,7 @@ export class WebDavSync {
     private readonly options: WebDavOptions,
   ) {
     // Checks the address at once, before anything else happens.
-    void new DavClient(options);
+    checkConnection(options);
   }
 
   /** Uploads a backup zip of the store under the app's name for today. */
@@ -89,9 +89,7 @@ export class WebDavSync {
 
   /** The backups in the folder, newest first. */
   async list(): Promise<ListReport> {
-    const dav = new DavClient(this.options);
-    const backups = await listBackups(dav);
-    return { folder: dav.root, backups: backups.map(entry), requests: dav.requests };
+    return listWebDavBackups(this.options);
   }
 
   /** Downloads the newest backup (or `name`) and imports it with the ordinary import. */
@@ -161,6 +159,13 @@ export class WebDavSync {
     const marks = syncMarks(this.store, dav.root, this.options.stateFile);
     return syncProgress(this.store, dav, marks, options.direction ?? 'both', () => ensureFolders(dav, undefined));
   }
+}
+
+/** The backups in the folder, newest first: needs only the address and the account, no store. */
+export async function listWebDavBackups(options: WebDavConnection): Promise<ListReport> {
+  const dav = new DavClient(options);
+  const backups = await listBackups(dav);
+  return { folder: dav.root, backups: backups.map(entry), requests: dav.requests };
 }
 
 /** The folder's backups: a PROPFIND of the folder, names starting with `backup`, newest first. */

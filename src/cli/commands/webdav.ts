@@ -1,11 +1,12 @@
 // `legado-store webdav backup|list|restore|progress`: the store as one more device in the app's
 // WebDAV folder. The password comes from LEGADO_WEBDAV_PASSWORD or a terminal prompt only.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { openStore } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
 import type { SchemaVersion } from '../../schema/index.js';
 import '../../webdav/attach.js';
-import type { WebDavOptions } from '../../webdav/sync.js';
+import { checkConnection } from '../../webdav/client.js';
+import { listWebDavBackups, type WebDavOptions } from '../../webdav/sync.js';
 import type { ProgressDirection, ProgressReport } from '../../webdav/progress.js';
 import { EXIT, UsageError } from '../exit.js';
 import { BACKUP_PASSWORD_ENV, secretFromEnv, secretFromEnvOrPrompt } from '../secret.js';
@@ -21,12 +22,16 @@ interface Flags {
   json?: boolean;
   maxListing?: string;
   maxDownload?: string;
+  /** Only to refuse it with a pointer to PASSWORD_ENV. */
+  password?: string | boolean;
 }
 
 export function registerWebDav(program: Command): void {
   const webdav = program
     .command('webdav')
-    .description(`sync with the app's WebDAV folder: backups and reading progress (password from ${PASSWORD_ENV} or a prompt)`);
+    .description(`sync with the app's WebDAV folder: backups and reading progress (password from ${PASSWORD_ENV} or a prompt)`)
+    .addOption(passwordTrap())
+    .hook('preSubcommand', (c) => refusePasswordFlag(c.opts().password));
 
   const common = (c: Command): Command =>
     c
@@ -35,7 +40,8 @@ export function registerWebDav(program: Command): void {
       .option('--user <account>', `the account; the password is read from ${PASSWORD_ENV}, or asked on a terminal`)
       .option('--max-listing <size>', 'largest listing or progress file read into memory (default 16M)')
       .option('--max-download <size>', 'largest backup downloaded, streamed to disk (default 1G)')
-      .option('--json', 'print the report as JSON');
+      .option('--json', 'print the report as JSON')
+      .addOption(passwordTrap());
 
   common(webdav.command('backup').description("upload a backup zip of the store, named as the app names today's backup").argument('<store>', 'the store file'))
     .option('--device <name>', "the app's device name: backup<date>-<name>.zip")
@@ -52,10 +58,10 @@ export function registerWebDav(program: Command): void {
       });
     });
 
-  common(webdav.command('list').description('the backups on the server, newest first').argument('<store>', 'the store file'))
-    .action(async (path: string, flags: Flags) => {
-      await withStore(path, false, flags, async (store, options) => {
-        const r = await store.webdav(options).list();
+  common(webdav.command('list').description('the backups on the server, newest first (no store needed)').argument('[store]', 'not read: a listing needs only the address and the account'))
+    .action(async (_path: string | undefined, flags: Flags) => {
+      await connected(flags, async (options) => {
+        const r = await listWebDavBackups(options);
         if (flags.json) return r;
         if (!r.backups.length) return `no backups in ${printable(r.folder)}`;
         // A loop, not Math.max(...backups): a folder of 125,000 files would overflow the stack.
@@ -87,26 +93,45 @@ export function registerWebDav(program: Command): void {
     });
 }
 
-/** Opens the store, asks for the password when there is an account, runs, prints, closes. */
+/** Opens the store, then runs as `connected` does, and closes it. */
 async function withStore(path: string, create: boolean, flags: Flags, run: (store: Store<SchemaVersion>, options: WebDavOptions) => Promise<unknown>): Promise<void> {
+  const options = connection(flags);
   const store = openStore(path, { create }) as Store<SchemaVersion>;
   try {
-    // The address is checked before anyone is asked for a password.
-    store.webdav({ url: flags.url, dir: flags.dir });
-    const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
-    const out = await run(store, {
-      url: flags.url,
-      dir: flags.dir,
-      user: flags.user,
-      password,
-      maxListingBytes: parseSize('--max-listing', flags.maxListing),
-      maxDownloadBytes: parseSize('--max-download', flags.maxDownload),
-    });
-    process.stdout.write(typeof out === 'string' ? `${out}\n` : `${JSON.stringify(out, null, 2)}\n`);
+    await connected(flags, (o) => run(store, o), options);
   } finally {
     store.close();
   }
+}
+
+/** Asks for the password when there is an account, runs, prints. */
+async function connected(flags: Flags, run: (options: WebDavOptions) => Promise<unknown>, options = connection(flags)): Promise<void> {
+  const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
+  const out = await run({ ...options, password });
+  process.stdout.write(typeof out === 'string' ? `${out}\n` : `${JSON.stringify(out, null, 2)}\n`);
   process.exitCode = EXIT.ok;
+}
+
+/** `--password`, hidden: taken only to be refused with a pointer to the variable (not a bare "unknown option"). */
+const passwordTrap = (): Option => new Option('--password [value]').hideHelp();
+
+function refusePasswordFlag(value: unknown): void {
+  // Refused without repeating it: the value is a password typed where other users can read it.
+  if (value !== undefined) throw new UsageError(`--password: a password is never taken from the command line (other users can read a process's arguments); set ${PASSWORD_ENV}, or run on a terminal to be asked`);
+}
+
+/** The settings from the flags, all checked before anyone is asked for a password. */
+function connection(flags: Flags): WebDavOptions {
+  refusePasswordFlag(flags.password);
+  const options = {
+    url: flags.url,
+    dir: flags.dir,
+    user: flags.user,
+    maxListingBytes: parseSize('--max-listing', flags.maxListing),
+    maxDownloadBytes: parseSize('--max-download', flags.maxDownload),
+  };
+  checkConnection(options);
+  return options;
 }
 
 const SHOWN = 20;
