@@ -153,11 +153,15 @@ export class WebDavSync {
     marks.committed();
   }
 
-  /** Reading progress: pull, push, or both (default), by the app's rules. */
-  async progress(options: { direction?: ProgressDirection } = {}): Promise<ProgressReport> {
+  /**
+   * Reading progress: pull, push, or both (default), by the app's rules (docs/webdav.md). A push
+   * never replaces a file further ahead, or one moved back elsewhere since the last sync, unless
+   * `force`: then every book read here since its last sync is sent as it is.
+   */
+  async progress(options: { direction?: ProgressDirection; force?: boolean } = {}): Promise<ProgressReport> {
     const dav = new DavClient(this.options);
     const marks = syncMarks(this.store, dav.root, this.options.stateFile);
-    return syncProgress(this.store, dav, marks, options.direction ?? 'both', () => ensureFolders(dav, undefined));
+    return syncProgress(this.store, dav, marks, options.direction ?? 'both', () => ensureFolders(dav, undefined), options.force ?? false);
   }
 }
 

@@ -83,11 +83,12 @@ export function registerWebDav(program: Command): void {
   common(webdav.command('progress').description('reading progress: pull further positions and push changed ones (both by default)').argument('<store>', 'the store file'))
     .option('--pull', 'only take positions from the server')
     .option('--push', 'only send positions to the server')
-    .action(async (path: string, flags: Flags & { pull?: boolean; push?: boolean }) => {
+    .option('--force', 'send the positions read here even over a file further ahead, or one moved back elsewhere')
+    .action(async (path: string, flags: Flags & { pull?: boolean; push?: boolean; force?: boolean }) => {
       if (flags.pull && flags.push) throw new UsageError('--pull and --push together are the default (both): give one or neither');
       const direction: ProgressDirection = flags.pull ? 'pull' : flags.push ? 'push' : 'both';
       await withStore(path, false, flags, async (store, options) => {
-        const r = await store.webdav(options).progress({ direction });
+        const r = await store.webdav(options).progress({ direction, force: flags.force });
         return flags.json ? r : renderProgress(r);
       });
     });
