@@ -145,7 +145,8 @@ test('a stale or foreign -wal beside an intact store: verify exits 1, open, impo
   assert.ok(report.damage.length > 0);
   assert.throws(() => openStore(path), (e: unknown) => e instanceof CorruptError && e.message.includes(`${path}-wal`) && /nothing was written/.test(e.message));
   assert.throws(() => migrate(path, { to: 75 }), (e: unknown) => e instanceof CorruptError);
-  const backup = join(dir, 'in');
+  const backup = join(dir, 'in.json');
+  writeFileSync(backup, JSON.stringify([{ bookSourceUrl: 'https://a', bookSourceName: 'A' }]));
   const imp = cli('import', path, backup);
   assert.equal(imp.code, 1);
   assert.match(imp.stderr, /CORRUPT: /);

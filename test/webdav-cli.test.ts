@@ -97,14 +97,36 @@ test('webdav backup, list, restore and progress from the command line', async ()
   assert.equal((await run(['webdav', 'progress', fresh, ...common, '--pull', '--push'], withPassword)).code, 2);
 });
 
+test('webdav list needs no local store: none given, or a path that does not exist (and is not created)', async () => {
+  await new Phone(`${server.url}nostore/`).setup();
+  const common = ['--url', server.url, '--dir', 'nostore', '--user', USER];
+  const none = await run(['webdav', 'list', ...common], withPassword);
+  assert.equal(none.code, 0, none.stderr);
+  assert.match(none.stdout, /^no backups in http:\/\/127\.0\.0\.1:\d+\/nostore\/\n$/);
+  const missing = storePath();
+  const absent = await run(['webdav', 'list', missing, ...common, '--json'], withPassword);
+  assert.equal(absent.code, 0, absent.stderr);
+  assert.deepEqual(JSON.parse(absent.stdout).backups, []);
+  assert.equal(existsSync(missing), false, 'no store was created');
+});
+
 test('the password: never from argv, asked only on a terminal, never echoed or printed', async () => {
   const path = shelfStore().path;
   const common = ['--url', server.url, '--dir', 'pw', '--user', USER];
 
-  const argv = await run(['webdav', 'list', path, ...common, '--password', PASSWORD]);
-  assert.equal(argv.code, 2);
-  assert.match(argv.stderr, /unknown option '--password'/);
-  noSecret(argv);
+  // --password is a usage error that says where a password goes, never repeating the value
+  for (const args of [
+    ['webdav', 'list', path, ...common, '--password', PASSWORD],
+    ['webdav', 'progress', path, ...common, `--password=${PASSWORD}`],
+    ['webdav', '--password', PASSWORD, 'list', ...common],
+    ['webdav', 'backup', path, ...common, '--password'],
+  ]) {
+    const argv = await run(args);
+    assert.equal(argv.code, 2, args.join(' '));
+    assert.equal(argv.stderr, "legado-store: --password: a password is never taken from the command line (other users can read a process's arguments); set LEGADO_WEBDAV_PASSWORD, or run on a terminal to be asked\n");
+    assert.equal(argv.stdout, '');
+    noSecret(argv);
+  }
 
   const none = await run(['webdav', 'list', path, ...common]);
   assert.equal(none.code, 2);

@@ -2,6 +2,7 @@
 // a JSON object on stdout ({ ok: false, error: { code, message, ... } }), and exit code 1.
 import { FileExistsError, LegadoStoreError } from '../errors.js';
 import { fsError } from '../io/fs-errors.js';
+import { printable } from './printable.js';
 
 export interface ErrorJson {
   readonly code: string;
@@ -31,7 +32,8 @@ export function printError(e: unknown, json: boolean): void {
   if (json) {
     process.stdout.write(JSON.stringify({ ok: false, error: j }, null, 2) + '\n');
   } else {
-    process.stderr.write(`legado-store: ${j.code}: ${j.message.replace(/\s*\n\s*/g, ' ')}\n`);
+    // A message may quote a name from outside (a file, a server's answer): escaped for the terminal.
+    process.stderr.write(`legado-store: ${j.code}: ${printable(j.message.replace(/\s*\n\s*/g, ' '))}\n`);
   }
 }
 

@@ -1,6 +1,7 @@
 // A progress bar on the terminal (stderr) for long imports and exports: records, rate, file.
 // Nothing is drawn when stderr is not a terminal or when the output is --json.
 import cliProgress from 'cli-progress';
+import { printable } from './printable.js';
 
 export interface ProgressBar {
   /** Moves the bar: `value` of `total` (bytes or rows), with the records count and the current file. */
@@ -47,6 +48,7 @@ export function progressBar(enabled: boolean, unit: string, stream: NodeJS.Write
   };
 }
 
-function shorten(file: string): string {
+function shorten(name: string): string {
+  const file = printable(name);
   return file.length > 40 ? `…${file.slice(-39)}` : file;
 }

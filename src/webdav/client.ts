@@ -2,15 +2,28 @@
 // the retry rules real servers need: 503/429 answered by backing off (a rate-limited 坚果云
 // account), a PUT answered 404 retried once after a PROPFIND (123云盘 after an idle period).
 // The library is loaded on first use, so opening a store never pays for it.
+import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FileStat, WebDAVClient } from 'webdav';
+import { LegadoStoreError } from '../errors.js';
+import { fsError } from '../io/fs-errors.js';
+import { writeFileSafelyAsync } from '../io/safe-write.js';
+import { limitBody } from './body-limit.js';
 import {
   WebDavAuthError,
   WebDavConfigError,
   WebDavConnectionError,
   WebDavHttpError,
   WebDavNotFoundError,
+  WebDavTooLargeError,
   WebDavUnavailableError,
 } from './errors.js';
+
+/** Default largest listing (PROPFIND answer) or progress file, read into memory: 16 MiB. */
+export const DEFAULT_MAX_LISTING_BYTES = 16 * 1024 ** 2;
+/** Default largest backup download, streamed to disk: 1 GiB. */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 1024 ** 3;
 
 export interface WebDavConnection {
   /** The WebDAV address the app is configured with (its "WebDav server" setting), e.g. `https://dav.jianguoyun.com/dav/`. */
@@ -29,6 +42,10 @@ export interface WebDavConnection {
   readonly maxDelayMs?: number;
   /** Time limit for one request, in ms (default 60000). */
   readonly timeoutMs?: number;
+  /** Largest answer read into memory, a listing (PROPFIND) or a progress file, in bytes (default 16 MiB). */
+  readonly maxListingBytes?: number;
+  /** Largest backup download, written to disk as it arrives, in bytes (default 1 GiB). */
+  readonly maxDownloadBytes?: number;
 }
 
 export interface DavFile {
@@ -37,6 +54,11 @@ export interface DavFile {
   readonly size: number;
   /** Last modification, epoch ms (0 when the server gave none). */
   readonly modified: number;
+}
+
+/** Throws WebDavConfigError when the address cannot work; sends nothing. */
+export function checkConnection(options: WebDavConnection): void {
+  void new DavClient(options);
 }
 
 export class DavClient {
@@ -83,7 +105,7 @@ export class DavClient {
   async list(relative = ''): Promise<DavFile[] | undefined> {
     const path = this.path(relative);
     try {
-      const items = (await this.call('PROPFIND', path, (c, signal) => c.getDirectoryContents(path, { signal }))) as FileStat[];
+      const items = (await this.call('PROPFIND', path, (c, signal) => c.getDirectoryContents(path, { signal: this.limited(signal, 'PROPFIND', path, 'listing') }))) as FileStat[];
       return items.map((f) => ({
         name: f.basename,
         folder: f.type === 'directory',
@@ -96,14 +118,77 @@ export class DavClient {
     }
   }
 
-  /** GET a file's bytes; `expectedSize` (from a listing) catches a body cut short without an error. */
+  /**
+   * GET a small file (a progress file) into memory, held to the listing limit and to
+   * `expectedSize` (from a listing), which also catches a body cut short without an error.
+   */
   async get(relative: string, expectedSize?: number): Promise<Uint8Array> {
     const path = this.path(relative);
-    const data = await this.call('GET', path, async (c, signal) => new Uint8Array((await c.getFileContents(path, { format: 'binary', signal })) as ArrayBuffer));
-    if (expectedSize !== undefined && expectedSize > 0 && data.byteLength !== expectedSize) {
-      throw new WebDavConnectionError('GET', this.url(path), `received ${data.byteLength} of ${expectedSize} bytes`);
-    }
+    const limit = this.checkListed('GET', path, 'listing', expectedSize);
+    const data = await this.call('GET', path, async (c, signal) => new Uint8Array((await c.getFileContents(path, { format: 'binary', signal: this.limited(signal, 'GET', path, 'listing', limit) })) as ArrayBuffer));
+    this.checkReceived(path, data.byteLength, expectedSize);
     return data;
+  }
+
+  /**
+   * GET a file to `destination`, streamed to disk as it arrives: into a temporary file beside it
+   * (owner-only), renamed into place when complete, removed on any failure. A size listed above
+   * the download limit is refused before the request; a Content-Length over it, or more bytes
+   * than the limit or the listed size, end the download there. Returns the bytes written.
+   */
+  async download(relative: string, destination: string, expectedSize?: number): Promise<number> {
+    const path = this.path(relative);
+    const limit = this.checkListed('GET', path, 'download', expectedSize);
+    let bytes = 0;
+    await writeFileSafelyAsync(
+      destination,
+      (temp) =>
+        this.call('GET', path, async (c, signal) => {
+          const response = (await c.customRequest(path, { method: 'GET', signal: this.limited(signal, 'GET', path, 'download', limit) })) as Response;
+          bytes = 0;
+          const counter = async function* (source: AsyncIterable<Uint8Array>) {
+            for await (const chunk of source) {
+              bytes += chunk.byteLength;
+              yield chunk;
+            }
+          };
+          const file = createWriteStream(temp, { mode: 0o600 });
+          try {
+            await pipeline(Readable.fromWeb((response.body ?? new ReadableStream()) as never), counter, file);
+          } catch (e) {
+            // A full disk is the disk's failure, not the connection's.
+            throw file.errored ? fsError(destination, file.errored) : e;
+          }
+        }),
+      { purpose: 'a download' },
+    );
+    this.checkReceived(path, bytes, expectedSize);
+    return bytes;
+  }
+
+  /** The limit for a GET of a file the listing gave `listed` bytes: refused at once when over. */
+  private checkListed(method: string, path: string, kind: 'listing' | 'download', listed: number | undefined): number {
+    const max = this.max(kind);
+    if (listed !== undefined && listed > max) throw new WebDavTooLargeError(method, this.url(path), max, limitName(kind), listed);
+    // More than the listed size is already wrong: the download stops one byte past it.
+    return listed !== undefined && listed > 0 ? Math.min(max, listed) : max;
+  }
+
+  private checkReceived(path: string, received: number, expectedSize: number | undefined): void {
+    if (expectedSize !== undefined && expectedSize > 0 && received !== expectedSize) {
+      throw new WebDavConnectionError('GET', this.url(path), `received ${received} of ${expectedSize} bytes`);
+    }
+  }
+
+  private max(kind: 'listing' | 'download'): number {
+    return kind === 'listing' ? (this.options.maxListingBytes ?? DEFAULT_MAX_LISTING_BYTES) : (this.options.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES);
+  }
+
+  /** The request's signal, with the body limit attached for our fetch (fetch.ts). */
+  private limited(signal: AbortSignal, method: string, path: string, kind: 'listing' | 'download', bytes = this.max(kind)): AbortSignal {
+    const max = this.max(kind);
+    const why = bytes < max ? 'the size the listing gave' : limitName(kind);
+    return limitBody(signal, { bytes, refuse: (announced) => new WebDavTooLargeError(method, this.url(path), bytes, why, announced) });
   }
 
   /** PUT a file; a 404 is retried once after a PROPFIND of its folder (123云盘). */
@@ -157,6 +242,7 @@ export class DavClient {
       try {
         return await send(client, AbortSignal.timeout(this.options.timeoutMs ?? 60_000));
       } catch (e) {
+        if (e instanceof LegadoStoreError) throw e;
         const status = (e as { status?: unknown }).status;
         if (typeof status !== 'number') throw new WebDavConnectionError(method, this.url(path), connectionReason(e));
         if (status === 503 || status === 429) {
@@ -189,6 +275,9 @@ export class DavClient {
     return Math.min((this.options.backoffMs ?? 1000) * 2 ** attempt, max);
   }
 }
+
+const limitName = (kind: 'listing' | 'download'): string =>
+  kind === 'listing' ? 'the limit for a listing or progress file (maxListingBytes, --max-listing)' : 'the download limit (maxDownloadBytes, --max-download)';
 
 function connectionReason(e: unknown): string {
   const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string } };

@@ -69,3 +69,20 @@ export class BackupExistsError extends LegadoStoreError {
     this.url = url;
   }
 }
+
+/**
+ * An answer larger than it may be: over the limit (`maxListingBytes` for listings and progress
+ * files, which are read into memory; `maxDownloadBytes` for backups, which go to disk), or longer
+ * than the size the listing gave for the file. Refused before or while it arrives, never held whole.
+ */
+export class WebDavTooLargeError extends WebDavError {
+  /** The bytes allowed. */
+  readonly limit: number;
+  /** The size the server announced (Content-Length or the listing), when it announced one. */
+  readonly announced: number | undefined;
+  constructor(method: string, url: string, limit: number, why: string, announced?: number) {
+    super('WEBDAV_TOO_LARGE', method, url, undefined, `${announced !== undefined ? `${announced} bytes announced, ` : ''}more than ${why} (${limit} bytes); nothing was kept`);
+    this.limit = limit;
+    this.announced = announced;
+  }
+}

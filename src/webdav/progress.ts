@@ -1,8 +1,9 @@
-// Reading progress through `bookProgress/`, by the app's rules: one listing; a file is downloaded
-// only when it is newer than the book's syncTime; a remote position is applied only when further
+// Reading progress through `bookProgress/`, by the app's rules (docs/webdav.md): one listing; a
+// file written since the book's syncTime ("newer") is downloaded, and applied only when further
 // ahead; a book is uploaded only when read since its syncTime (or when the server has no file for
-// a book with a position). All downloads and uploads happen first; then one transaction applies
-// the positions and the syncTimes, re-checking each row so nothing ever goes backwards.
+// a book with a position), after reading the file it would replace: never over one further ahead,
+// nor over a newer one moved back elsewhere, unless forced. All downloads and uploads happen first;
+// then one transaction applies the positions and the syncTimes, re-checking each row.
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 import type { DavClient, DavFile } from './client.js';
@@ -87,6 +88,7 @@ export async function syncProgress(
   marks: SyncMarks,
   direction: ProgressDirection,
   createFolders: () => Promise<unknown>,
+  force = false,
 ): Promise<ProgressReport> {
   const pull = direction !== 'push';
   const push = direction !== 'pull';
@@ -112,14 +114,22 @@ export async function syncProgress(
   }
   if (pull) for (const f of files.keys()) if (!byFile.has(f)) skipped.push({ file: f, reason: 'no book on the shelf has this name and author' });
 
-  // Which files changed since each book's syncTime, and which books were read since it.
+  // Per book: did the file change since its syncTime (written elsewhere: "newer" there), and was
+  // the book read here since then (durChapterTime later)? A file is read when it is newer, or
+  // before a push would replace it (to see what it holds), unless `force` replaces it blind.
+  const changedThere = new Set<ShelfBook>();
+  const changedHere = new Set<ShelfBook>();
   const downloads = new Map<string, ShelfBook[]>();
   for (const [name, group] of byFile) {
     const file = files.get(name);
     for (const b of group) {
       const mark = marks.get(b);
-      if (file && file.modified > mark) downloads.set(name, [...(downloads.get(name) ?? []), b]);
-      else if (push && (b.durChapterTime > mark || (!file && hasPosition(b)))) toPush.push(b);
+      if (file && file.modified > mark) changedThere.add(b);
+      if (b.durChapterTime > mark || (!file && hasPosition(b))) changedHere.add(b);
+      const there = changedThere.has(b);
+      const here = push && changedHere.has(b);
+      if (file && (there || (here && !force))) downloads.set(name, [...(downloads.get(name) ?? []), b]);
+      else if (here) toPush.push(b);
     }
   }
 
@@ -141,12 +151,27 @@ export async function syncProgress(
         seen.push(b);
         continue;
       }
-      if (isAhead(remote, b)) {
+      const there = changedThere.has(b);
+      const here = changedHere.has(b);
+      const keep = (reason: string): void => void kept.push({ ...outcome(b, name), reason });
+      if (here && push && force) {
+        toPush.push(b);
+      } else if (isAhead(remote, b) && there) {
+        // The app's rule: newer there and further ahead.
         if (pull) toApply.push({ book: b, remote });
-        else kept.push({ ...outcome(b, name), reason: 'the server is further ahead (pull to take it)' });
-      } else if (isAhead(b, remote)) {
+        else keep('the server is further ahead (pull to take it)');
+      } else if (isAhead(remote, b)) {
+        // Read here, behind a file this store already knew: a move back here, or a re-read.
+        if (push) keep('the server is further ahead: a move back here is sent only when asked (--force)');
+        else seen.push(b);
+      } else if (isAhead(b, remote) && here && !(there && remote.durChapterTime > b.durChapterTime)) {
         if (push) toPush.push(b);
-        else kept.push({ ...outcome(b, name), reason: 'the store is further ahead (push to send it)' });
+        else keep('the store is further ahead (push to send it)');
+      } else if (isAhead(b, remote)) {
+        // Behind, written elsewhere since the last sync, and not overtaken by reading here: a move
+        // back made on another device stands; this store keeps its own position.
+        keep('the server is behind, moved back elsewhere since the last sync: kept here, not sent (it is sent once read here again)');
+        seen.push(b);
       } else {
         seen.push(b);
       }

@@ -2,12 +2,17 @@
 // both ways. Every operation returns a report that counts its requests.
 import { BadArchiveError } from '../backup/errors.js';
 import { exportBackupZip } from '../backup/export.js';
-import { importBackupBytes, type ImportOptions } from '../backup/import.js';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { checkKindOption, newPlan, planZip, runImport, type ImportOptions } from '../backup/import.js';
+import { fileAccess, fileHead } from '../backup/node-io.js';
+import { tempPathFor } from '../io/safe-write.js';
 import type { ImportResult } from '../backup/report.js';
 import { isZipSignature } from '../backup/zip.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
-import { DavClient, type DavFile, type WebDavConnection } from './client.js';
+import { checkConnection, DavClient, type DavFile, type WebDavConnection } from './client.js';
 import { BackupExistsError, WebDavNotFoundError } from './errors.js';
 import { syncMarks } from './marks.js';
 import { alphanumCompare, backupFileName, isBackupName, progressFileName } from './names.js';
@@ -66,7 +71,7 @@ export class WebDavSync {
     private readonly options: WebDavOptions,
   ) {
     // Checks the address at once, before anything else happens.
-    void new DavClient(options);
+    checkConnection(options);
   }
 
   /** Uploads a backup zip of the store under the app's name for today. */
@@ -84,9 +89,7 @@ export class WebDavSync {
 
   /** The backups in the folder, newest first. */
   async list(): Promise<ListReport> {
-    const dav = new DavClient(this.options);
-    const backups = await listBackups(dav);
-    return { folder: dav.root, backups: backups.map(entry), requests: dav.requests };
+    return listWebDavBackups(this.options);
   }
 
   /** Downloads the newest backup (or `name`) and imports it with the ordinary import. */
@@ -98,11 +101,33 @@ export class WebDavSync {
       if (!file) throw new WebDavNotFoundError('PROPFIND', dav.root, 404, 'no backup in the folder');
     }
     const chosen = file?.name ?? name!;
-    const data = await dav.get(chosen, file?.size);
-    // A page of an error or a quota notice is not a backup: refused before the import sees it.
-    if (!isZipSignature(data)) throw new BadArchiveError(dav.root + encodeURIComponent(chosen), undefined, 'not a zip archive (the backup on the server is damaged or not a backup); nothing was imported');
-    const result = await importBackupBytes(this.store, data, { ...importOptions, name: chosen });
-    return { folder: dav.root, name: chosen, bytes: data.byteLength, import: result, requests: dav.requests };
+    // Streamed to disk beside the store (it may hold secrets: owner-only, removed whatever happens),
+    // then read in place as any zip import is: a backup is never held whole in memory.
+    checkKindOption(importOptions);
+    const temp = tempPathFor(join(this.downloadFolder(), 'webdav-restore.zip'));
+    let bytes: number;
+    let result: ImportResult;
+    try {
+      bytes = await dav.download(chosen, temp, file?.size);
+      // A page of an error or a quota notice is not a backup: refused before the import sees it.
+      if (!isZipSignature(fileHead(temp, 4))) throw new BadArchiveError(dav.root + encodeURIComponent(chosen), undefined, 'not a zip archive (the backup on the server is damaged or not a backup); nothing was imported');
+      const plan = newPlan();
+      try {
+        planZip(plan, { ...fileAccess(temp), name: chosen }, importOptions);
+        result = runImport(this.store, plan, importOptions);
+      } finally {
+        for (const clean of plan.cleanup) clean();
+      }
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    return { folder: dav.root, name: chosen, bytes, import: result, requests: dav.requests };
+  }
+
+  /** The store's folder (a file store), else the system's temporary folder. */
+  private downloadFolder(): string {
+    const path = this.store.path;
+    return path && path !== ':memory:' && !path.startsWith('file:') ? dirname(path) : tmpdir();
   }
 
   /**
@@ -128,12 +153,23 @@ export class WebDavSync {
     marks.committed();
   }
 
-  /** Reading progress: pull, push, or both (default), by the app's rules. */
-  async progress(options: { direction?: ProgressDirection } = {}): Promise<ProgressReport> {
+  /**
+   * Reading progress: pull, push, or both (default), by the app's rules (docs/webdav.md). A push
+   * never replaces a file further ahead, or one moved back elsewhere since the last sync, unless
+   * `force`: then every book read here since its last sync is sent as it is.
+   */
+  async progress(options: { direction?: ProgressDirection; force?: boolean } = {}): Promise<ProgressReport> {
     const dav = new DavClient(this.options);
     const marks = syncMarks(this.store, dav.root, this.options.stateFile);
-    return syncProgress(this.store, dav, marks, options.direction ?? 'both', () => ensureFolders(dav, undefined));
+    return syncProgress(this.store, dav, marks, options.direction ?? 'both', () => ensureFolders(dav, undefined), options.force ?? false);
   }
+}
+
+/** The backups in the folder, newest first: needs only the address and the account, no store. */
+export async function listWebDavBackups(options: WebDavConnection): Promise<ListReport> {
+  const dav = new DavClient(options);
+  const backups = await listBackups(dav);
+  return { folder: dav.root, backups: backups.map(entry), requests: dav.requests };
 }
 
 /** The folder's backups: a PROPFIND of the folder, names starting with `backup`, newest first. */

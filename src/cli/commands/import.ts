@@ -11,6 +11,7 @@ import { backupFileByKind, KIND_NAMES } from '../../backup/file-map.js';
 import { askSecret, BACKUP_PASSWORD_ENV, secretFromEnv } from '../secret.js';
 import { EXIT, parseSchemaOption, UsageError } from '../exit.js';
 import { progressBar } from '../progress.js';
+import { printableLines } from '../printable.js';
 
 interface ImportFlags {
   kind?: string;
@@ -30,7 +31,7 @@ interface ImportFlags {
 }
 
 /** A size in bytes, with an optional K, M or G (binary) suffix. */
-function parseSize(flag: string, value: string | undefined): number | undefined {
+export function parseSize(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const m = /^(\d+(?:\.\d+)?)\s*([KMG]?)i?B?$/i.exec(value.trim());
   if (!m) throw new UsageError(`${flag} must be a size such as 800M or 2G, not ${JSON.stringify(value)}`);
@@ -153,7 +154,8 @@ export function renderImport(r: ImportResult): string {
   if (r.conflicts.length > SHOWN_SKIPS) lines.push(`... ${r.conflicts.length - SHOWN_SKIPS} more conflicts (--json lists them all)`);
   for (const s of r.skipped.slice(0, SHOWN_SKIPS)) lines.push(`skipped: ${s.file} [${s.index}]: ${s.reason}`);
   if (r.skipped.length > SHOWN_SKIPS) lines.push(`... ${r.skipped.length - SHOWN_SKIPS} more skipped records (--json lists them all)`);
-  return lines.join('\n') + '\n';
+  // File names, keys and reasons come from the input: escaped for the terminal.
+  return printableLines(lines) + '\n';
 }
 
 /** What the source is, then the table of a backup import: its notes name every column not carried, its "not imported" lines every table. */

@@ -1,15 +1,17 @@
 // `legado-store webdav backup|list|restore|progress`: the store as one more device in the app's
 // WebDAV folder. The password comes from LEGADO_WEBDAV_PASSWORD or a terminal prompt only.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { openStore } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
 import type { SchemaVersion } from '../../schema/index.js';
 import '../../webdav/attach.js';
-import type { WebDavOptions } from '../../webdav/sync.js';
+import { checkConnection } from '../../webdav/client.js';
+import { listWebDavBackups, type WebDavOptions } from '../../webdav/sync.js';
 import type { ProgressDirection, ProgressReport } from '../../webdav/progress.js';
 import { EXIT, UsageError } from '../exit.js';
 import { BACKUP_PASSWORD_ENV, secretFromEnv, secretFromEnvOrPrompt } from '../secret.js';
-import { renderImport } from './import.js';
+import { printable, printableLines } from '../printable.js';
+import { parseSize, renderImport } from './import.js';
 
 export const PASSWORD_ENV = 'LEGADO_WEBDAV_PASSWORD';
 
@@ -18,19 +20,28 @@ interface Flags {
   dir: string;
   user?: string;
   json?: boolean;
+  maxListing?: string;
+  maxDownload?: string;
+  /** Only to refuse it with a pointer to PASSWORD_ENV. */
+  password?: string | boolean;
 }
 
 export function registerWebDav(program: Command): void {
   const webdav = program
     .command('webdav')
-    .description(`sync with the app's WebDAV folder: backups and reading progress (password from ${PASSWORD_ENV} or a prompt)`);
+    .description(`sync with the app's WebDAV folder: backups and reading progress (password from ${PASSWORD_ENV} or a prompt)`)
+    .addOption(passwordTrap())
+    .hook('preSubcommand', (c) => refusePasswordFlag(c.opts().password));
 
   const common = (c: Command): Command =>
     c
       .requiredOption('--url <url>', "the WebDAV address, as in the app's settings (e.g. https://dav.jianguoyun.com/dav/)")
       .option('--dir <dir>', "the app's WebDAV sub-folder", 'legado')
       .option('--user <account>', `the account; the password is read from ${PASSWORD_ENV}, or asked on a terminal`)
-      .option('--json', 'print the report as JSON');
+      .option('--max-listing <size>', 'largest listing or progress file read into memory (default 16M)')
+      .option('--max-download <size>', 'largest backup downloaded, streamed to disk (default 1G)')
+      .option('--json', 'print the report as JSON')
+      .addOption(passwordTrap());
 
   common(webdav.command('backup').description("upload a backup zip of the store, named as the app names today's backup").argument('<store>', 'the store file'))
     .option('--device <name>', "the app's device name: backup<date>-<name>.zip")
@@ -38,20 +49,26 @@ export function registerWebDav(program: Command): void {
     .action(async (path: string, flags: Flags & { device?: string; force?: boolean }) => {
       await withStore(path, false, flags, async (store, options) => {
         const r = await store.webdav({ ...options, device: flags.device }).backup({ overwrite: flags.force });
-        return flags.json ? r : `uploaded ${r.name} (${r.bytes} bytes, ${r.files.length} files)${r.replaced ? ', replacing the one there' : ''} to ${r.folder}` + (r.createdFolders.length ? `\ncreated: ${r.createdFolders.join(', ')}` : '') + `\n${r.requests} requests`;
+        if (flags.json) return r;
+        return printableLines([
+          `uploaded ${r.name} (${r.bytes} bytes, ${r.files.length} files)${r.replaced ? ', replacing the one there' : ''} to ${r.folder}`,
+          ...(r.createdFolders.length ? [`created: ${r.createdFolders.join(', ')}`] : []),
+          `${r.requests} requests`,
+        ]);
       });
     });
 
-  common(webdav.command('list').description('the backups on the server, newest first').argument('<store>', 'the store file'))
-    .action(async (path: string, flags: Flags) => {
-      await withStore(path, false, flags, async (store, options) => {
-        const r = await store.webdav(options).list();
+  common(webdav.command('list').description('the backups on the server, newest first (no store needed)').argument('[store]', 'not read: a listing needs only the address and the account'))
+    .action(async (_path: string | undefined, flags: Flags) => {
+      await connected(flags, async (options) => {
+        const r = await listWebDavBackups(options);
         if (flags.json) return r;
-        if (!r.backups.length) return `no backups in ${r.folder}`;
+        if (!r.backups.length) return `no backups in ${printable(r.folder)}`;
         // A loop, not Math.max(...backups): a folder of 125,000 files would overflow the stack.
         let width = 0;
         for (const b of r.backups) width = Math.max(width, String(b.size).length);
-        return r.backups.map((b) => `${b.modified}  ${String(b.size).padStart(width)}  ${b.name}`).join('\n');
+        // Names are the server's choice: escaped, so none can reach the terminal as a command.
+        return printableLines(r.backups.map((b) => `${b.modified}  ${String(b.size).padStart(width)}  ${b.name}`));
       });
     });
 
@@ -59,36 +76,63 @@ export function registerWebDav(program: Command): void {
     .action(async (path: string, name: string | undefined, flags: Flags) => {
       await withStore(path, true, flags, async (store, options) => {
         const r = await store.webdav(options).restore(name, { password: secretFromEnv(BACKUP_PASSWORD_ENV) });
-        return flags.json ? r : `restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests\n${renderImport(r.import).trimEnd()}`;
+        return flags.json ? r : `${printable(`restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests`)}\n${renderImport(r.import).trimEnd()}`;
       });
     });
 
   common(webdav.command('progress').description('reading progress: pull further positions and push changed ones (both by default)').argument('<store>', 'the store file'))
     .option('--pull', 'only take positions from the server')
     .option('--push', 'only send positions to the server')
-    .action(async (path: string, flags: Flags & { pull?: boolean; push?: boolean }) => {
+    .option('--force', 'send the positions read here even over a file further ahead, or one moved back elsewhere')
+    .action(async (path: string, flags: Flags & { pull?: boolean; push?: boolean; force?: boolean }) => {
       if (flags.pull && flags.push) throw new UsageError('--pull and --push together are the default (both): give one or neither');
       const direction: ProgressDirection = flags.pull ? 'pull' : flags.push ? 'push' : 'both';
       await withStore(path, false, flags, async (store, options) => {
-        const r = await store.webdav(options).progress({ direction });
+        const r = await store.webdav(options).progress({ direction, force: flags.force });
         return flags.json ? r : renderProgress(r);
       });
     });
 }
 
-/** Opens the store, asks for the password when there is an account, runs, prints, closes. */
+/** Opens the store, then runs as `connected` does, and closes it. */
 async function withStore(path: string, create: boolean, flags: Flags, run: (store: Store<SchemaVersion>, options: WebDavOptions) => Promise<unknown>): Promise<void> {
+  const options = connection(flags);
   const store = openStore(path, { create }) as Store<SchemaVersion>;
   try {
-    // The address is checked before anyone is asked for a password.
-    store.webdav({ url: flags.url, dir: flags.dir });
-    const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
-    const out = await run(store, { url: flags.url, dir: flags.dir, user: flags.user, password });
-    process.stdout.write(typeof out === 'string' ? `${out}\n` : `${JSON.stringify(out, null, 2)}\n`);
+    await connected(flags, (o) => run(store, o), options);
   } finally {
     store.close();
   }
+}
+
+/** Asks for the password when there is an account, runs, prints. */
+async function connected(flags: Flags, run: (options: WebDavOptions) => Promise<unknown>, options = connection(flags)): Promise<void> {
+  const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
+  const out = await run({ ...options, password });
+  process.stdout.write(typeof out === 'string' ? `${out}\n` : `${JSON.stringify(out, null, 2)}\n`);
   process.exitCode = EXIT.ok;
+}
+
+/** `--password`, hidden: taken only to be refused with a pointer to the variable (not a bare "unknown option"). */
+const passwordTrap = (): Option => new Option('--password [value]').hideHelp();
+
+function refusePasswordFlag(value: unknown): void {
+  // Refused without repeating it: the value is a password typed where other users can read it.
+  if (value !== undefined) throw new UsageError(`--password: a password is never taken from the command line (other users can read a process's arguments); set ${PASSWORD_ENV}, or run on a terminal to be asked`);
+}
+
+/** The settings from the flags, all checked before anyone is asked for a password. */
+function connection(flags: Flags): WebDavOptions {
+  refusePasswordFlag(flags.password);
+  const options = {
+    url: flags.url,
+    dir: flags.dir,
+    user: flags.user,
+    maxListingBytes: parseSize('--max-listing', flags.maxListing),
+    maxDownloadBytes: parseSize('--max-download', flags.maxDownload),
+  };
+  checkConnection(options);
+  return options;
 }
 
 const SHOWN = 20;
@@ -107,5 +151,5 @@ export function renderProgress(r: ProgressReport): string {
     `${r.books} books, ${r.listed} files in ${r.folder}bookProgress/: ${r.downloaded} downloaded, ${r.applied.length} applied, ` +
       `${r.pushed.length} pushed, ${r.skipped.length} skipped; ${r.requests} requests (changes tracked in ${r.tracking})`,
   );
-  return lines.join('\n');
+  return printableLines(lines);
 }
