@@ -48,7 +48,7 @@ test('UNKNOWN_TABLE lists the tables of the store', () => {
   db.close();
   const r = cli('list', store, 'nosuch');
   assert.equal(r.code, 1);
-  assert.equal(r.stderr, `legado-store: UNKNOWN_TABLE: no table nosuch at schema 62 (tables: ${[...tables].sort().join(', ')})\n`);
+  assert.equal(r.stderr, `legado-store: UNKNOWN_TABLE: no table nosuch at schema 75 (tables: ${[...tables].sort().join(', ')})\n`);
 });
 
 test('DRIVER_UNAVAILABLE says why once and how to get the engine', () => {

@@ -40,6 +40,8 @@ const FILE_ONLY: Readonly<Record<string, string>> = {
   'src/io/safe-write.ts': 'writing a file through a temporary one needs a file system',
   // Reading files on read-only media through a copy (never asked of the WASM driver).
   'src/engine/read-only.ts': 'reading a file on read-only media needs a file system',
+  // The -wal's page check reads the file and its -wal directly (never asked of the WASM driver).
+  'src/engine/wal-check.ts': "checking a -wal's pages reads files directly",
 };
 
 const fileOnlyBuiltins: Plugin = {
