@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { exportBackup, importBackup, importDatabase, openStore } from 'legado-store';
+import { ValueTypeError, exportBackup, importBackup, importDatabase, openStore } from 'legado-store';
 import { cli } from './helpers/cli.js';
 import { tempDir } from './helpers/files.js';
 import { openDb } from './helpers/engine.js';
@@ -96,4 +96,40 @@ test('verify --deep reports a book with a type below 8 in a store at 55 or later
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /books bookUrl="https:\/\/w\/zero": type 0 is an old-format code \(below 8\) at schema 75/);
   assert.equal(cli('verify', path).code, 0, 'the quick check looks at pages only');
+});
+
+test('a store at 55 or later refuses a book type below 8 on every write; an omitted type is 8, as the app writes it', () => {
+  for (const version of [55, 62, 75] as const) {
+    const store = openStore(':memory:', { schema: version });
+    const books = store.tables.books as unknown as {
+      insert(r: object): unknown;
+      insertMany(r: object[]): unknown;
+      upsert(r: object): unknown;
+      update(k: string, p: object): unknown;
+    };
+    const refused = (e: unknown) => e instanceof ValueTypeError && e.code === 'WRONG_TYPE' && e.fields[0] === 'type' && /at least 8/.test(e.message);
+    for (const type of [0, 1, 3, 7, -1]) {
+      assert.throws(() => books.insert({ bookUrl: `u${type}`, name: `n${type}`, type }), refused, `${version} insert ${type}`);
+      assert.throws(() => books.insertMany([{ bookUrl: 'm1', name: 'm1', type: 8 }, { bookUrl: `m${type}`, name: `m${type}`, type }]), refused, `${version} insertMany ${type}`);
+      assert.throws(() => books.upsert({ bookUrl: `p${type}`, name: `p${type}`, type }), refused, `${version} upsert ${type}`);
+    }
+    books.insert({ bookUrl: 'ok', name: 'ok' });
+    assert.throws(() => books.update('ok', { type: 0 }), refused, `${version} update`);
+    books.insert({ bookUrl: 'local', name: 'local', type: 8 | 256 });
+    // Read by raw SQL: nothing refused was written; the omitted type is the app's 8.
+    assert.deepEqual(store.db.prepare('SELECT bookUrl, type FROM books ORDER BY bookUrl').all(), [
+      { bookUrl: 'local', type: 264 },
+      { bookUrl: 'ok', type: 8 },
+    ]);
+    store.close();
+  }
+  // Before 55 the old codes are the app's own: 0 text, 1 audio; the DDL default stands.
+  const old = openStore(':memory:', { schema: 54 });
+  (old.tables.books as unknown as { insert(r: object): unknown }).insert({ bookUrl: 'a', name: 'a', type: 1 });
+  (old.tables.books as unknown as { insert(r: object): unknown }).insert({ bookUrl: 'b', name: 'b' });
+  assert.deepEqual(old.db.prepare('SELECT bookUrl, type FROM books ORDER BY bookUrl').all(), [
+    { bookUrl: 'a', type: 1 },
+    { bookUrl: 'b', type: 1 },
+  ]);
+  old.close();
 });

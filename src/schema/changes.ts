@@ -11,6 +11,8 @@ export interface TableChanges {
   /** New default literal per field; null means "no default". */
   readonly defaults?: Readonly<Record<string, string | null>> | undefined;
   readonly notNull?: Readonly<Record<string, boolean>> | undefined;
+  /** The app's rules on a field's values (ColumnSpec.min, entityDefault) changed; null removes one. */
+  readonly appRules?: Readonly<Record<string, { readonly min?: number | null; readonly entityDefault?: string | null }>> | undefined;
   /** A new primary key (field names, in order). */
   readonly primaryKey?: readonly string[] | undefined;
   /** The table's indices, replaced as a whole. */
@@ -86,7 +88,7 @@ function applyTable(name: string, table: TableSpec, change: TableChanges): Table
   const known = (field: string): void => {
     if (!(field in table.columns)) fail(`unknown field ${name}.${field}`);
   };
-  for (const f of [...(change.drop ?? []), ...Object.keys(change.defaults ?? {}), ...Object.keys(change.notNull ?? {})]) known(f);
+  for (const f of [...(change.drop ?? []), ...Object.keys(change.defaults ?? {}), ...Object.keys(change.notNull ?? {}), ...Object.keys(change.appRules ?? {})]) known(f);
   const anchors = change.addAfter ?? {};
   for (const a of Object.keys(anchors)) if (a !== '') known(a);
   const columns: Record<string, ColumnSpec> = {};
@@ -107,6 +109,13 @@ function applyTable(name: string, table: TableSpec, change: TableChanges): Table
       }
       const notNull = change.notNull?.[field];
       if (notNull !== undefined) c = { ...c, notNull };
+      const rules = change.appRules?.[field];
+      if (rules) {
+        const { min: _min, entityDefault: _entity, ...rest } = c;
+        const min = rules.min === undefined ? c.min : (rules.min ?? undefined);
+        const entityDefault = rules.entityDefault === undefined ? c.entityDefault : (rules.entityDefault ?? undefined);
+        c = { ...rest, ...(min !== undefined ? { min } : {}), ...(entityDefault !== undefined ? { entityDefault } : {}) };
+      }
       columns[field] = c;
     }
     add(anchors[field]);

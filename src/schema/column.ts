@@ -21,6 +21,18 @@ export interface ColumnSpec {
    * JS number holds exactly (src/table/codec.ts).
    */
   readonly int32?: boolean | undefined;
+  /**
+   * The smallest value the app's code gives the field, where the column's type allows less:
+   * books.type from 55 on, a bitmask in which every book has a kind bit (8 and up). A smaller
+   * value written is refused.
+   */
+  readonly min?: number | undefined;
+  /**
+   * What the app's entity sets when a field is not given, where it differs from Room's DDL
+   * default (which the app never relies on, since Room writes every column): books.type's DDL
+   * default is 0, the entity's BookType.text (8). An omitted field takes this.
+   */
+  readonly entityDefault?: string | undefined;
 }
 
 type Col<J extends JsKind, N extends boolean, D extends string | undefined> = {

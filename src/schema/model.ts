@@ -13,6 +13,10 @@ export interface Column {
   readonly default: string | undefined;
   /** The app's field is a Kotlin Int (32 bits); other number columns are Longs. */
   readonly int32: boolean;
+  /** ColumnSpec.min: the smallest value the app's code gives the field. */
+  readonly min?: number | undefined;
+  /** ColumnSpec.entityDefault: what an omitted field becomes when it differs from the DDL default. */
+  readonly entityDefault?: string | undefined;
   /** 1-based position in the primary key, 0 when not part of it (as PRAGMA table_info reports). */
   readonly pk: number;
 }
@@ -69,6 +73,8 @@ export function buildSchema(version: number, spec: SchemaSpec, views: Readonly<R
         notNull: c.notNull,
         default: c.default,
         int32: c.int32 ?? false,
+        ...(c.min !== undefined ? { min: c.min } : {}),
+        ...(c.entityDefault !== undefined ? { entityDefault: c.entityDefault } : {}),
         pk: pkAt + 1,
       };
       byField.set(field, col);

@@ -20,7 +20,8 @@ export const v62 = {
       intro: opt.text(),
       customIntro: opt.text(),
       charset: opt.text(),
-      type: req.int('0'),
+      // A bitmask with a kind bit from 55 on (Migration_54_55); Room's DDL default stays 0.
+      type: { ...req.int('0'), min: 8, entityDefault: '8' },
       group: req.bigint('0'),
       latestChapterTitle: opt.text(),
       latestChapterTime: req.long('0'),

@@ -81,7 +81,7 @@ export const STEPS = {
   // 56 only bumped the number: same structure, same hash as 55.
   55: { from: 56 },
   // 55 fixed books.origin's default and put type's back; Migration_54_55 rewrote type as bits.
-  54: { from: 55, tables: { books: { defaults: { origin: "''", type: '1' } } } },
+  54: { from: 55, tables: { books: { defaults: { origin: "''", type: '1' }, appRules: { type: { min: null, entityDefault: null } } } } },
   53: {
     from: 54,
     tables: {

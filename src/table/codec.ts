@@ -24,7 +24,9 @@ export const isPlain = (kind: number, v: unknown): boolean =>
 
 /** The SQL value of a column's DDL default literal, or undefined when it has none. */
 export function defaultValue(c: Column): SqlValue | undefined {
-  const d = c.default;
+  // The app's entity default where it differs from the DDL's: what the app writes for a field
+  // not given (Room writes every column, so the DDL default never reaches the app's own rows).
+  const d = c.entityDefault ?? c.default;
   if (d === undefined) return undefined;
   if (d.startsWith("'")) return d.slice(1, -1).replace(/''/g, "'");
   return c.js === 'bigint' ? BigInt(d) : Number(d);
@@ -124,7 +126,8 @@ export class Codec {
         // What the app can read back: an Int's 32 bits; a Long within ±(2^53-1), what a JS
         // number holds exactly, so every value written reads back as it was (a Long past that
         // would come back rounded; bitmasks that need all 64 bits are bigint columns).
-        const [min, max] = c.int32 ? INT32 : SAFE;
+        const [lowest, max] = c.int32 ? INT32 : SAFE;
+        const min = c.min ?? lowest;
         if (typeof v === 'number') {
           if (Number.isInteger(v) && v >= min && v <= max) return v;
         } else if (typeof v === 'bigint' && v >= min && v <= max) {
@@ -177,6 +180,7 @@ function expectation(c: Column): string {
     case 'string':
       return 'a string';
     case 'number':
+      if (c.min !== undefined) return `an integer of at least ${c.min} (the app's own values of this field at this version)`;
       return c.int32 ? "a 32-bit integer (the app's Int: -2147483648 to 2147483647)" : 'an integer within ±(2^53-1) (the app\'s Long, as a JS number holds it exactly)';
     case 'boolean':
       return 'a boolean';

@@ -29,6 +29,8 @@ function convert(c: Column, i: number): string {
       return `if (typeof v !== "string") return false; a${i} = v;`;
     case 'number':
       // An Int: (v | 0) === v holds for integers of 32 bits only. A Long: within ±(2^53-1).
+      // A value under the app's minimum goes to the checked path, which names it.
+      if (c.min !== undefined) return `if (!(v >= ${c.min})) return false; ` + convert({ ...c, min: undefined }, i);
       return c.int32
         ? `if (typeof v === "number") { if ((v | 0) !== v) return false; } ` +
             `else if (typeof v !== "bigint" || v < -2147483648n || v > 2147483647n) return false; a${i} = v;`
