@@ -166,7 +166,8 @@ test('update: any fields in any order, more distinct field lists than statements
     const books = store.tables.books;
     books.insert({ bookUrl: 'b', name: 'n', author: 'a' });
     const fields = ['durChapterIndex', 'durChapterPos', 'durChapterTime', 'lastCheckCount', 'totalChapterNum', 'order', 'originOrder', 'type'] as const;
-    let n = 0;
+    // From 100: books.type takes no value below 8 (the kind bit) at the default schema, 75.
+    let n = 100;
     // Every ordered pair and triple of distinct fields: 8*7 + 8*7*6 = 392 field lists.
     for (const a of fields) {
       for (const b of fields) {
