@@ -117,6 +117,9 @@ test('testReplaceRule: regex with Java\'s $n replacement, plain text, rule given
   assert.equal(await run({ pattern: '(\\d+)章', replacement: '第$1回', isRegex: true }, '12章与3章'), envelopeText(true, '', '"第12回与第3回"'));
   assert.equal(await run({ pattern: 'a.c', replacement: '\\$x', isRegex: false }, 'a.c abc a.c'), envelopeText(true, '', '"\\\\$x abc \\\\$x"'));
   assert.equal(await run(JSON.stringify({ pattern: 'b', replacement: 'B', isRegex: true }), 'abc'), envelopeText(true, '', '"aBc"'));
+  // The rule is the app's Java regex: an inline flag at the start and a possessive quantifier,
+  // which JavaScript spells otherwise, work as on the phone.
+  assert.equal(await run({ pattern: '(?i)b\\d++', replacement: 'X', isRegex: true }, 'aB12c'), envelopeText(true, '', '"aXc"'));
   // Java: a backslash makes the next character literal.
   assert.equal(await run({ pattern: 'b', replacement: '\\$1', isRegex: true }, 'abc'), envelopeText(true, '', '"a$1c"'));
   // An empty pattern: the app's "替换规则不能为空" is overwritten by setData (kept).
