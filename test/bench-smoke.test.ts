@@ -148,9 +148,9 @@ test('processes: rounds of several processes pooled, the results file names comm
     const child = spawnSync(process.execPath, [run, '--quick', '--only', 'progress', '--tiers', '1', '--contenders', 'legado-store,raw,raw-again', '--processes', '2', '--repeats', '3', '--out', out], { encoding: 'utf8' });
     assert.equal(child.status, 0, child.stderr);
     const md = readFileSync(out, 'utf8');
-    assert.match(md, /Command: `node dist\/bench\/run\.js --quick --only progress .*--processes 2 --repeats 3/);
+    assert.match(md, /Command: `(node|bun) dist\/bench\/run\.js --quick --only progress .*--processes 2 --repeats 3/);
     assert.match(md, /Method: 2 process\(es\) × at least 3 rounds/);
-    assert.match(md, new RegExp(`Engine ${testDriver.name} \\(SQLite [\\d.]+\\), Node v[\\d.]+; machine: .+, nproc \\d+, load average`));
+    assert.match(md, new RegExp(`Engine ${testDriver.name} \\(SQLite [\\d.]+\\), (Node v|Bun )[\\d.]+; machine: .+, nproc \\d+, load average`));
     // Two processes of three rounds: six timed runs per contender (the detail table's runs column).
     for (const c of ['legado-store', 'raw', 'raw-again']) assert.match(md, new RegExp(`^\\| 4×1 \\| Reading progress \\| ${c} \\| 6 \\|`, 'm'));
     assert.match(md, /^\| 4×1 \| Reading progress \| \d+ \| ≤ 1\.05× fastest hand-written \(raw\) \| [\d.]+× \| \[[\d.]+–[\d.]+\] \| [\d.]+× \[[\d.]+–[\d.]+\] \| (met|\*\*not met\*\*|\*\*noise\*\*) \|$/m);
