@@ -3,6 +3,7 @@
 // kept (an EPUB's) or a plain http(s) URL fetched within a time and size bound, answered as the
 // picture's own bytes and type (no scaling: no image library in the core; a browser scales it),
 // and the default cover otherwise. Never an error, never a hang.
+import { concatBytes } from '../backup/source.js';
 import type { RouteContext } from './context.js';
 
 /** Longest wait for a cover URL, in ms. */
@@ -48,7 +49,7 @@ async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Prom
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return concatBytes(parts, size);
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
@@ -56,11 +57,4 @@ async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Prom
     }
     parts.push(value);
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
