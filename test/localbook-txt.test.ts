@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore, addLocalBook, readLocalChapter, refreshLocalBook, BookFileError, FileExistsError, type AnyStore } from 'legado-store';
+import { openStore, addLocalBook, readLocalChapter, refreshLocalBook, FileExistsError, type AnyStore } from 'legado-store';
+import { BookFileError } from 'legado-store/errors';
 import { tempDir } from './helpers/files.js';
 
 const dir = tempDir();
