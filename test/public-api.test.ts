@@ -43,6 +43,13 @@ test(`the main entry exports at most ${LIMIT} names, values and types together`,
   }
 });
 
+test('docs/api.md lists exactly the main entry\'s names, by group', () => {
+  const doc = readFileSync(join(root, 'docs/api.md'), 'utf8');
+  const table = doc.slice(doc.indexOf('## Public names'), doc.indexOf('\n\n', doc.indexOf('| group |')));
+  const listed = [...table.matchAll(/^\| [^|]+ \|(.*)$/gm)].flatMap(([, cells]) => [...cells!.matchAll(/`(\w+)`/g)].map((m) => m[1]!));
+  assert.deepEqual([...listed].sort(), declaredNames(join(root, 'dist/src/index.d.ts')));
+});
+
 test('inspection, curation and formatting helpers are in legado-store/tools, not in the main entry', async () => {
   const main = await import('legado-store');
   const tools = (await import('legado-store/tools')) as Record<string, unknown>;
