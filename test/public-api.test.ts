@@ -14,6 +14,7 @@ import { unzipSync } from 'fflate';
 import { exportBackup, importBackup, openStore, Store, type AnyStore } from 'legado-store';
 import { sampleBackup, writeBackupFolder, writeBackupZip } from './helpers/backup-fixtures.js';
 import { openDb } from './helpers/engine.js';
+import { importBackupBytes } from '../src/backup/import.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const LIMIT = 60;
@@ -133,6 +134,12 @@ test('one importBackup: a folder, a zip path, zip bytes, a list of files, a rule
       assert.equal(r.totals.skipped, 0, what);
       assert.deepEqual(countsOf(path, tables), expected, what);
     }
+    // The browser's importBackup (bytes only) takes the same list of files.
+    const inMemory = join(dir, 'in-memory.db');
+    const browserSide = openStore(inMemory, { schema: 75, specialGroups: false });
+    await importBackupBytes(browserSide, Object.keys(backup).map((name) => ({ name, bytes: readFileSync(join(folder, name)) })));
+    browserSide.close();
+    assert.deepEqual(countsOf(inMemory, tables), expected);
     // A rule file and a backup in one call: each as what it is, in one transaction.
     const mixed = join(dir, 'mixed.db');
     const both = openStore(mixed, { schema: 75, specialGroups: false });
