@@ -3,7 +3,8 @@
 // accepted silently (a blank book for `[]`, a string number added to a reading time).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { InvalidArgumentError, LegadoStoreError, MissingFieldError, ValueTypeError } from 'legado-store';
+import { LegadoStoreError } from 'legado-store';
+import { InvalidArgumentError, MissingFieldError, ValueTypeError } from 'legado-store/errors';
 import { book, newStore, raw } from './helpers/domain.js';
 
 const invalid = (message: string) => (e: unknown) => e instanceof InvalidArgumentError && e.code === 'INVALID_ARGUMENT' && e.message === message;

@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ValueTypeError, exportBackup, importBackup, importDatabase, openStore } from 'legado-store';
+import { exportBackup, importBackup, openStore } from 'legado-store';
+import { importDatabase } from '../src/backup/database.js';
+import { ValueTypeError } from 'legado-store/errors';
 import { cli } from './helpers/cli.js';
 import { tempDir } from './helpers/files.js';
 import { openDb } from './helpers/engine.js';

@@ -4,7 +4,8 @@
 // the trigger's counters from the file's TEMP table, not only what the listener heard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DuplicateKeyError, UniqueViolationError, type Store } from 'legado-store';
+import { UniqueViolationError, type Store } from 'legado-store';
+import { DuplicateKeyError } from 'legado-store/errors';
 import { book, chapter, newStore } from './helpers/domain.js';
 
 const LOG = 'temp.legado_store_changed_tables';

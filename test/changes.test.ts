@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openDb, type Connection } from './helpers/engine.js';
-import { DuplicateKeyError, TransactionStateError, UnknownTableError, openStore, type Store } from 'legado-store';
+import { openStore, type Store } from 'legado-store';
+import { DuplicateKeyError, TransactionStateError, UnknownTableError } from 'legado-store/errors';
 import { book, chapter, newStore, newStore49 } from './helpers/domain.js';
 
 /** Records each notification as a sorted list of table names. */

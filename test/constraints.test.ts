@@ -3,17 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import {
-  DuplicateKeyError,
-  ForeignKeyError,
-  LegadoStoreError,
-  MissingFieldError,
-  UniqueViolationError,
-  UnknownFieldError,
-  ValueTypeError,
-  openStore,
-  type Store,
-} from 'legado-store';
+import { LegadoStoreError, UniqueViolationError, openStore, type Store } from 'legado-store';
+import { DuplicateKeyError, ForeignKeyError, MissingFieldError, UnknownFieldError, ValueTypeError } from 'legado-store/errors';
 import { tempDir } from './helpers/files.js';
 
 const dir = tempDir();

@@ -3,13 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
-import {
-  LimitError,
-  SPECIAL_GROUPS,
-  UnknownFieldError,
-  isUserGroupId,
-  openStore,
-} from 'legado-store';
+import { openStore } from 'legado-store';
+import { SPECIAL_GROUPS, isUserGroupId } from 'legado-store/tools';
+import { LimitError, UnknownFieldError } from 'legado-store/errors';
 import { snapshot } from './helpers/files.js';
 import { book, newStore, newStore49, raw, rawAll } from './helpers/domain.js';
 

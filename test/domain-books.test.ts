@@ -2,7 +2,9 @@
 // orderings, search, progress and the refresh list, checked against the file with raw SQL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BookType, BookshelfSort, UniqueViolationError, ValueTypeError, sortBooks } from 'legado-store';
+import { BookType, BookshelfSort, UniqueViolationError } from 'legado-store';
+import { sortBooks } from 'legado-store/tools';
+import { ValueTypeError } from 'legado-store/errors';
 import { FakeClock, T0, book, chapter, newStore, newStore49, raw, rawAll } from './helpers/domain.js';
 
 const LOCAL = BookType.local | BookType.text;

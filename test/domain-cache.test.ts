@@ -2,7 +2,7 @@
 // as absent; purgeExpired deletes them. Time from an injected clock.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ValueTypeError } from 'legado-store';
+import { ValueTypeError } from 'legado-store/errors';
 import { FakeClock, T0, newStore, raw, rawAll } from './helpers/domain.js';
 
 test('put stores an absolute deadline (now + ttl seconds), or 0 for no ttl', () => {

@@ -1,7 +1,7 @@
 // Chapters: a whole table of contents replaced in one transaction, lists in index order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DuplicateKeyError, ForeignKeyError, ValueTypeError } from 'legado-store';
+import { DuplicateKeyError, ForeignKeyError, ValueTypeError } from 'legado-store/errors';
 import { book, chapter, newStore, raw, rawAll } from './helpers/domain.js';
 
 test('replaceToc replaces the whole list, other books untouched', () => {

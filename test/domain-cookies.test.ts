@@ -1,7 +1,7 @@
 // Cookies: get, set merging k=v pairs into the stored text, delete.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mergeCookie, parseCookie } from 'legado-store';
+import { mergeCookie, parseCookie } from 'legado-store/tools';
 import { newStore, raw } from './helpers/domain.js';
 
 test('set merges pairs: new names are appended, known ones replaced in place', () => {

@@ -2,7 +2,8 @@
 // source URL, empty scope = global), in sortOrder; enable all; the editor's next order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UNSET_ORDER, type NewRow } from 'legado-store';
+import { type NewRow } from 'legado-store';
+import { UNSET_ORDER } from 'legado-store/tools';
 import { newStore, raw, rawAll } from './helpers/domain.js';
 
 function rule(id: number, fields: Partial<NewRow<'replace_rules'>> = {}): NewRow<'replace_rules'> {

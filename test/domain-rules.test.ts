@@ -1,7 +1,7 @@
 // Bookmarks and the rule tables, in the app's orders; the v62-only tables refuse a v49 store.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UnknownTableError } from 'legado-store';
+import { UnknownTableError } from 'legado-store/errors';
 import { newStore, newStore49, raw } from './helpers/domain.js';
 
 test('bookmarks of a book in chapter order; all by book name and author Chinese-aware; search stays in the book', () => {

@@ -3,7 +3,7 @@
 // the app's entity declarations, spelled out here, and against the file with raw SQL.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ValueTypeError } from 'legado-store';
+import { ValueTypeError } from 'legado-store/errors';
 import { schemas, NEWEST_VERSION } from '../src/schema/index.js';
 import { book, newStore, raw } from './helpers/domain.js';
 

@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportBackup } from '../src/backup/export-node.js';
-import { fromJsonRow, InvalidArgumentError, openStore, toJsonRow, UnknownTableError } from 'legado-store';
+import { fromJsonRow, openStore, toJsonRow } from 'legado-store';
+import { InvalidArgumentError, UnknownTableError } from 'legado-store/errors';
 
 const RULE = '{\n  "bookList": "class.list",\n  "name": "tag.h3@text"\n}';
 

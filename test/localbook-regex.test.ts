@@ -1,7 +1,8 @@
 // Java (Android ICU) regexes in JavaScript: the differences that change which lines are headings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { translateJavaRegex, JavaRegexError } from 'legado-store';
+import { translateJavaRegex } from 'legado-store/tools';
+import { JavaRegexError } from 'legado-store/errors';
 
 const all = (p: string, text: string, multiline = true): string[] => [...text.matchAll(translateJavaRegex(p, { multiline }).regex)].map((m) => m[0]);
 

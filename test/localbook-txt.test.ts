@@ -4,9 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore, addLocalBook, readLocalChapter, refreshLocalBook, BookFileError, FileExistsError, type AnyStore } from 'legado-store';
+import { openStore, addLocalBook, readLocalChapter, refreshLocalBook, FileExistsError, type AnyStore } from 'legado-store';
+import { BookFileError } from 'legado-store/errors';
 import { tempDir } from './helpers/files.js';
 
 const dir = tempDir();
@@ -74,6 +75,21 @@ test('a UTF-8 book: preface, chapters at the rule\'s matches, byte offsets, urls
   // The file is kept in the books folder beside the store; its path is the bookUrl.
   assert.equal(r.book.bookUrl, join(dir, `s${n - 1}`, 'books', fileName));
   assert.ok(existsSync(r.book.bookUrl));
+  store.close();
+});
+
+test('addLocalBook takes a path as it takes the file\'s bytes: the same chapters, the file kept', () => {
+  const store = newStore();
+  addRules(store, [['目录', RULE_MULU, 1]]);
+  const text = '第一章 起\n　　一。\n第二章 承\n　　二。\n';
+  const source = join(dir, `in${n}`, '《路径》作者：某人.txt');
+  mkdirSync(join(dir, `in${n}`));
+  writeFileSync(source, text);
+  const r = addLocalBook(store, source);
+  const first = len('第一章 起\n　　一。\n');
+  assert.deepEqual(store.chapters.list(r.book.bookUrl).map((x) => [x.title, x.start, x.end]), [['第一章 起', 0, first], ['第二章 承', first, len(text)]]);
+  assert.equal(store.books.get(r.book.bookUrl)!.name, '路径');
+  assert.equal(readFileSync(r.book.bookUrl, 'utf8'), text);
   store.close();
 });
 

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openDb } from './helpers/engine.js';
-import { BusyError, openStore } from 'legado-store';
+import { openStore } from 'legado-store';
+import { BusyError } from 'legado-store/errors';
 import { tempDir } from './helpers/files.js';
 import { startChild } from './helpers/processes.js';
 

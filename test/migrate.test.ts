@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { openDb, type Connection } from './helpers/engine.js';
 import {
   FileExistsError,
-  FileNotFoundError,
   MigrationFailedError,
   NotADatabaseError,
   SchemaMismatchError,
@@ -18,6 +17,7 @@ import {
   openStore,
   schemas,
 } from 'legado-store';
+import { FileNotFoundError } from 'legado-store/errors';
 import { planUpgrade } from '../src/migrate/plan.js';
 import { addColumnSql } from '../src/migrate/sql.js';
 import { foreignKeyViolations } from '../src/migrate/checks.js';

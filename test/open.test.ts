@@ -7,7 +7,6 @@ import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb, type Connection } from './helpers/engine.js';
 import {
-  FileNotFoundError,
   NotADatabaseError,
   SchemaMismatchError,
   UnsupportedVersionError,
@@ -18,6 +17,7 @@ import {
   SUPPORTED_VERSIONS,
   NEWEST_VERSION,
 } from 'legado-store';
+import { FileNotFoundError } from 'legado-store/errors';
 import { tempDir, snapshot } from './helpers/files.js';
 
 const dir = tempDir();

@@ -199,6 +199,7 @@ test('the packed package installs and type-checks for strict consumers, and runs
     assert.equal(book.group, '-9223372036854775808');
     assert.equal(book.canUpdate, false);
     assert.equal('kind' in book, false);
+    assert.deepEqual(result.subpaths, { csv: '"a,""b"""', busy: 'BUSY', webdav: 'function' });
   };
 
   await t.test('the compiled consumer runs against the installed package', () => {
@@ -213,6 +214,7 @@ test('the packed package installs and type-checks for strict consumers, and runs
       assert.equal(result.unavailable, 'DRIVER_UNAVAILABLE', r.out);
       assert.equal(result.isStoreError, true);
       assert.match(result.message as string, /better-sqlite3.*node:sqlite/);
+      assert.deepEqual(result.subpaths, { csv: '"a,""b"""', busy: 'BUSY', webdav: 'function' });
     }
   });
 

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { LEGADO_TEAM_HASHES, SUPPORTED_VERSIONS, VersionMismatchError, createSchemaSql, identifyHash, inspectFile, openStore, schemas } from 'legado-store';
+import { SUPPORTED_VERSIONS, VersionMismatchError, inspectFile, openStore, schemas } from 'legado-store';
+import { LEGADO_TEAM_HASHES, createSchemaSql, identifyHash } from 'legado-store/tools';
 import { openDb, type Connection } from './helpers/engine.js';
 import { tempDir } from './helpers/files.js';
 import { pragmaStructure } from './helpers/pragma.js';

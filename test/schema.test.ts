@@ -1,7 +1,8 @@
 // The schema model: identity hashes, Room-exact DDL, and version 49 as the differences of spec section 9.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createIndexSql, createSchemaSql, createTableSql, schemas } from 'legado-store';
+import { schemas } from 'legado-store';
+import { createIndexSql, createSchemaSql, createTableSql } from 'legado-store/tools';
 import { ROOM_62_INDICES, ROOM_62_TABLES, ROOM_SETUP } from './fixtures/room-62-ddl.js';
 
 test('identity hashes computed from the model equal the app\'s', () => {

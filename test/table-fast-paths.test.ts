@@ -3,7 +3,8 @@
 // per-table statement caches stay bounded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openStore, schemas, type Table } from 'legado-store';
+import { openStore, schemas } from 'legado-store';
+import { type Table } from 'legado-store/tools';
 import { Codec } from '../src/table/codec.js';
 import { fullRow, minimalRow } from './helpers/rows.js';
 

@@ -4,7 +4,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openDb, type Connection } from './helpers/engine.js';
-import { DuplicateKeyError, MissingFieldError, UnknownFieldError, ValueTypeError, createSchemaSql, openStore, schemas } from 'legado-store';
+import { openStore, schemas } from 'legado-store';
+import { createSchemaSql } from 'legado-store/tools';
+import { DuplicateKeyError, MissingFieldError, UnknownFieldError, ValueTypeError } from 'legado-store/errors';
 import { tempDir } from './helpers/files.js';
 import { fullRow, keyOf, minimalRow, parentsFor, requiredFields } from './helpers/rows.js';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb } from './helpers/engine.js';
-import { exportBackup, importInputs, inspectFile, LegadoStoreError, migrate, openStore, type ErrorCode } from 'legado-store';
+import { exportBackup, importBackup, inspectFile, LegadoStoreError, migrate, openStore, type ErrorCode } from 'legado-store';
 import { cli } from './helpers/cli.js';
 import { snapshot, tempDir } from './helpers/files.js';
 import { startChild } from './helpers/processes.js';
@@ -53,7 +53,7 @@ test('a closed store: every method of the store, its tables and areas, import an
   fails(() => store.counts(), 'STORE_CLOSED', path);
   fails(() => store.inspect(), 'STORE_CLOSED', path);
   fails(() => store.cache.get('k'), 'STORE_CLOSED', path);
-  await failsAsync(() => importInputs(store, [writeBackupFolder(join(dir, 'closed-in'), sampleBackup())]), 'STORE_CLOSED', path);
+  await failsAsync(() => importBackup(store, [writeBackupFolder(join(dir, 'closed-in'), sampleBackup())]), 'STORE_CLOSED', path);
   await failsAsync(() => exportBackup(store, join(dir, 'closed-out.zip')), 'STORE_CLOSED', path);
   assert.equal(existsSync(join(dir, 'closed-out.zip')), false);
   store.close(); // closing twice is fine
@@ -68,7 +68,7 @@ test('a write to a readonly store is READ_ONLY and changes nothing', async () =>
     fails(() => store.books.save({ bookUrl: 'u2', name: 'Two', author: 'B' }), 'READ_ONLY', path);
     fails(() => store.tables.caches.upsert({ key: 'k', value: 'v', deadline: 0 }), 'READ_ONLY', path);
     fails(() => store.transaction(() => store.cache.put('k', 'v')), 'READ_ONLY', path);
-    await failsAsync(() => importInputs(store, [writeBackupFolder(join(dir, 'ro-in'), sampleBackup())]), 'READ_ONLY', path);
+    await failsAsync(() => importBackup(store, [writeBackupFolder(join(dir, 'ro-in'), sampleBackup())]), 'READ_ONLY', path);
   } finally {
     store.close();
   }
@@ -183,7 +183,7 @@ test('a lock held by another process past busyTimeout is BUSY from the tables, t
       fails(() => store.tables.caches.insert({ key: 'k', value: 'v', deadline: 0 }), 'BUSY', path);
       fails(() => store.books.save({ bookUrl: 'u9', name: 'Nine', author: 'N' }), 'BUSY', path);
       fails(() => store.transaction(() => store.cache.put('k', 'v')), 'BUSY', path);
-      await failsAsync(() => importInputs(store, [writeBackupFolder(join(dir, 'busy-in'), sampleBackup())]), 'BUSY', path);
+      await failsAsync(() => importBackup(store, [writeBackupFolder(join(dir, 'busy-in'), sampleBackup())]), 'BUSY', path);
       assert.equal(store.books.shelf(-1).length, 1, 'reading goes on while another process writes (WAL)');
     } finally {
       store.close();

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Store } from 'legado-store';
+import { webdavSync } from 'legado-store/webdav';
 import { freePort, PASSWORD, startNodeDav, USER, type DavServer } from './helpers/dav-servers.js';
 import { startFaultProxy, type Fault, type SeenRequest } from './helpers/fault-proxy.js';
 import { appProgressJson, Phone } from './helpers/phone.js';
@@ -49,25 +50,25 @@ test('a wrong password is a WEBDAV_AUTH error naming the request, and changes no
   const store = shelfStore();
   const before = books(store);
   for (const op of ['list', 'restore', 'progress', 'backup'] as const) {
-    const dav = store.webdav({ url: server.url, dir, user: USER, password: 'wrong password' });
+    const dav = webdavSync(store, { url: server.url, dir, user: USER, password: 'wrong password' });
     await assert.rejects(dav[op](), code('WEBDAV_AUTH', (e) => assert.match(e.message, /^PROPFIND http:\/\/127\.0\.0\.1:\d+\/f\d+\/.*401/)));
   }
-  await assert.rejects(store.webdav({ url: server.url, dir }).list(), code('WEBDAV_AUTH'));
+  await assert.rejects(webdavSync(store, { url: server.url, dir }).list(), code('WEBDAV_AUTH'));
   assert.equal(books(store), before);
   store.close();
 });
 
 test('an address holding an account or password is refused before any request, without repeating it', () => {
   const store = shelfStore();
-  assert.throws(() => store.webdav({ url: `http://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:1/` }), code('WEBDAV_CONFIG'));
-  assert.throws(() => store.webdav({ url: 'ftp://127.0.0.1/' }), code('WEBDAV_CONFIG'));
+  assert.throws(() => webdavSync(store, { url: `http://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:1/` }), code('WEBDAV_CONFIG'));
+  assert.throws(() => webdavSync(store, { url: 'ftp://127.0.0.1/' }), code('WEBDAV_CONFIG'));
   store.close();
 });
 
 test('a missing folder: list, restore and pull are WEBDAV_NOT_FOUND; backup and push create it', async () => {
   const store = shelfStore();
   const before = books(store);
-  const dav = store.webdav({ url: server.url, dir: 'nowhere/阅读', user: USER, password: PASSWORD });
+  const dav = webdavSync(store, { url: server.url, dir: 'nowhere/阅读', user: USER, password: PASSWORD });
   await assert.rejects(dav.list(), code('WEBDAV_NOT_FOUND', (e) => assert.match(e.message, /nowhere\/%E9%98%85%E8%AF%BB\//)));
   await assert.rejects(dav.restore(), code('WEBDAV_NOT_FOUND'));
   await assert.rejects(dav.restore('backup2026-01-01.zip'), code('WEBDAV_NOT_FOUND'));
@@ -88,7 +89,7 @@ test('503: backs off and retries a bounded number of times, every attempt counte
   // two 503s (one with Retry-After), then the answer
   const { result, seen } = await viaProxy(
     (r, all) => (all.length === 1 ? { status: 503, headers: { 'Retry-After': '0' } } : all.length === 2 ? { status: 503 } : 'pass'),
-    (url) => store.webdav({ url, dir, user: USER, password: PASSWORD, backoffMs: 5 }).list(),
+    (url) => webdavSync(store, { url, dir, user: USER, password: PASSWORD, backoffMs: 5 }).list(),
   );
   assert.deepEqual(result.backups.map((b) => b.name), ['backup2026-11-01.zip']);
   assert.equal(result.requests, 3);
@@ -97,7 +98,7 @@ test('503: backs off and retries a bounded number of times, every attempt counte
   // always 503 (坚果云's BlockedTemporarily): WEBDAV_UNAVAILABLE after 1 + retries attempts
   const always = await viaProxy(
     () => ({ status: 503 }),
-    (url) => store.webdav({ url, dir, user: USER, password: PASSWORD, backoffMs: 5, retries: 2 }).list().then(() => undefined, (e: Error) => e),
+    (url) => webdavSync(store, { url, dir, user: USER, password: PASSWORD, backoffMs: 5, retries: 2 }).list().then(() => undefined, (e: Error) => e),
   );
   assert.ok(always.result instanceof Error);
   code('WEBDAV_UNAVAILABLE')(always.result as Error & { code?: string });
@@ -109,7 +110,7 @@ test('503: backs off and retries a bounded number of times, every attempt counte
   const before = books(store);
   const pull = await viaProxy(
     (r) => (r.method === 'GET' ? { status: 503 } : 'pass'),
-    (url) => store.webdav({ url, dir, user: USER, password: PASSWORD, backoffMs: 1, retries: 1 }).progress().then(() => undefined, (e: Error) => e),
+    (url) => webdavSync(store, { url, dir, user: USER, password: PASSWORD, backoffMs: 1, retries: 1 }).progress().then(() => undefined, (e: Error) => e),
   );
   code('WEBDAV_UNAVAILABLE')(pull.result as Error & { code?: string });
   assert.equal(books(store), before);
@@ -128,7 +129,7 @@ test('a PUT answered 404 until a read is made (123云盘) is retried once after 
     return always404 || (previous?.method !== 'PROPFIND' && previous?.method !== 'GET') ? { status: 404 } : 'pass';
   });
   try {
-    const dav = store.webdav({ url: proxy.url, dir, user: USER, password: PASSWORD });
+    const dav = webdavSync(store, { url: proxy.url, dir, user: USER, password: PASSWORD });
     const result = await dav.progress({ direction: 'push' });
     assert.equal(result.pushed.length, 2);
     assert.deepEqual(proxy.seen.map((s) => s.method), ['PROPFIND', 'PUT', 'PUT', 'PROPFIND', 'PUT']);
@@ -153,13 +154,13 @@ test('a PUT answered 404 until a read is made (123云盘) is retried once after 
 test('a connection refused, or cut in the middle of a download, is WEBDAV_CONNECTION and imports nothing', async () => {
   const store = shelfStore([]);
   const port = await freePort();
-  await assert.rejects(store.webdav({ url: `http://127.0.0.1:${port}/`, user: USER, password: PASSWORD }).list(), code('WEBDAV_CONNECTION', (e) => assert.match(e.message, /ECONNREFUSED/)));
+  await assert.rejects(webdavSync(store, { url: `http://127.0.0.1:${port}/`, user: USER, password: PASSWORD }).list(), code('WEBDAV_CONNECTION', (e) => assert.match(e.message, /ECONNREFUSED/)));
 
   const { dir, phone } = await phoneFolder();
   await phone.putBackup('backup2026-11-02.zip', await phoneBackupZip());
   const cut = await viaProxy(
     (r) => (r.method === 'GET' ? { cutAfter: 200 } : 'pass'),
-    (url) => store.webdav({ url, dir, user: USER, password: PASSWORD }).restore().then(() => undefined, (e: Error) => e),
+    (url) => webdavSync(store, { url, dir, user: USER, password: PASSWORD }).restore().then(() => undefined, (e: Error) => e),
   );
   code('WEBDAV_CONNECTION')(cut.result as Error & { code?: string });
   assert.equal(books(store), '[]');
@@ -172,7 +173,7 @@ test('a truncated or damaged zip on the server is BAD_ARCHIVE naming the file, a
   await phone.putBackup('backup2026-11-03.zip', zip.subarray(0, Math.floor(zip.length / 2)));
   await phone.putBackup('backup2026-11-04.zip', new TextEncoder().encode('<html>quota exceeded</html>'));
   const store = shelfStore([]);
-  const dav = store.webdav({ url: server.url, dir, user: USER, password: PASSWORD });
+  const dav = webdavSync(store, { url: server.url, dir, user: USER, password: PASSWORD });
   for (const name of ['backup2026-11-03.zip', 'backup2026-11-04.zip']) {
     await assert.rejects(dav.restore(name), code('BAD_ARCHIVE', (e) => assert.ok(e.message.includes(name), e.message)));
   }
@@ -188,7 +189,7 @@ test('a progress file naming another book, or not an object, is skipped and repo
   await phone.putProgress(a.file, appProgressJson({ name: 'Someone else', author: a.author, durChapterIndex: 50, durChapterPos: 1, durChapterTime: 1 }));
   await phone.putProgress(b.file, '[1, 2, 3]');
   const before = books(store);
-  const r = await store.webdav({ url: server.url, dir, user: USER, password: PASSWORD }).progress({ direction: 'pull' });
+  const r = await webdavSync(store, { url: server.url, dir, user: USER, password: PASSWORD }).progress({ direction: 'pull' });
   assert.deepEqual(
     r.skipped.map((s) => [s.file, s.reason]).sort(),
     [
@@ -199,7 +200,7 @@ test('a progress file naming another book, or not an object, is skipped and repo
   assert.deepEqual(r.applied, []);
   assert.equal(books(store), before);
   // reported once: not downloaded again until they change
-  const again = await store.webdav({ url: server.url, dir, user: USER, password: PASSWORD }).progress({ direction: 'pull' });
+  const again = await webdavSync(store, { url: server.url, dir, user: USER, password: PASSWORD }).progress({ direction: 'pull' });
   assert.equal(again.downloaded, 0);
   assert.equal(again.requests, 1);
   store.close();

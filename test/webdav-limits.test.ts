@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { test } from 'node:test';
 import { openStore } from 'legado-store';
+import { webdavSync } from 'legado-store/webdav';
 import { CLI } from './helpers/cli.js';
 import { storePath } from './helpers/webdav-fixtures.js';
 
@@ -97,14 +98,14 @@ test('a listing larger than the limit is WEBDAV_TOO_LARGE naming the folder and 
   const announced = await hostile(() => ({ status: 207, headers: { 'Content-Length': String(3 * 1024 ** 3) }, endless: ' ' }));
   const store = openStore(storePath(), { create: true });
   try {
-    const byDefault = await rejection(store.webdav({ url: endless.url, timeoutMs: 30_000, retries: 0 }).list());
+    const byDefault = await rejection(webdavSync(store, { url: endless.url, timeoutMs: 30_000, retries: 0 }).list());
     assert.equal(byDefault.code, 'WEBDAV_TOO_LARGE', byDefault.message);
     assert.equal(byDefault.limit, 16 * MiB);
     assert.equal(byDefault.method, 'PROPFIND');
     assert.equal(byDefault.url, `${endless.url}legado/`);
     assert.match(byDefault.message, /^PROPFIND http:\/\/127\.0\.0\.1:\d+\/legado\/: more than the limit for a listing or progress file \(maxListingBytes, --max-listing\) \(16777216 bytes\); nothing was kept$/);
 
-    const small = await rejection(store.webdav({ url: endless.url, maxListingBytes: MiB, retries: 0 }).list());
+    const small = await rejection(webdavSync(store, { url: endless.url, maxListingBytes: MiB, retries: 0 }).list());
     assert.equal(small.code, 'WEBDAV_TOO_LARGE');
     assert.equal(small.limit, MiB);
     const [first, second] = await endless.sent();
@@ -112,7 +113,7 @@ test('a listing larger than the limit is WEBDAV_TOO_LARGE naming the folder and 
     assert.ok(second! < MiB + SLACK, `the server got ${second} bytes out before the connection was dropped`);
 
     // a Content-Length over the limit: refused before the body is read
-    const big = await rejection(store.webdav({ url: announced.url, retries: 0 }).list());
+    const big = await rejection(webdavSync(store, { url: announced.url, retries: 0 }).list());
     assert.equal(big.code, 'WEBDAV_TOO_LARGE');
     assert.equal(big.announced, 3 * 1024 ** 3);
     assert.match(big.message, /: 3221225472 bytes announced, more than the limit for a listing/);
@@ -133,14 +134,14 @@ test('a backup download over the limit (endless, or a Content-Length over it) st
   const files = () => readdirSync(dirname(path)).filter((f) => !/-(wal|shm)$/.test(f)).sort();
   const folderBefore = files();
   try {
-    const e = await rejection(store.webdav({ url: endless.url, maxDownloadBytes: 2 * MiB, retries: 0 }).restore());
+    const e = await rejection(webdavSync(store, { url: endless.url, maxDownloadBytes: 2 * MiB, retries: 0 }).restore());
     assert.equal(e.code, 'WEBDAV_TOO_LARGE', e.message);
     assert.equal(e.limit, 2 * MiB);
     assert.equal(e.url, `${endless.url}legado/${name}`);
     assert.match(e.message, /^GET http:\/\/127\.0\.0\.1:\d+\/legado\/backup2026-01-01\.zip: more than the download limit \(maxDownloadBytes, --max-download\) \(2097152 bytes\); nothing was kept$/);
     assert.ok((await endless.sent())[1]! < 2 * MiB + SLACK);
 
-    const a = await rejection(store.webdav({ url: announced.url, retries: 0 }).restore(name));
+    const a = await rejection(webdavSync(store, { url: announced.url, retries: 0 }).restore(name));
     assert.equal(a.code, 'WEBDAV_TOO_LARGE');
     assert.equal(a.announced, 5 * 1024 ** 3);
     assert.equal(a.limit, 1024 ** 3, 'the default download limit is 1 GiB');
@@ -171,13 +172,13 @@ test('a server that lies about the size: more than the listed size is refused at
   const huge = await hostile((method) => (method === 'PROPFIND' ? { status: 207, body: multistatus(folderEntry('/legado/'), fileEntry(`/legado/${name}`, 5 * 1024 ** 3)) } : { status: 200, body: 'PK\x03\x04', endless: 'x' }));
   const store = openStore(storePath(), { create: true });
   try {
-    const e = await rejection(store.webdav({ url: liar.url, retries: 0 }).restore());
+    const e = await rejection(webdavSync(store, { url: liar.url, retries: 0 }).restore());
     assert.equal(e.code, 'WEBDAV_TOO_LARGE', e.message);
     assert.equal(e.limit, 1000);
     assert.match(e.message, /backup2026-01-02\.zip: more than the size the listing gave \(1000 bytes\)/);
     assert.ok((await liar.sent())[1]! < SLACK);
 
-    const h = await rejection(store.webdav({ url: huge.url, retries: 0 }).restore());
+    const h = await rejection(webdavSync(store, { url: huge.url, retries: 0 }).restore());
     assert.equal(h.code, 'WEBDAV_TOO_LARGE');
     assert.equal(h.announced, 5 * 1024 ** 3);
     assert.deepEqual(huge.seen, ['PROPFIND /legado'], 'no GET was sent');

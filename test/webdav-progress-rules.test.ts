@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openStore, type Store } from 'legado-store';
+import { webdavSync } from 'legado-store/webdav';
 import { CLI } from './helpers/cli.js';
 import { PASSWORD, startNodeDav, USER, type DavServer } from './helpers/dav-servers.js';
 import { nextSecond, rowProgress, SHELF, shelfStore } from './helpers/webdav-fixtures.js';
@@ -42,12 +43,12 @@ test('A pushes 50; B (5, older) takes 50; A moves back to 10 only with --force; 
   read(a, 50);
   const tA50 = rowProgress(a, book.bookUrl).durChapterTime;
   assert.ok(tA50 > tB);
-  assert.deepEqual((await a.webdav(opts).progress()).pushed.map((p) => p.file), [book.file]);
+  assert.deepEqual((await webdavSync(a, opts).progress()).pushed.map((p) => p.file), [book.file]);
   assert.equal(onServer(), fileText(50, tA50));
 
   // 2. B at chapter 5 (older) syncs both ways: the server stays at 50, B takes 50
   await nextSecond();
-  const b1 = await b.webdav(opts).progress();
+  const b1 = await webdavSync(b, opts).progress();
   assert.deepEqual(b1.applied.map((x) => [x.from.durChapterIndex, x.to.durChapterIndex]), [[5, 50]]);
   assert.deepEqual(b1.pushed, []);
   assert.equal(onServer(), fileText(50, tA50));
@@ -57,7 +58,7 @@ test('A pushes 50; B (5, older) takes 50; A moves back to 10 only with --force; 
   await nextSecond();
   read(a, 10);
   const tA10 = rowProgress(a, book.bookUrl).durChapterTime;
-  const a2 = await a.webdav(opts).progress();
+  const a2 = await webdavSync(a, opts).progress();
   assert.deepEqual(a2.pushed, []);
   assert.deepEqual(a2.applied, [], 'the file did not change since A wrote it: not newer, not taken');
   assert.deepEqual(a2.kept.map((k) => k.reason), ['the server is further ahead: a move back here is sent only when asked (--force)']);
@@ -83,21 +84,21 @@ test('A pushes 50; B (5, older) takes 50; A moves back to 10 only with --force; 
   // behind: the app's rule takes a position only when newer AND further ahead, so B keeps 50; and
   // B has nothing of its own to send (not read since), so the move back on A stands.
   await nextSecond();
-  const b2 = await b.webdav(opts).progress();
+  const b2 = await webdavSync(b, opts).progress();
   assert.deepEqual(b2.applied, []);
   assert.deepEqual(b2.pushed, []);
   assert.deepEqual(b2.kept.map((k) => k.reason), ['the server is behind, moved back elsewhere since the last sync: kept here, not sent (it is sent once read here again)']);
   assert.deepEqual(rowProgress(b, book.bookUrl), { durChapterIndex: 50, durChapterPos: 0, durChapterTitle: '第50章', durChapterTime: tA50 });
   assert.equal(onServer(), fileText(10, tA10));
   // reported once per change: the next sync is a single listing and changes nothing
-  const b3 = await b.webdav(opts).progress();
+  const b3 = await webdavSync(b, opts).progress();
   assert.deepEqual([b3.requests, b3.kept.length, b3.pushed.length], [1, 0, 0]);
 
   // 5. B reads on, to chapter 51, after A's move: newer and further ahead, so it is sent
   await nextSecond();
   read(b, 51);
   const tB51 = rowProgress(b, book.bookUrl).durChapterTime;
-  const b4 = await b.webdav(opts).progress();
+  const b4 = await webdavSync(b, opts).progress();
   assert.deepEqual(b4.pushed.map((p) => p.file), [book.file]);
   assert.equal(onServer(), fileText(51, tB51));
   a.close();

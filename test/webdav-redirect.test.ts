@@ -7,6 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { openStore } from 'legado-store';
+import { webdavSync } from 'legado-store/webdav';
 import { tempDir } from './helpers/files.js';
 
 const MULTISTATUS = (href: string) =>
@@ -47,7 +48,7 @@ test('a 307 to another port of 127.0.0.1 is followed without the Authorization h
   const store = openStore(join(tempDir(), 's.db'), { create: true });
   try {
     const expected = `Basic ${Buffer.from('reader:secret-pw', 'utf8').toString('base64')}`;
-    const report = await store.webdav({ url: `${origin.base}/`, user: 'reader', password: 'secret-pw', retries: 0 }).list();
+    const report = await webdavSync(store, { url: `${origin.base}/`, user: 'reader', password: 'secret-pw', retries: 0 }).list();
     assert.deepEqual(report.backups, []);
     assert.equal(origin.seen.length, 1);
     assert.equal(origin.seen[0]!.headers.authorization, expected, 'the origin it was given for gets it');
@@ -56,7 +57,7 @@ test('a 307 to another port of 127.0.0.1 is followed without the Authorization h
     assert.equal(other.seen[0]!.url, '/legado');
     assert.equal(other.seen[0]!.headers.authorization, undefined, 'another port is another origin: no credentials');
 
-    await store.webdav({ url: `${same.base}/`, user: 'reader', password: 'secret-pw', retries: 0 }).list();
+    await webdavSync(store, { url: `${same.base}/`, user: 'reader', password: 'secret-pw', retries: 0 }).list();
     assert.deepEqual(same.seen.map((s) => [s.method, s.url, s.headers.authorization]), [
       ['PROPFIND', '/legado', expected],
       ['PROPFIND', '/moved/legado', expected],

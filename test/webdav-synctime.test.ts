@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { openStore, schemas, SUPPORTED_VERSIONS, type Store } from 'legado-store';
+import { webdavSync } from 'legado-store/webdav';
 import { PASSWORD, startNodeDav, USER, type DavServer } from './helpers/dav-servers.js';
 import { appProgressJson, Phone } from './helpers/phone.js';
 import { nextSecond, rowProgress, SHELF, shelfStore, storePath } from './helpers/webdav-fixtures.js';
@@ -22,13 +23,13 @@ test('below schema 71: the store file keeps the app\'s structure; the syncTimes 
     const tables = () => store.db.prepare("SELECT name, sql FROM sqlite_master ORDER BY name").all();
     const structure = JSON.stringify(tables());
     store.books.updateProgress(SHELF[0]!.bookUrl, { durChapterIndex: 1, durChapterPos: 1 });
-    const r = await store.webdav({ url: server.url, dir: `state${schema}`, user: USER, password: PASSWORD }).progress();
+    const r = await webdavSync(store, { url: server.url, dir: `state${schema}`, user: USER, password: PASSWORD }).progress();
     assert.equal(r.tracking, `${store.path}.webdav-sync.json`);
     assert.ok(existsSync(r.tracking));
     assert.equal(JSON.stringify(tables()), structure, 'no table or column added');
     assert.deepEqual(r.pushed.map((p) => p.bookUrl), [SHELF[0]!.bookUrl]);
     // a second run: nothing to do, one listing
-    assert.equal((await store.webdav({ url: server.url, dir: `state${schema}`, user: USER, password: PASSWORD }).progress()).requests, 1);
+    assert.equal((await webdavSync(store, { url: server.url, dir: `state${schema}`, user: USER, password: PASSWORD }).progress()).requests, 1);
     store.close();
   }
 });
@@ -48,7 +49,7 @@ test('schema 71 and up: books.syncTime records what was applied and pushed, as t
   await phone.putProgress(a.file, appProgressJson({ name: a.name, author: a.author, durChapterIndex: 9, durChapterPos: 9, durChapterTime: 9 }));
 
   const start = Date.now();
-  const r = await store.webdav(opts).progress();
+  const r = await webdavSync(store, opts).progress();
   assert.equal(r.tracking, 'syncTime');
   assert.ok(!existsSync(`${path}.webdav-sync.json`), 'no state file at 71 and up');
   assert.deepEqual(r.applied.map((x) => x.bookUrl), [a.bookUrl]);
@@ -58,16 +59,16 @@ test('schema 71 and up: books.syncTime records what was applied and pushed, as t
   // read here: durChapterTime after syncTime, so pushed, and syncTime moves on
   store.books.updateProgress(b.bookUrl, { durChapterIndex: 2, durChapterPos: 2 });
   const before = syncTime(b.bookUrl);
-  const p = await store.webdav(opts).progress();
+  const p = await webdavSync(store, opts).progress();
   assert.deepEqual(p.pushed.map((x) => x.bookUrl), [b.bookUrl]);
   assert.ok(syncTime(b.bookUrl) > before);
-  assert.equal((await store.webdav(opts).progress()).requests, 1);
+  assert.equal((await webdavSync(store, opts).progress()).requests, 1);
 
   // a file not newer than the book's syncTime is not downloaded (the app's test)
   store.db.prepare('UPDATE books SET syncTime = ? WHERE bookUrl = ?').run(Date.now() + 3_600_000, a.bookUrl);
   await nextSecond();
   await phone.putProgress(a.file, appProgressJson({ name: a.name, author: a.author, durChapterIndex: 20, durChapterPos: 0, durChapterTime: 20 }));
-  const skipped = await store.webdav(opts).progress({ direction: 'pull' });
+  const skipped = await webdavSync(store, opts).progress({ direction: 'pull' });
   assert.equal(skipped.downloaded, 0);
   assert.equal(rowProgress(store, a.bookUrl).durChapterIndex, 9);
   store.close();

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openStore } from 'legado-store';
+import { webdavSync } from 'legado-store/webdav';
 import { PASSWORD, startNodeDav, USER, type DavServer } from './helpers/dav-servers.js';
 import { appProgressJson, Phone } from './helpers/phone.js';
 import { nextSecond, rowProgress, SHELF, shelfStore, storePath } from './helpers/webdav-fixtures.js';
@@ -22,14 +23,14 @@ test('two stores through one folder: progress reaches the other, neither goes ba
 
   read(a, x.bookUrl, 10, 100);
   read(a, z.bookUrl, 1, 1);
-  const a1 = await a.webdav(opts).progress();
+  const a1 = await webdavSync(a, opts).progress();
   assert.deepEqual(a1.pushed.map((p) => p.bookUrl).sort(), [x.bookUrl, z.bookUrl].sort());
 
   // b was further in y, behind in x
   read(b, y.bookUrl, 7, 70);
   read(b, x.bookUrl, 4, 999);
   await nextSecond();
-  const b1 = await b.webdav(opts).progress();
+  const b1 = await webdavSync(b, opts).progress();
   assert.deepEqual(b1.applied.map((p) => [p.bookUrl, p.from.durChapterIndex, p.to.durChapterIndex]), [[x.bookUrl, 4, 10]]);
   assert.deepEqual(b1.pushed.map((p) => p.bookUrl), [y.bookUrl]);
   assert.deepEqual(b1.skipped, [{ file: z.file, reason: 'no book on the shelf has this name and author' }]);
@@ -39,7 +40,7 @@ test('two stores through one folder: progress reaches the other, neither goes ba
   // a gets y; a had moved on in x meanwhile and keeps its own, further position
   read(a, x.bookUrl, 11, 0);
   await nextSecond();
-  const a2 = await a.webdav(opts).progress();
+  const a2 = await webdavSync(a, opts).progress();
   assert.deepEqual(a2.applied.map((p) => p.bookUrl), [y.bookUrl]);
   assert.deepEqual(a2.pushed.map((p) => p.bookUrl), [x.bookUrl]);
   assert.equal(rowProgress(a, y.bookUrl).durChapterIndex, 7);
@@ -48,7 +49,7 @@ test('two stores through one folder: progress reaches the other, neither goes ba
   // b reads back in x (a re-read of an earlier chapter) and only pulls: the server's further position wins
   b.books.updateProgress(x.bookUrl, { durChapterIndex: 2, durChapterPos: 0 });
   await nextSecond();
-  const b2 = await b.webdav(opts).progress({ direction: 'pull' });
+  const b2 = await webdavSync(b, opts).progress({ direction: 'pull' });
   assert.deepEqual(b2.applied.map((p) => [p.bookUrl, p.to.durChapterIndex]), [[x.bookUrl, 11]]);
 
   // the phone, at the same folder, sees both stores' work under its own names
@@ -59,10 +60,10 @@ test('two stores through one folder: progress reaches the other, neither goes ba
   assert.equal(JSON.parse((await phone.getProgress(y.file))!).durChapterIndex, 7);
 
   // once both have synced, a run of either is a single listing
-  await a.webdav(opts).progress();
-  await b.webdav(opts).progress();
-  assert.equal((await a.webdav(opts).progress()).requests, 1);
-  assert.equal((await b.webdav(opts).progress()).requests, 1);
+  await webdavSync(a, opts).progress();
+  await webdavSync(b, opts).progress();
+  assert.equal((await webdavSync(a, opts).progress()).requests, 1);
+  assert.equal((await webdavSync(b, opts).progress()).requests, 1);
   a.close();
   b.close();
 });
@@ -75,7 +76,7 @@ test('1,000 books with 3 changed on the phone and 2 read here: one listing, 5 do
     for (const [i, b] of many.entries()) store.tables.books.insert({ ...b, origin: 'https://src.example', type: 8, durChapterIndex: i % 5, durChapterPos: i, durChapterTime: 1 });
   });
   const opts = { url: server.url, dir: 'many', user: USER, password: PASSWORD };
-  const first = await store.webdav(opts).progress();
+  const first = await webdavSync(store, opts).progress();
   assert.equal(first.pushed.length, 1000);
 
   const phone = new Phone(`${server.url}many/`);
@@ -88,7 +89,7 @@ test('1,000 books with 3 changed on the phone and 2 read here: one listing, 5 do
   store.books.updateProgress(many[10]!.bookUrl, { durChapterIndex: 50, durChapterPos: 0 });
   store.books.updateProgress(many[20]!.bookUrl, { durChapterIndex: 50, durChapterPos: 0 });
 
-  const r = await store.webdav(opts).progress();
+  const r = await webdavSync(store, opts).progress();
   assert.equal(r.listed, 1000);
   assert.equal(r.downloaded, 5);
   assert.equal(r.applied.length, 3);

@@ -22,7 +22,17 @@ import { backupFileByTable } from './file-map.js';
 import type { ImportProgress } from './import.js';
 import { Merger, type MergeTable } from './merge.js';
 import { builtRow } from './record.js';
-import { bump, newKindReport, totalsOf, type FileOutcome, type ImportResult, type KindReport } from './report.js';
+import {
+  bump,
+  newKindReport,
+  totalsOf,
+  type ColumnNotCarried,
+  type DatabaseSource,
+  type FileOutcome,
+  type ImportResult,
+  type KindReport,
+  type TableNotCarried,
+} from './report.js';
 
 export interface DatabaseImportOptions extends DriverOptions {
   /** All or nothing: any row that cannot be stored fails the whole import. */
@@ -31,32 +41,10 @@ export interface DatabaseImportOptions extends DriverOptions {
   readonly onProgress?: (progress: ImportProgress) => void;
 }
 
-/** A table of the source the store has no place for, or cannot fill. */
-export interface TableNotCarried {
-  readonly table: string;
-  readonly rows: number;
-  readonly reason: string;
-}
-
-/** A column of a source table the store's table lacks. */
-export interface ColumnNotCarried {
-  readonly table: string;
-  readonly column: string;
-  /** Rows where it held a value (not NULL): what is lost. */
-  readonly values: number;
-  readonly reason: string;
-}
+export type { TableNotCarried, ColumnNotCarried, DatabaseSource };
 
 export interface DatabaseImportResult extends ImportResult {
-  readonly source: {
-    readonly path: string;
-    /** PRAGMA user_version of the source. */
-    readonly version: number;
-    /** room_master_table row 42, or null. */
-    readonly identityHash: string | null;
-    /** What the file is, in words: version, line where the hash is known, releases. */
-    readonly description: string;
-  };
+  readonly source: DatabaseSource;
   readonly notCarried: { readonly tables: readonly TableNotCarried[]; readonly columns: readonly ColumnNotCarried[] };
 }
 

@@ -11,11 +11,13 @@ import { BadArchiveError, UnsupportedInputError, WriteError } from './errors.js'
 import {
   carriedFromZip,
   carryFiles,
+  exportBackupZip,
   selectFiles,
   writeTables,
   writeZipBackup,
   type BackupWriter,
   type CarriedFile,
+  type ExportBytesOptions,
   type ExportOptions,
   type ExportResult,
 } from './export.js';
@@ -32,8 +34,22 @@ export interface ExportFileOptions extends ExportOptions {
   readonly zipLimits?: Partial<ZipLimits>;
 }
 
-/** Writes the backup to `out`: a zip when the name ends in .zip, otherwise a new (or empty) folder. */
-export async function exportBackup(store: Store<SchemaVersion>, out: string, options: ExportFileOptions = {}): Promise<ExportResult> {
+/**
+ * Writes the backup to `out`: a zip when the name ends in .zip, otherwise a new (or empty) folder.
+ * Without `out`, the backup zip's bytes, as the browser's `exportBackup` gives them.
+ */
+export async function exportBackup(store: Store<SchemaVersion>, out: string, options?: ExportFileOptions): Promise<ExportResult>;
+export async function exportBackup(store: Store<SchemaVersion>, options?: ExportBytesOptions): Promise<Uint8Array>;
+export async function exportBackup(
+  store: Store<SchemaVersion>,
+  outOrOptions?: string | ExportBytesOptions,
+  fileOptions: ExportFileOptions = {},
+): Promise<ExportResult | Uint8Array> {
+  if (typeof outOrOptions !== 'string') return exportBackupZip(store, outOrOptions).bytes;
+  return exportFile(store, outOrOptions, fileOptions);
+}
+
+function exportFile(store: Store<SchemaVersion>, out: string, options: ExportFileOptions): ExportResult {
   const files = selectFiles(options.tables);
   const zip = out.toLowerCase().endsWith('.zip');
   refuseExisting(out, zip, options.overwrite ?? false);

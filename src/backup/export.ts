@@ -21,6 +21,12 @@ export interface ExportOptions {
   readonly onProgress?: (progress: ExportProgress) => void;
 }
 
+/** Options of the export to bytes: `carry` is the original backup zip, whose files that hold no table come along. */
+export interface ExportBytesOptions extends ExportOptions {
+  readonly carry?: Uint8Array;
+  readonly zipLimits?: Partial<ZipLimits>;
+}
+
 export interface ExportProgress {
   readonly file: string;
   readonly rows: number;
@@ -104,7 +110,7 @@ class TextOut {
  */
 export async function exportBackupBytes(
   store: Store<SchemaVersion>,
-  options: ExportOptions & { readonly carry?: Uint8Array; readonly zipLimits?: Partial<ZipLimits> } = {},
+  options: ExportBytesOptions = {},
 ): Promise<Uint8Array> {
   return exportBackupZip(store, options).bytes;
 }
@@ -112,7 +118,7 @@ export async function exportBackupBytes(
 /** `exportBackupBytes` with what was written, synchronously. */
 export function exportBackupZip(
   store: Store<SchemaVersion>,
-  options: ExportOptions & { readonly carry?: Uint8Array; readonly zipLimits?: Partial<ZipLimits>; readonly name?: string } = {},
+  options: ExportBytesOptions & { readonly name?: string } = {},
 ): { bytes: Uint8Array; result: ExportResult } {
   const sink = new MemorySink();
   const carry = options.carry && carriedFromZip(new ZipReader(bytesAccess('carry.zip', options.carry), options.zipLimits));

@@ -12,19 +12,47 @@ import {
   newPlan,
   planBackupEntries,
   planRuleFile,
+  planBytes,
   planZip,
   runImport,
+  type FileBytes,
   type ImportOptions,
   type Plan,
 } from './import.js';
 import { fileAccess, fileHead, fileSource } from './node-io.js';
+import { importDatabase } from './database.js';
+import { isSqliteFile } from '../engine/source.js';
+import type { DriverOptions } from '../engine/connection.js';
 import type { ImportResult } from './report.js';
 import { isZipSignature } from './zip.js';
 
-/** Imports a backup: a zip archive or a folder of the files a backup holds (a path), or a zip or rule file in memory. */
-export async function importBackup(store: Store<SchemaVersion>, input: string | Uint8Array, options: ImportOptions = {}): Promise<ImportResult> {
-  if (typeof input !== 'string') return importBytesSync(store, input, options);
-  return importInputs(store, [input], options, 'backup');
+export type { FileBytes };
+/**
+ * What `importBackup` takes: a path (a backup zip or folder, a rule file, another Legado database
+ * file), a zip or rule file in memory, or several of these, each imported as what it is.
+ */
+export type BackupInput = string | Uint8Array | readonly (string | FileBytes)[];
+
+export interface BackupImportOptions extends ImportOptions, DriverOptions {
+  /** What reports call bytes given alone (default backup.zip or input.json). */
+  readonly name?: string;
+}
+
+/**
+ * Imports a backup, rule files or a database file into the store, in one transaction: every
+ * input as what it is (a zip or a folder is a backup, a SQLite file another Legado database, any
+ * other file a rule file). A database file is imported on its own; its report says what it was
+ * (`source`) and what had no place in the store (`notCarried`).
+ */
+export async function importBackup(store: Store<SchemaVersion>, input: BackupInput, options: BackupImportOptions = {}): Promise<ImportResult> {
+  if (input instanceof Uint8Array) return importBytesSync(store, input, options);
+  const inputs = typeof input === 'string' ? [input] : input;
+  const database = inputs.find((i): i is string => typeof i === 'string' && existsSync(i) && isSqliteFile(i));
+  if (database !== undefined) {
+    if (inputs.length > 1) throw new UnsupportedInputError(database, 'a database file: import it on its own, not together with other inputs');
+    return importDatabase(store, database, options);
+  }
+  return importInputs(store, inputs, options);
 }
 
 /** Imports rule files (book sources, RSS sources, replace rules, TXT TOC rules, TTS engines, dictionary rules, ...). */
@@ -35,7 +63,7 @@ export async function importFiles(store: Store<SchemaVersion>, paths: readonly s
 /** Imports each input as what it is: a zip or a folder is a backup, any other file a rule file. */
 export async function importInputs(
   store: Store<SchemaVersion>,
-  inputs: readonly string[],
+  inputs: readonly (string | FileBytes)[],
   options: ImportOptions = {},
   as?: 'backup' | 'collection',
 ): Promise<ImportResult> {
@@ -49,7 +77,8 @@ export async function importInputs(
   }
 }
 
-function planInput(plan: Plan, input: string, as: 'backup' | 'collection' | undefined, options: ImportOptions): void {
+function planInput(plan: Plan, input: string | FileBytes, as: 'backup' | 'collection' | undefined, options: ImportOptions): void {
+  if (typeof input !== 'string') return planBytes(plan, input, options);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
     throw new UnsupportedInputError(input, 'a remote URL: download it first and import the downloaded file');
   }

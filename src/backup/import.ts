@@ -75,31 +75,56 @@ export interface Plan {
 
 export const newPlan = (): Plan => ({ files: [], notImported: [], cleanup: [] });
 
+/** A file given by its bytes: `name` is what reports call it and, for a rule file, how its kind is known. */
+export interface FileBytes {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+}
+
 /**
- * Imports a backup zip or a rule file (a JSON array or object) held in memory: the browser's
- * entry point, and the same pipeline as the file-based imports. `name` is what reports call it.
+ * Imports a backup zip or a rule file (a JSON array or object) held in memory, or several such
+ * files, each as what it is: the browser's entry point, and the same pipeline as the file-based
+ * imports. `name` is what reports call bytes given alone.
  */
 export async function importBackupBytes(
   store: Store<SchemaVersion>,
-  bytes: Uint8Array,
+  input: Uint8Array | readonly FileBytes[],
   options: ImportOptions & { readonly name?: string } = {},
 ): Promise<ImportResult> {
-  return importBytesSync(store, bytes, options);
+  return importBytesSync(store, input, options);
 }
 
 /** `importBackupBytes`, synchronously. */
-export function importBytesSync(store: Store<SchemaVersion>, bytes: Uint8Array, options: ImportOptions & { readonly name?: string } = {}): ImportResult {
+export function importBytesSync(
+  store: Store<SchemaVersion>,
+  input: Uint8Array | readonly FileBytes[],
+  options: ImportOptions & { readonly name?: string } = {},
+): ImportResult {
   checkKindOption(options);
   const plan = newPlan();
   try {
-    const name = options.name ?? (isZipSignature(bytes) ? 'backup.zip' : 'input.json');
-    if (isZipSignature(bytes)) planZip(plan, bytesAccess(name, bytes), options);
-    else planRuleFile(plan, bytesSource(name, bytes), name);
+    if (input instanceof Uint8Array) {
+      planBytes(plan, { name: options.name ?? (isZipSignature(input) ? 'backup.zip' : 'input.json'), bytes: input }, options);
+    } else {
+      for (const file of input) planBytes(plan, file, options);
+    }
     return runImport(store, plan, options);
   } finally {
     for (const clean of plan.cleanup) clean();
   }
 }
+
+/** A zip in memory is a backup; any other file a rule file, known by its name or its keys. */
+export function planBytes(plan: Plan, file: FileBytes, options: Pick<ImportOptions, 'zipLimits'>): void {
+  if (isSqliteHeader(file.bytes)) throw new UnsupportedInputError(file.name, 'a SQLite database in memory: write it to a file and import that path');
+  if (isZipSignature(file.bytes)) planZip(plan, bytesAccess(file.name, file.bytes), options);
+  else planRuleFile(plan, bytesSource(file.name, file.bytes), baseName(file.name));
+}
+
+const SQLITE_HEADER = new TextEncoder().encode('SQLite format 3\0');
+const isSqliteHeader = (bytes: Uint8Array): boolean => SQLITE_HEADER.every((b, i) => bytes[i] === b);
+/** The last part of a path, by either separator: backup files are matched by base name. */
+const baseName = (name: string): string => name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
 
 export function checkKindOption(options: ImportOptions): void {
   if (options.kind !== undefined && !backupFileByKind(options.kind)) {

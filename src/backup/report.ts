@@ -87,7 +87,39 @@ export interface ImportResult {
   readonly conflicts: Conflict[];
   readonly totals: Totals;
   durationMs: number;
+  /** A database file's import only: what the file was. */
+  readonly source?: DatabaseSource;
+  /** A database file's import only: its tables and columns the store had no place for. */
+  readonly notCarried?: { readonly tables: readonly TableNotCarried[]; readonly columns: readonly ColumnNotCarried[] };
 }
+
+/** A table of the source the store has no place for, or cannot fill. */
+export interface TableNotCarried {
+  readonly table: string;
+  readonly rows: number;
+  readonly reason: string;
+}
+
+/** A column of a source table the store's table lacks. */
+export interface ColumnNotCarried {
+  readonly table: string;
+  readonly column: string;
+  /** Rows where it held a value (not NULL): what is lost. */
+  readonly values: number;
+  readonly reason: string;
+}
+
+/** The database file a `DatabaseImportResult` came from. */
+export interface DatabaseSource {
+  readonly path: string;
+  /** PRAGMA user_version of the source. */
+  readonly version: number;
+  /** room_master_table row 42, or null. */
+  readonly identityHash: string | null;
+  /** What the file is, in words: version, line where the hash is known, releases. */
+  readonly description: string;
+}
+
 
 export interface Totals {
   read: number;

@@ -1,5 +1,8 @@
 // legado-store/browser: the same Store API on SQLite WASM, for a page or (for OPFS) a dedicated
 // Worker. Built by web/build.ts into dist/browser/legado-store.js with sqlite3.wasm beside it.
+// Grouped as the main entry (src/index.ts); files are bytes here, stores live in OPFS or memory.
+
+// Open, create, list.
 export {
   openStore,
   openStoreFromBytes,
@@ -10,20 +13,11 @@ export {
   type BytesOpenOptions,
   type BrowserStorage,
 } from './open.js';
-export { Store, type AnyStore, type Tables, type TableOf, type StoreOptions } from '../store/store.js';
-export type { OpenOptions } from '../store/open.js';
-export type { ChangeListener, ChangeOptions } from '../store/changes.js';
-export * from '../domain/index.js';
-export type { TableApi } from '../table/table.js';
-export type { Query, Where, Condition, OrderTerm } from '../table/query.js';
-export type { FileReport } from '../engine/inspect.js';
-export type { Connection, Statement, Driver, DriverName } from '../engine/driver.js';
-export { schemas, SUPPORTED_VERSIONS, CURRENT_VERSION, NEWEST_VERSION, type SchemaVersion, type VersionedSchema } from '../schema/index.js';
-export type { Column, Table, Index, ForeignKey, Schema } from '../schema/index.js';
-export type { Row, NewRow, Patch, Key, TableName } from '../schema/row-types.js';
-export { toJsonRow, fromJsonRow, type JsonRow, type JsonField, type JsonValue } from '../backup/json-row.js';
-// The backup pipeline on bytes is the Node import's and export's own: the same report, the same zip.
-export { importBackupBytes as importBackup, exportBackupBytes as exportBackup } from '../backup/bytes.js';
-export * from '../backup/bytes.js';
+
+// Typed tables, domain values, engines, errors: as in the Node entry.
+export * from '../surface.js';
+
+// Backups on bytes: the Node import's and export's own pipeline, the same report, the same zip.
+export { importBackupBytes as importBackup, type FileBytes, type ImportOptions } from '../backup/import.js';
+export { exportBackupBytes as exportBackup } from '../backup/export.js';
 export { importSummary } from '../backup/report.js';
-export * from '../errors.js';

@@ -18,12 +18,16 @@ export function bookFileAt(path: string): BookFile {
 }
 
 /**
- * Adds a TXT (or other supported) book: `{ fileName, bytes }`, a BookFile, or bookFileAt(path).
+ * Adds a TXT (or other supported) book: a path, `{ fileName, bytes }`, or a BookFile.
  * The file is kept in the books folder (a different file of that name only with `force`); the
  * same file again re-splits the book, keeping progress.
  */
-export function addLocalBook(store: AnyStore, input: BookFile | { readonly fileName: string; readonly bytes: Uint8Array }, options: LocalBookOptions = {}): AddResult {
-  return addBook(store, storageOf(store, options), input, options);
+export function addLocalBook(
+  store: AnyStore,
+  input: string | BookFile | { readonly fileName: string; readonly bytes: Uint8Array },
+  options: LocalBookOptions = {},
+): AddResult {
+  return addBook(store, storageOf(store, options), typeof input === 'string' ? bookFileAt(input) : input, options);
 }
 
 /** Re-splits a local book from its kept file; `redetect` chooses charset and TOC rule again. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import type { WebSocketServer } from 'ws';
-import '../webdav/attach.js';
+import { webdavSync } from '../webdav/index.js';
 import { defaultBooksDir, folderStorage } from '../localbook/node-files.js';
 import type { WebDavOptions } from '../webdav/sync.js';
 import { createApp } from './app.js';
@@ -46,7 +46,7 @@ export interface RunningServer {
 export async function startServer(store: AnyStore, options: NodeServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => {});
-  const sync = options.webdav ? store.webdav(options.webdav) : undefined;
+  const sync = options.webdav ? webdavSync(store, options.webdav) : undefined;
   const app = createApp(store, {
     ...options,
     staticFile: options.web ? await staticFolder(options.web) : undefined,

@@ -1,5 +1,5 @@
 // Builds valid rows for any table from the schema model, so per-table tests need no hand-written rows.
-import type { Column, Schema, Table } from 'legado-store';
+import type { Column, Schema, Table } from 'legado-store/tools';
 
 /** A value of the column's kind, made distinct by `n`. */
 export function sampleValue(c: Column, n: number): unknown {

@@ -4,7 +4,8 @@
 // with a default), and a copy whose latest rows are still only in its -wal.
 import { copyFileSync, existsSync } from 'node:fs';
 import { openDb, type Connection } from './engine.js';
-import { createIndexSql, createTableSql, openStore, schemas, type Store, type Table } from 'legado-store';
+import { openStore, schemas, type Store } from 'legado-store';
+import { createIndexSql, createTableSql, type Table } from 'legado-store/tools';
 
 export interface FixtureSize {
   /** Ordinary books (the origin edge cases of ODD_BOOKS come on top). */

@@ -2,7 +2,8 @@
 // webdav-server, webdav-rclone.test.ts with rclone).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { importBackup, openStore, progressFileName } from 'legado-store';
+import { importBackup, openStore } from 'legado-store';
+import { progressFileName, webdavSync } from 'legado-store/webdav';
 import { writeFileSync } from 'node:fs';
 import { PASSWORD, USER, type DavServer } from './dav-servers.js';
 import { appProgressJson, Phone } from './phone.js';
@@ -20,7 +21,7 @@ export function phoneFolderScenarios(kind: string, start: () => Promise<DavServe
       await phone.putBackup('backup2026-11-19.zip', zip);
 
       const store = openStore(storePath());
-      const dav = store.webdav({ url: server.url, user: USER, password: PASSWORD });
+      const dav = webdavSync(store, { url: server.url, user: USER, password: PASSWORD });
 
       // list: newest (last modified) first, names as the server gives them, one request
       const list = await dav.list();
@@ -95,7 +96,7 @@ export function phoneFolderScenarios(kind: string, start: () => Promise<DavServe
       const store = shelfStore();
       store.books.updateProgress(SHELF[0]!.bookUrl, { durChapterIndex: 4, durChapterPos: 2 });
       // nothing on the server yet: the folder and its sub-folders are created, as the app does
-      const dav = store.webdav({ url: server.url, dir: '阅读 备份', user: USER, password: PASSWORD, device: 'desk:top/1' });
+      const dav = webdavSync(store, { url: server.url, dir: '阅读 备份', user: USER, password: PASSWORD, device: 'desk:top/1' });
       const r = await dav.backup();
       const d = new Date();
       const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;

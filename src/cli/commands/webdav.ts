@@ -4,9 +4,9 @@ import { Option, type Command } from 'commander';
 import { openStore } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
 import type { SchemaVersion } from '../../schema/index.js';
-import '../../webdav/attach.js';
+import { webdavList, webdavSync } from '../../webdav/index.js';
 import { checkConnection } from '../../webdav/client.js';
-import { listWebDavBackups, type WebDavOptions } from '../../webdav/sync.js';
+import type { WebDavOptions } from '../../webdav/sync.js';
 import type { ProgressDirection, ProgressReport } from '../../webdav/progress.js';
 import { EXIT, UsageError } from '../exit.js';
 import { BACKUP_PASSWORD_ENV, secretFromEnv, secretFromEnvOrPrompt } from '../secret.js';
@@ -48,7 +48,7 @@ export function registerWebDav(program: Command): void {
     .option('--force', 'replace a backup of the same name on the server')
     .action(async (path: string, flags: Flags & { device?: string; force?: boolean }) => {
       await withStore(path, false, flags, async (store, options) => {
-        const r = await store.webdav({ ...options, device: flags.device }).backup({ overwrite: flags.force });
+        const r = await webdavSync(store, { ...options, device: flags.device }).backup({ overwrite: flags.force });
         if (flags.json) return r;
         return printableLines([
           `uploaded ${r.name} (${r.bytes} bytes, ${r.files.length} files)${r.replaced ? ', replacing the one there' : ''} to ${r.folder}`,
@@ -61,7 +61,7 @@ export function registerWebDav(program: Command): void {
   common(webdav.command('list').description('the backups on the server, newest first (no store needed)').argument('[store]', 'not read: a listing needs only the address and the account'))
     .action(async (_path: string | undefined, flags: Flags) => {
       await connected(flags, async (options) => {
-        const r = await listWebDavBackups(options);
+        const r = await webdavList(options);
         if (flags.json) return r;
         if (!r.backups.length) return `no backups in ${printable(r.folder)}`;
         // A loop, not Math.max(...backups): a folder of 125,000 files would overflow the stack.
@@ -75,7 +75,7 @@ export function registerWebDav(program: Command): void {
   common(webdav.command('restore').description('download the newest backup (or NAME) and import it (merge, one transaction)').argument('<store>', 'the store file (created at the newest schema when missing)').argument('[name]', 'the backup to restore'))
     .action(async (path: string, name: string | undefined, flags: Flags) => {
       await withStore(path, true, flags, async (store, options) => {
-        const r = await store.webdav(options).restore(name, { password: secretFromEnv(BACKUP_PASSWORD_ENV) });
+        const r = await webdavSync(store, options).restore(name, { password: secretFromEnv(BACKUP_PASSWORD_ENV) });
         return flags.json ? r : `${printable(`restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests`)}\n${renderImport(r.import).trimEnd()}`;
       });
     });
@@ -88,7 +88,7 @@ export function registerWebDav(program: Command): void {
       if (flags.pull && flags.push) throw new UsageError('--pull and --push together are the default (both): give one or neither');
       const direction: ProgressDirection = flags.pull ? 'pull' : flags.push ? 'push' : 'both';
       await withStore(path, false, flags, async (store, options) => {
-        const r = await store.webdav(options).progress({ direction, force: flags.force });
+        const r = await webdavSync(store, options).progress({ direction, force: flags.force });
         return flags.json ? r : renderProgress(r);
       });
     });

@@ -1,0 +1,17 @@
+// legado-store/errors: every error class, for programs that tell failures apart by class
+// (`e instanceof BusyError`) rather than by `e.code`. docs/errors.md lists them with their codes.
+export {
+  LegadoStoreError, ConstraintError, UniqueViolationError, DuplicateKeyError, MissingFieldError,
+  ForeignKeyError, ValueTypeError, UnknownFieldError, UnknownTableError, SchemaMismatchError,
+  UnsupportedVersionError, VersionMismatchError, NotADatabaseError, FileNotFoundError,
+  TransactionStateError, LimitError, MigrationFailedError, FileExistsError, DriverUnavailableError,
+  WriteRefusedError, InvalidQueryError, SecretRefusedError, QueryTimeoutError, UnknownGroupError,
+  UnknownSourceError, FileAccessError, StoreClosedError, BusyError, ReadOnlyError, CannotOpenError,
+  CannotWriteError, DiskFullError, IoError, CorruptError, InvalidArgumentError,
+  type ErrorCode, type StructureDifference, type Damage, type ForeignKeyViolation,
+} from './errors.js';
+export * from './backup/errors.js';
+export * from './webdav/errors.js';
+export * from './localbook/errors.js';
+export { BadEpubError } from './localbook/epub/errors.js';
+export { JavaRegexError } from './localbook/java-regex.js';
