@@ -10,6 +10,9 @@ export type { Query, Where, Condition, OrderTerm } from './table/query.js';
 export type { FileReport } from './engine/inspect.js';
 export type { Connection, Statement, RunResult, TransactionFn, Driver, DriverName, DriverChoice, DriverOpenOptions, PragmaOptions } from './engine/driver.js';
 export { DRIVER_ENV } from './engine/drivers/index.js';
+// The Node and Bun engines are this entry's default choice (the core itself loads none).
+import { useNodeDrivers } from './engine/drivers/index.js';
+useNodeDrivers();
 export type { DriverOptions } from './engine/connection.js';
 export { schemas, specOf, SUPPORTED_VERSIONS, CURRENT_VERSION, NEWEST_VERSION, isSupportedVersion, type SchemaVersion, type SpecOf, type VersionedSchema } from './schema/index.js';
 export type { Column, Table, Index, ForeignKey, Schema, View } from './schema/index.js';

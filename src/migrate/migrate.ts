@@ -4,7 +4,7 @@
 // it was; the upgrade itself is one transaction (upgrade.ts).
 import { asOpenError, openForInspection, openForWork, type DriverOptions } from '../engine/connection.js';
 import { refuseDamaged, walState } from '../engine/integrity.js';
-import { resolveDriver } from '../engine/drivers/index.js';
+import { resolveDriver } from '../engine/registry.js';
 import { inspectDatabase } from '../engine/inspect.js';
 import { FileExistsError, FileNotFoundError, SchemaMismatchError, UnsupportedVersionError, VersionMismatchError } from '../errors.js';
 import { CURRENT_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type SchemaVersion } from '../schema/index.js';
