@@ -27,8 +27,8 @@ export {
   type TableNotCarried,
   type ColumnNotCarried,
 } from './backup/database.js';
-export { importBackup, importFiles, importInputs } from './backup/import-node.js';
-export { exportBackup, type ExportFileOptions } from './backup/export-node.js';
+export { importBackup, importFiles, importInputs } from './node/backup-import.js';
+export { exportBackup, type ExportFileOptions } from './node/backup-export.js';
 export * from './backup/bytes.js';
 export { importSummary } from './backup/report.js';
 export { WriteError } from './backup/errors.js';
@@ -46,8 +46,8 @@ export { bookshelf, SORT_NAMES, type ShelfTab, type ShelfBook, type BookshelfOpt
 export { listRows, parseValue, type ListOptions, type RowListing } from './inspect/list.js';
 export { readOnlyQuery, checkReadOnlySql, checkQueryText, type QueryOptions, type QueryResult } from './inspect/query.js';
 export { diffStores, compareSql, type StoreDiff, type TableDiff, type ChangedRow, type FieldChange, type DiffOptions } from './inspect/diff.js';
-export { comparePaths, type PathDiff, type SideInfo, type CompareOptions } from './inspect/compare.js';
-export { openSide, openSides, inputKind, type DiffSide, type OpenSideOptions } from './inspect/sides.js';
+export { comparePaths, type PathDiff, type SideInfo, type CompareOptions } from './node/compare.js';
+export { openSide, openSides, inputKind, type DiffSide, type OpenSideOptions } from './node/sides.js';
 export { SECRET_FIELDS, MASK, maskRow, isSecretField } from './inspect/secrets.js';
 export { toJson, csvField, csvRecord } from './inspect/format.js';
 export {
@@ -64,10 +64,10 @@ export {
   type DuplicateSet,
   type DedupeReport,
   type ApplyResult,
-} from './curate/dedupe.js';
+} from './node/dedupe.js';
 export { setSourcesEnabled, type SourceTarget, type EnableResult } from './curate/sources.js';
 // Local books (TXT files split as the app splits them).
-export { addLocalBook, refreshLocalBook, readLocalChapter, bookFileAt, type LocalBookOptions } from './localbook/node.js';
+export { addLocalBook, refreshLocalBook, readLocalChapter, bookFileAt, type LocalBookOptions } from './node/localbook.js';
 export { bytesFile, findLocalBook, type AddResult, type LocalChapter, type ReadOptions, type BookStorage } from './localbook/api.js';
 export type { BookFile, BookFormat, ParsedBook, ParsedChapter, ParseOptions } from './localbook/format.js';
 export { BookFileError, UnknownBookError, type BookFileProblem } from './localbook/errors.js';

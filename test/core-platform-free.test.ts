@@ -20,6 +20,13 @@ export const SHELLS = [
   'src/browser/', // the browser entry: installs SQLite WASM
   'src/node/', // Node's file system, temporary files, streams
   'src/server/node.ts', // the HTTP server on Node
+  // WebDAV sync: downloads to and uploads from local files through Node streams, keeps its
+  // marks in a file (its names, progress files and errors are core).
+  'src/webdav/client.ts',
+  'src/webdav/marks.ts',
+  'src/webdav/progress.ts',
+  'src/webdav/sync.ts',
+  'src/webdav/attach.ts',
 ] as const;
 
 /** Packages that run only on Node, or are an engine: the core reaches them through a shell. */

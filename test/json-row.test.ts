@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportBackup } from '../src/backup/export-node.js';
+import { exportBackup } from '../src/node/backup-export.js';
 import { fromJsonRow, InvalidArgumentError, openStore, toJsonRow, UnknownTableError } from 'legado-store';
 
 const RULE = '{\n  "bookList": "class.list",\n  "name": "tag.h3@text"\n}';

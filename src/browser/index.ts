@@ -27,3 +27,7 @@ export { importBackupBytes as importBackup, exportBackupBytes as exportBackup } 
 export * from '../backup/bytes.js';
 export { importSummary } from '../backup/report.js';
 export * from '../errors.js';
+// SQLite WASM is this entry's engine; it loads asynchronously, so the store gets it from this
+// entry's openStore and openStoreFromBytes, never by default.
+import { installBrowserDrivers } from './open.js';
+installBrowserDrivers();

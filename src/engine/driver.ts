@@ -214,6 +214,13 @@ export interface DriverFiles {
   privateCopy(path: string, companions: readonly string[], prefix?: string): PrivateCopy;
   /** Runs `undo` when the process ends (exit or signal) unless the returned function is called first. */
   undoOnExit(undo: () => void): () => void;
+  /**
+   * Writes `path` through `write(tempPath)` (the engine writes the temporary file: VACUUM INTO):
+   * an existing file, or one of its `companions` (suffixes), is refused with a FileExistsError
+   * naming `purpose` unless `overwrite`; the temporary file is renamed into place only once
+   * complete, and removed if anything fails.
+   */
+  writeThrough(path: string, write: (tempPath: string) => void, options: { readonly overwrite: boolean; readonly purpose: string; readonly companions: readonly string[] }): void;
 }
 
 /**

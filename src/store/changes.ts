@@ -495,7 +495,9 @@ function report(sub: Subscription, error: unknown): void {
       error = e;
     }
   }
-  process.nextTick(() => {
+  // Thrown where nothing can catch it, as an event emitter's listener error is (queueMicrotask,
+  // not process.nextTick: the core runs where there is no `process`).
+  queueMicrotask(() => {
     throw error;
   });
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { importDatabase, type DatabaseImportResult } from '../../backup/database.js';
-import { importInputs } from '../../backup/import-node.js';
+import { importInputs } from '../../node/backup-import.js';
 import { isSqliteFile } from '../../engine/traceless-read.js';
 import { kindNotes, nothingStoredHint, type ImportResult } from '../../backup/report.js';
 import { NEWEST_VERSION } from '../../schema/index.js';

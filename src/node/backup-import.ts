@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { FileNotFoundError } from '../errors.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
-import { BadArchiveError, UnsupportedInputError } from './errors.js';
+import { BadArchiveError, UnsupportedInputError } from '../backup/errors.js';
 import {
   checkKindOption,
   importBytesSync,
@@ -16,10 +16,10 @@ import {
   runImport,
   type ImportOptions,
   type Plan,
-} from './import.js';
-import { fileAccess, fileHead, fileSource } from './node-io.js';
-import type { ImportResult } from './report.js';
-import { isZipSignature } from './zip.js';
+} from '../backup/import.js';
+import { fileAccess, fileHead, fileSource } from './backup-io.js';
+import type { ImportResult } from '../backup/report.js';
+import { isZipSignature } from '../backup/zip.js';
 
 /** Imports a backup: a zip archive or a folder of the files a backup holds (a path), or a zip or rule file in memory. */
 export async function importBackup(store: Store<SchemaVersion>, input: string | Uint8Array, options: ImportOptions = {}): Promise<ImportResult> {

@@ -2,7 +2,7 @@
 // access to a zip on disk. Only the path-based entry points (import-node.ts, export-node.ts)
 // import this module; the in-memory pipeline never does.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { CHUNK_SIZE, type ByteSource, type RandomAccess } from './source.js';
+import { CHUNK_SIZE, type ByteSource, type RandomAccess } from '../backup/source.js';
 
 export function fileSource(path: string, name = path, chunkSize = CHUNK_SIZE): ByteSource {
   return {
