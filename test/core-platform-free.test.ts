@@ -75,6 +75,36 @@ test('the core imports no Node built-in, no Node-only package and no shell file'
   assert.deepEqual(found, [], `the core must not import these:\n${found.join('\n')}`);
 });
 
+/** Node's globals: the core runs where there are none (a browser, a Worker). */
+const NODE_GLOBALS = new Set(['process', 'Buffer', '__dirname', '__filename', 'require', 'NodeJS', 'setImmediate']);
+
+/** "file:line: name" for every use of a Node global in the source text (names of properties and declarations aside). */
+export function nodeGlobals(file: string, text = readFileSync(join(root, file), 'utf8')): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) && NODE_GLOBALS.has(node.text)) {
+      const p = node.parent;
+      const isName =
+        (ts.isPropertyAccessExpression(p) && p.name === node) ||
+        (ts.isQualifiedName(p) && p.right === node) ||
+        ((ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isPropertySignature(p) || ts.isMethodDeclaration(p) || ts.isVariableDeclaration(p) || ts.isParameter(p)) && p.name === node);
+      if (!isName) found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.text}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+test('the core uses no Node global (process, Buffer, require...)', () => {
+  const found = sourceFiles('src').filter((f) => !isShell(f)).flatMap((f) => nodeGlobals(f));
+  assert.deepEqual(found, [], `the core must not use these:\n${found.join('\n')}`);
+  // The same check finds them where they are, and not in names or comments.
+  assert.deepEqual(nodeGlobals('x.ts', 'const a = Buffer.from(b);\nprocess.nextTick(f);\nlet t: NodeJS.Signals;\n// process.exit'), ['x.ts:1: Buffer', 'x.ts:2: process', 'x.ts:3: NodeJS']);
+  assert.deepEqual(nodeGlobals('x.ts', 'const o = { process: 1 };\no.process = 2;\nconst Buffer2 = 3;'), []);
+});
+
 test('the rule catches each kind of import it forbids', () => {
   // Specifiers spelled as a core file would write them, checked by the same function.
   assert.equal(forbidden('src/store/open.ts', 'node:fs'), 'a runtime built-in');

@@ -25,7 +25,7 @@ export const DEFAULT_BUSY_TIMEOUT = 5000;
 
 /**
  * A connection used only to look at a file, never to write it, that leaves the file and its
- * companions as they were, on read-only media too (read-only.ts).
+ * companions as they were, on read-only media too (traceless-read.ts).
  */
 export function openForInspection(path: string, options: DriverOptions = {}): Db {
   const driver = resolveDriver(options.driver);

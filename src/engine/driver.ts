@@ -143,8 +143,8 @@ export interface Connection {
   prepare(sql: string): Statement;
   /** Runs one or more statements without results. */
   exec(sql: string): void;
-  /** `PRAGMA <source>`; the rows, or with `simple` the first value. */
-  pragma(source: string, options?: PragmaOptions): unknown;
+  /** `PRAGMA <text>`; the rows, or with `simple` the first value. */
+  pragma(text: string, options?: PragmaOptions): unknown;
   /** Wraps fn so that each call runs in one transaction (a savepoint when nested). */
   transaction<A extends unknown[], R>(fn: (...args: A) => R): TransactionFn<A, R>;
   close(): void;

@@ -188,7 +188,7 @@ export function openForeignDatabase(path: string, choice?: DriverChoice): Foreig
     const db = openForeign(driver, path, path, true);
     return { db, close: () => db.close() };
   }
-  const copy = files.privateCopy(path, companions, 'legado-source-');
+  const copy = files.privateCopy(path, companions, 'legado-foreign-');
   try {
     // Read-write on the copy, so SQLite recovers its -wal or rolls back its hot journal.
     const db = openForeign(driver, path, copy.file, false);

@@ -1,5 +1,5 @@
-// The file-based imports (Node): paths become byte sources (node-io.ts) and go through the same
-// pipeline as bytes in memory (import.ts). A zip is read in place, entry by entry, never extracted.
+// The file-based imports (Node): paths become byte sources (backup-io.ts) and go through the same
+// pipeline as bytes in memory (backup/import.ts). A zip is read in place, entry by entry, never extracted.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FileNotFoundError } from '../errors.js';

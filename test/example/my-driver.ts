@@ -33,7 +33,7 @@ function connection(db: Database.Database): Connection {
     exec: (sql) => {
       db.exec(sql);
     },
-    pragma: (source, options) => db.pragma(source, options),
+    pragma: (text, options) => db.pragma(text, options),
     transaction: (fn) => db.transaction(fn),
     close: () => {
       db.close();

@@ -139,8 +139,8 @@ class BunSqliteConnection implements Connection {
     this.db.exec(sql);
   }
 
-  pragma(source: string, options: PragmaOptions = {}): unknown {
-    const stmt = this.prepare(`PRAGMA ${source}`);
+  pragma(text: string, options: PragmaOptions = {}): unknown {
+    const stmt = this.prepare(`PRAGMA ${text}`);
     return options.simple ? stmt.pluck().get() : stmt.all();
   }
 

@@ -470,8 +470,8 @@ export class WasmConnection implements Connection {
     if (rc !== 0) throw this.lastError(rc);
   }
 
-  pragma(source: string, options: PragmaOptions = {}): unknown {
-    const stmt = this.prepare(`PRAGMA ${source}`);
+  pragma(text: string, options: PragmaOptions = {}): unknown {
+    const stmt = this.prepare(`PRAGMA ${text}`);
     return options.simple ? stmt.pluck().get() : stmt.all();
   }
 
