@@ -5,11 +5,14 @@
 // engine throughout.
 import { copyFileSync, rmSync } from 'node:fs';
 import type { Driver } from '../src/engine/driver.js';
-import { DRIVER_ENV, defaultDriver, driverNamed } from '../src/engine/drivers/index.js';
+import { DRIVER_ENV, defaultDriver, driverNamed, useNodeDrivers } from '../src/engine/drivers/index.js';
 import type { DriverName } from '../src/index.js';
 
 /** What the benchmarks accept for --driver: the store's engine names ('wasm' included). */
 export type BenchEngineName = DriverName;
+
+// The benchmarks import the core's modules directly: Node's engines installed as the entry does.
+useNodeDrivers();
 
 export interface BenchEngine {
   readonly name: BenchEngineName;
@@ -33,7 +36,7 @@ export function benchEngine(): BenchEngine {
 
 function nativeEngine(driver: Driver): BenchEngine {
   return {
-    name: driver.name,
+    name: driver.name as DriverName,
     driver,
     copy: (from, to) => copyFileSync(from, to),
     remove: (path) => {

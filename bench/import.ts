@@ -10,8 +10,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exportBackup } from '../src/backup/export-node.js';
-import { importFiles } from '../src/backup/import-node.js';
+import { exportBackup } from '../src/node/backup-export.js';
+import { importFiles } from '../src/node/backup-import.js';
 import type { DriverName } from '../src/index.js';
 import { openStore } from '../src/store/open.js';
 import { corpusSources, writeCollection } from '../test/helpers/synth.js';

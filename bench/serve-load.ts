@@ -17,6 +17,9 @@ import { toJsonValue } from '../src/backup/export.js';
 import { sortBooks } from '../src/domain/books.js';
 import { startServer } from '../src/server/node.js';
 import { openStore } from '../src/store/open.js';
+import { useNodeDrivers } from '../src/engine/drivers/index.js';
+
+useNodeDrivers(); // the core's modules imported directly: Node's engines installed as the entry does
 
 const CLIENTS = Number(process.env.CLIENTS ?? 50);
 /** Slices per contender, each SLICE_MS long, alternated A B A B ... (10 x 1 s = 10 s each). */

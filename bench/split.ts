@@ -6,7 +6,7 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bookFileAt } from '../src/localbook/node.js';
+import { bookFileAt } from '../src/node/localbook.js';
 import { txtFormat } from '../src/localbook/txt/index.js';
 
 const MB = Number(process.argv[2] ?? 50);

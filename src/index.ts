@@ -10,12 +10,16 @@ export * from './surface.js';
 
 // The shelf as the app shows it, and local books (TXT, EPUB) kept beside the store.
 export { bookshelf, type ShelfTab } from './inspect/shelf.js';
-export { addLocalBook, refreshLocalBook, readLocalChapter } from './localbook/node.js';
+export { addLocalBook, refreshLocalBook, readLocalChapter } from './node/localbook.js';
 
 // Migrate.
 export { migrate, type MigrateOptions, type MigrateResult } from './migrate/migrate.js';
 
 // Backups: one import for a path, bytes or files; one export to a zip, a folder or bytes.
-export { importBackup, type BackupInput, type BackupImportOptions } from './backup/import-node.js';
-export { exportBackup, type ExportFileOptions as ExportOptions } from './backup/export-node.js';
+export { importBackup, type BackupInput, type BackupImportOptions } from './node/backup-import.js';
+export { exportBackup, type ExportFileOptions as ExportOptions } from './node/backup-export.js';
 export type { ExportResult } from './backup/export.js';
+
+// The Node and Bun engines are this entry's default choice (the core itself loads none).
+import { useNodeDrivers } from './engine/drivers/index.js';
+useNodeDrivers();

@@ -6,11 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { importBackup, importFiles } from '../src/backup/import-node.js';
+import { importBackup, importFiles } from '../src/node/backup-import.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { writeBackupFolder, writeJson } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const cli = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });

@@ -11,7 +11,7 @@ import { InvalidJsonError } from '../src/backup/errors.js';
 import { exportBackupBytes } from '../src/backup/export.js';
 import { BACKUP_FILES } from '../src/backup/file-map.js';
 import { importBackupBytes } from '../src/backup/import.js';
-import { importBackup, importFiles } from '../src/backup/import-node.js';
+import { importBackup, importFiles } from '../src/node/backup-import.js';
 import { bytesAccess } from '../src/backup/source.js';
 import { ZipReader } from '../src/backup/zip.js';
 import { openStore } from '../src/store/open.js';
@@ -19,6 +19,7 @@ import type { Store } from '../src/store/store.js';
 import { writeBackupFolder, writeJson, type Json } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
 import { zipBytes } from './helpers/zip.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;

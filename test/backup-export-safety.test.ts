@@ -9,8 +9,8 @@ import { test } from 'node:test';
 import { FileExistsError } from '../src/errors.js';
 import { WriteError } from '../src/backup/errors.js';
 import { exportBackupBytes } from '../src/backup/export.js';
-import { exportBackup } from '../src/backup/export-node.js';
-import { importBackup } from '../src/backup/import-node.js';
+import { exportBackup } from '../src/node/backup-export.js';
+import { importBackup } from '../src/node/backup-import.js';
 import { bytesAccess } from '../src/backup/source.js';
 import { ZipReader } from '../src/backup/zip.js';
 import { openStore } from '../src/store/open.js';
@@ -18,6 +18,7 @@ import type { Store } from '../src/store/store.js';
 import { sampleBackup, writeBackupFolder } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
 import { zipBytes, zipNames, zipText } from './helpers/zip.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const cli = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { exportBackup } from '../src/backup/export-node.js';
+import { exportBackup } from '../src/node/backup-export.js';
 import { backupFileByName } from '../src/backup/file-map.js';
-import { importBackup } from '../src/backup/import-node.js';
+import { importBackup } from '../src/node/backup-import.js';
 import { zipNames } from './helpers/zip.js';
 import { schemas } from '../src/schema/index.js';
 import { openStore } from '../src/store/open.js';
@@ -14,6 +14,7 @@ import type { Store } from '../src/store/store.js';
 import { sampleBackup, writeBackupFolder, type Json } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
 import { minimalRow } from './helpers/rows.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 async function importedSample(dir: string): Promise<Store<62>> {
   const store = openStore(join(dir, 'a.db'), { schema: 62 });

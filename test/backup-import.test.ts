@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { encryptBackupText } from '../src/backup/aes.js';
 import { DecryptError, ImportRejectedError, InvalidJsonError, UnsupportedInputError } from '../src/backup/errors.js';
-import { importBackup, importFiles } from '../src/backup/import-node.js';
+import { importBackup, importFiles } from '../src/node/backup-import.js';
 import { writeZip } from './helpers/zip.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { sampleBackup, writeBackupFolder, writeBackupZip, writeJson } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 const TABLES = ['books', 'bookmarks', 'book_sources', 'rssSources', 'rssStars', 'replace_rules', 'search_keywords', 'ruleSubs', 'txtTocRules', 'httpTTS', 'dictRules', 'keyboardAssists', 'readRecord', 'servers'];
 

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { openStore } from '../src/store/open.js';
 import { tempDir } from './helpers/files.js';
 import { generatedSource, writeCollection } from './helpers/synth.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 const CHILD = fileURLToPath(new URL('./helpers/import-child.js', import.meta.url));
 const COUNT = 4000;

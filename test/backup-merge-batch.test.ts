@@ -7,11 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { importDatabase } from '../src/backup/database.js';
-import { importBackup, importFiles } from '../src/backup/import-node.js';
+import { importBackup, importFiles } from '../src/node/backup-import.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { writeJson } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 const source = (i: number, extra: Record<string, unknown> = {}) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: `s${i}`, customOrder: i, ...extra });
 

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { heldData, workloads, SMOKE_SIZES } from '../bench/workloads.js';
 import { testDriver } from './helpers/engine.js';
+import type { DriverName } from '../src/engine/driver.js';
 
 test('quick mode runs every workload at two tiers against every contender and writes the tables', async () => {
   const { report, markdown } = await bench(parseArgs(['--quick']), () => {});
@@ -26,7 +27,7 @@ test('quick mode runs every workload at two tiers against every contender and wr
   // Write and read workloads come at both tiers; open and backup once.
   assert.equal(all.filter((w) => w.key === 'bulk').length, 2);
   assert.equal(all.filter((w) => w.key === 'open').length, 1);
-  const engine = testDriver.name;
+  const engine = testDriver.name as DriverName;
   const here = CONTENDERS.filter((c) => !c.engines || c.engines.includes(engine));
   for (const w of workloads(SMOKE_SIZES, [1, 2])) {
     assert.match(markdown, new RegExp(`^\\| ${instance(w)} \\| ${w.title} \\| \\d+ \\|`, 'm'), `medians row of ${instance(w)}`);

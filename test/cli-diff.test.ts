@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, exportBackup, type Store } from 'legado-store';
-import { comparePaths } from '../src/inspect/compare.js';
+import { comparePaths } from '../src/node/compare.js';
 import { compareSql } from '../src/inspect/diff.js';
 import { cli } from './helpers/cli.js';
 import { damagedStore } from './helpers/damaged.js';

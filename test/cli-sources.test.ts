@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, type Store } from 'legado-store';
-import { findDuplicateSources, normalizeSourceUrl, ruleCount } from '../src/curate/dedupe.js';
+import { findDuplicateSources, normalizeSourceUrl, ruleCount } from '../src/node/dedupe.js';
 import { cli } from './helpers/cli.js';
 import { snapshot, tempDir } from './helpers/files.js';
 import { buildStore, source } from './helpers/inspect-fixture.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportBackup } from '../src/backup/export-node.js';
+import { exportBackup } from '../src/node/backup-export.js';
 import { fromJsonRow, openStore, toJsonRow } from 'legado-store';
 import { InvalidArgumentError, UnknownTableError } from 'legado-store/errors';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../src/index.js';
-import { addLocalBook, readLocalChapter } from '../src/localbook/node.js';
+import { addLocalBook, readLocalChapter } from '../src/node/localbook.js';
 import { cli } from './helpers/cli.js';
 import { epubBytes, xhtml } from './helpers/epub.js';
 import { openDb } from './helpers/engine.js';

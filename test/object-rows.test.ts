@@ -20,6 +20,8 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 function engineWith(objectRows: boolean, rawSql: string[]): Driver {
   return {
     name: testDriver.name,
+    capabilities: testDriver.capabilities,
+    files: testDriver.files,
     fileSize: (p) => testDriver.fileSize(p),
     open(path, options) {
       const conn = testDriver.open(path, options);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { driverNamed } from '../src/engine/drivers/index.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const fixtures = join(repo, 'test', 'fixtures');

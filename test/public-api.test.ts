@@ -18,7 +18,7 @@ import { importBackupBytes } from '../src/backup/import.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const LIMIT = 60;
-const ENTRIES = { 'legado-store': 'index', 'legado-store/tools': 'tools/index', 'legado-store/errors': 'error-classes', 'legado-store/webdav': 'webdav/index' } as const;
+const ENTRIES = { 'legado-store': 'index', 'legado-store/tools': 'tools/index', 'legado-store/errors': 'error-classes', 'legado-store/webdav': 'webdav/index', 'legado-store/driver': 'engine/index' } as const;
 
 /** Every name a .d.ts exports, values and types, as the compiler resolves them (through `export *`). */
 function declaredNames(dts: string): string[] {

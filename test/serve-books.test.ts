@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { served, envelopeText } from './helpers/serve.js';
 import type { Store } from '../src/store/store.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 const NO_BOOKS = '{\n  "isSuccess": false,\n  "errorMsg": "还没有添加小说"\n}';
 const SAVED = '{\n  "isSuccess": true,\n  "errorMsg": "",\n  "data": ""\n}';

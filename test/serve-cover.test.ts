@@ -10,6 +10,7 @@ import { after, test } from 'node:test';
 import { COVER_MAX_BYTES, DEFAULT_COVER } from '../src/server/cover.js';
 import { epubBytes, xhtml } from './helpers/epub.js';
 import { served } from './helpers/serve.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 

@@ -6,6 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { envelopeText, served } from './helpers/serve.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 const para = (n: number, word: string) => `${word}`.repeat(n);
 // Chapters longer than 1,000 characters, so the app's TOC rule scoring counts each heading.

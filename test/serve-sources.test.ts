@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { envelopeText, served } from './helpers/serve.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 const DONE = envelopeText(true, '', '"已执行"');
 const SAVED = envelopeText(true, '', '""');

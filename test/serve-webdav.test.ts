@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { PASSWORD, USER, startNodeDav } from './helpers/dav-servers.js';
 import { served } from './helpers/serve.js';
+import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
 const SAVED = '{\n  "isSuccess": true,\n  "errorMsg": "",\n  "data": ""\n}';
 const oneBook = (st: { tables: { books: { insert(r: object): unknown } } }) =>

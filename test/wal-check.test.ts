@@ -19,7 +19,7 @@ import { tempDir } from './helpers/files.js';
 
 const dir = tempDir();
 /** The check reads files on disk: on a suite run on WASM (whose files are its own), a file engine. */
-const fileDriver: Driver = testDriver.name === 'wasm' ? resolveDriver('better-sqlite3') : testDriver;
+const fileDriver: Driver = testDriver.capabilities.files ? testDriver : resolveDriver('better-sqlite3');
 
 /** A closed store with `n` chapters of `book`, and a -wal of 300 more (copied aside as `<path>.wal`, the file as it was in `<path>.file`). */
 function storeAndWal(name: string, book: string, n: number): string {

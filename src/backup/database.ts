@@ -2,14 +2,15 @@
 // seen) into a store: table by table and column by column, matched by name, every row merged by
 // the same rules as a backup import (merge.ts), in ONE store transaction. Whatever has no place
 // in the store (a table, a column) is reported with how many rows or values it held, never
-// silently lost. The source is read without changing anything on disk (engine/source.ts).
-import { realpathSync } from 'node:fs';
+// silently lost. The source is read without changing anything on disk (engine/traceless-read.ts).
 import { asOpenError, type Db, type DriverOptions } from '../engine/connection.js';
 import { quickCheck } from '../engine/integrity.js';
+import type { Driver } from '../engine/driver.js';
+import { resolveDriver } from '../engine/registry.js';
 import { refuseDamagedStore } from './store-check.js';
 import { CorruptError, type Damage } from '../errors.js';
 import { readIdentityHash } from '../engine/inspect.js';
-import { openSourceDatabase } from '../engine/source.js';
+import { openForeignDatabase } from '../engine/traceless-read.js';
 import { q } from '../schema/ddl.js';
 import { isColumnAtAnyVersion, type Column, type SchemaVersion, type Table } from '../schema/index.js';
 import { describeSchema } from '../schema/lines.js';
@@ -65,9 +66,10 @@ interface Plan {
 /** Imports every row of a Legado database file that the store has a table and columns for. */
 export function importDatabase(store: Store<SchemaVersion>, path: string, options: DatabaseImportOptions = {}): DatabaseImportResult {
   const started = performance.now();
-  if (samePath(store.path, path)) throw new UnsupportedInputError(path, 'this is the store itself');
+  const driver = resolveDriver(options.driver);
+  if (samePath(driver, store.path, path)) throw new UnsupportedInputError(path, 'this is the store itself');
   refuseDamagedStore(store);
-  const source = openSourceDatabase(path, options);
+  const source = openForeignDatabase(path, driver);
   try {
     const db = source.db;
     refuseDamagedSource(db, path);
@@ -169,9 +171,10 @@ function refuseDamagedSource(db: Db, path: string): void {
 
 const kindOf = (table: string): string => backupFileByTable(table)?.kind ?? table;
 
-function samePath(a: string, b: string): boolean {
+function samePath(driver: Driver, a: string, b: string): boolean {
+  if (!driver.files) return a === b;
   try {
-    return realpathSync(a) === realpathSync(b);
+    return driver.files.realPath(a) === driver.files.realPath(b);
   } catch {
     return false;
   }

@@ -2,7 +2,7 @@
 // the app's name, a JSON array pretty-printed with two spaces, null fields left out, booleans as
 // true/false, rule and readConfig columns as nested objects, no file for an empty table, and
 // servers.json in plain text. Rows are read in one read transaction (a consistent snapshot) and
-// written as they are read, into a zip streamed to a sink (a file in Node: export-node.ts; memory
+// written as they are read, into a zip streamed to a sink (a file in Node: node/backup-export.ts; memory
 // anywhere: exportBackupBytes). No Node module is imported here: the browser bundle takes it.
 import type { SchemaVersion, Table } from '../schema/index.js';
 import type { Store } from '../store/store.js';

@@ -21,3 +21,7 @@ export * from '../surface.js';
 export { importBackupBytes as importBackup, type FileBytes, type ImportOptions } from '../backup/import.js';
 export { exportBackupBytes as exportBackup } from '../backup/export.js';
 export { importSummary } from '../backup/report.js';
+// SQLite WASM is this entry's engine; it loads asynchronously, so the store gets it from this
+// entry's openStore and openStoreFromBytes, never by default.
+import { installBrowserDrivers } from './open.js';
+installBrowserDrivers();

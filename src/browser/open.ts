@@ -5,10 +5,25 @@ import { loadWasmDriver, WasmConnection, type WasmDriver } from '../engine/drive
 import type { WasmStorage } from '../engine/drivers/wasm-storage.js';
 import { DriverUnavailableError, FileExistsError, NotADatabaseError, TransactionStateError } from '../errors.js';
 import type { SchemaVersion } from '../schema/index.js';
+import { setDriverChooser } from '../engine/registry.js';
 import { openStore as openOnDriver, type OpenOptions } from '../store/open.js';
 import type { AnyStore, Store } from '../store/store.js';
 
 export type BrowserStorage = WasmStorage;
+
+const HOW = 'in a browser, open stores through legado-store/browser (openStore, openStoreFromBytes), which loads SQLite WASM first';
+
+/** The registry's answer in a browser: no engine by default or by name (the WASM one loads asynchronously). */
+export function installBrowserDrivers(): void {
+  setDriverChooser({
+    named: (name) => {
+      throw new DriverUnavailableError(name, HOW);
+    },
+    default: () => {
+      throw new DriverUnavailableError('(any)', HOW);
+    },
+  });
+}
 
 export interface BrowserOpenOptions extends Omit<OpenOptions, 'driver' | 'busyTimeout'> {
   /**

@@ -18,6 +18,7 @@ import { registerSources } from './commands/sources.js';
 import { registerVerify } from './commands/verify.js';
 import { registerWebDav } from './commands/webdav.js';
 import { registerServe } from './commands/serve.js';
+import { useNodeDrivers } from '../engine/drivers/index.js';
 import { printError } from './errors.js';
 import { EXIT, UsageError, wantsJson } from './exit.js';
 
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  useNodeDrivers();
   const program = buildProgram();
   // No command: that is a usage error, not a request for help.
   if (argv.length === 0) {

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveDriver } from '../engine/drivers/index.js';
+import { resolveDriver } from '../engine/registry.js';
 
 /** Set in the child's environment: run the command here, without another child. */
 export const CHILD_ENV = 'LEGADO_STORE_TIMED_CHILD';

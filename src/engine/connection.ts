@@ -1,9 +1,11 @@
 // Opening SQLite connections with the settings every store connection must have, through
 // whichever engine (driver) was chosen.
-import { CorruptError, NotADatabaseError } from '../errors.js';
 import type { Connection, Driver, DriverChoice } from './driver.js';
-import { resolveDriver } from './drivers/index.js';
-import { isReadOnly, openForReading } from './read-only.js';
+import { asOpenError } from './open-errors.js';
+import { resolveDriver } from './registry.js';
+import { isReadOnly, openForReading } from './traceless-read.js';
+
+export { asOpenError };
 
 /** A connection to a store file, on any engine. */
 export type Db = Connection;
@@ -23,7 +25,7 @@ export const DEFAULT_BUSY_TIMEOUT = 5000;
 
 /**
  * A connection used only to look at a file, never to write it, that leaves the file and its
- * companions as they were, on read-only media too (read-only.ts).
+ * companions as they were, on read-only media too (traceless-read.ts).
  */
 export function openForInspection(path: string, options: DriverOptions = {}): Db {
   const driver = resolveDriver(options.driver);
@@ -67,7 +69,8 @@ export function openForWork(path: string, options: ConnectionOptions = {}): Db {
 
 /** Room's runtime settings on a fresh connection (for drivers opened outside openForWork too). */
 export function setUpForWork(db: Db, path: string, readonly: boolean): void {
-  if (!readonly && path !== ':memory:') db.pragma('journal_mode = WAL');
+  // WAL where the engine has it; elsewhere the engine's own journal (WASM's storage has no -wal).
+  if (!readonly && path !== ':memory:' && db.capabilities.wal) db.pragma('journal_mode = WAL');
   // WAL with synchronous NORMAL is what Android uses: durable across app crashes, and fast.
   db.pragma('synchronous = NORMAL');
   // Temporary tables, indices and savepoint journals in memory, as Android builds SQLite
@@ -77,20 +80,13 @@ export function setUpForWork(db: Db, path: string, readonly: boolean): void {
   db.pragma('foreign_keys = ON');
   // Reads through a memory map instead of read() into the page cache: random point reads on a
   // large file (chapters.get on 1,000,000 chapters) take about 0.77x the CPU (bench/settings.md).
-  // Per connection, nothing written to the file. WASM has no memory map (and its OPFS files
-  // none either): skipped there.
-  if (path !== ':memory:' && db.driver !== 'wasm') db.pragma(`mmap_size = ${MMAP_SIZE}`);
+  // Per connection, nothing written to the file. Skipped where the engine has no memory map
+  // (SQLite WASM, whose OPFS files have none either).
+  if (path !== ':memory:' && db.capabilities.mmap) db.pragma(`mmap_size = ${MMAP_SIZE}`);
 }
 
 /** Bytes of the file read through a memory map (the rest, if larger, as usual). */
 export const MMAP_SIZE = 1024 * 1024 * 1024;
-
-export function asOpenError(path: string, e: unknown): unknown {
-  const code = (e as { code?: string }).code;
-  if (code === 'SQLITE_NOTADB') return new NotADatabaseError(path, (e as Error).message);
-  if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) return new CorruptError(path, [{ message: (e as Error).message }]);
-  return e;
-}
 
 /** Tables present in the file, by name. */
 export function listTables(db: Db): string[] {

@@ -8,8 +8,48 @@
 // result code name, as better-sqlite3 does ('SQLITE_BUSY', 'SQLITE_CONSTRAINT_PRIMARYKEY',
 // 'SQLITE_NOTADB', ...); the layers above map those names to the store's typed errors.
 
-/** The engines the store can run on. */
+/** The engines the package ships adapters for; a Driver of your own may carry any other name. */
 export type DriverName = 'better-sqlite3' | 'node:sqlite' | 'bun:sqlite' | 'wasm';
+
+/**
+ * What an engine can and cannot do. Shared code asks these, never an engine's name, so an
+ * engine the package does not ship (a Driver of your own, a Durable Object's storage) says
+ * what it allows and the store works within it.
+ */
+export interface DriverCapabilities {
+  /**
+   * Paths name files of a file system that other programs share: a -wal, -shm or -journal may
+   * lie beside a file, and a file can be read without traces by copying it first. False where
+   * the engine keeps its own storage (SQLite WASM's OPFS pool or memory, a Durable Object).
+   */
+  readonly files: boolean;
+  /** `PRAGMA journal_mode = WAL` is available. */
+  readonly wal: boolean;
+  /** `PRAGMA mmap_size` has an effect (a memory map of the file). */
+  readonly mmap: boolean;
+  /**
+   * 'statements': BEGIN, COMMIT and SAVEPOINT may be run as SQL. 'callback': only
+   * `Connection.transaction(fn)` makes a transaction (a Durable Object refuses BEGIN).
+   */
+  readonly transactions: 'statements' | 'callback';
+  /** The most bound parameters one statement may take (SQLite's default limit: 32766). */
+  readonly maxParameters: number;
+  /** `PRAGMA user_version` may be written (a Durable Object refuses it). */
+  readonly userVersion: boolean;
+  /** The longest LIKE or GLOB pattern, in bytes (SQLite's default: 50000; a Durable Object: 50). */
+  readonly maxLikePatternBytes: number;
+}
+
+/** The capabilities of SQLite as a native library on a file system (better-sqlite3, node:sqlite, bun:sqlite). */
+export const NATIVE_CAPABILITIES: DriverCapabilities = Object.freeze({
+  files: true,
+  wal: true,
+  mmap: true,
+  transactions: 'statements',
+  maxParameters: 32766,
+  userVersion: true,
+  maxLikePatternBytes: 50000,
+});
 
 export interface RunResult {
   /** Rows changed by the statement (not counting those changed by triggers or cascades). */
@@ -78,8 +118,10 @@ export interface PragmaOptions {
 
 /** One open connection. */
 export interface Connection {
-  /** Which engine this connection runs on. */
-  readonly driver: DriverName;
+  /** Which engine this connection runs on (its Driver's name: for messages, never for decisions). */
+  readonly driver: string;
+  /** What the engine allows (its Driver's capabilities). */
+  readonly capabilities: DriverCapabilities;
   readonly open: boolean;
   readonly inTransaction: boolean;
   readonly readonly: boolean;
@@ -101,8 +143,8 @@ export interface Connection {
   prepare(sql: string): Statement;
   /** Runs one or more statements without results. */
   exec(sql: string): void;
-  /** `PRAGMA <source>`; the rows, or with `simple` the first value. */
-  pragma(source: string, options?: PragmaOptions): unknown;
+  /** `PRAGMA <text>`; the rows, or with `simple` the first value. */
+  pragma(text: string, options?: PragmaOptions): unknown;
   /** Wraps fn so that each call runs in one transaction (a savepoint when nested). */
   transaction<A extends unknown[], R>(fn: (...args: A) => R): TransactionFn<A, R>;
   close(): void;
@@ -118,7 +160,9 @@ export interface DriverOpenOptions {
 
 /** An engine: how to open a connection on it. */
 export interface Driver {
-  readonly name: DriverName;
+  /** A name for messages and for choosing by name (`driver: 'wasm'`); decisions use `capabilities`. */
+  readonly name: string;
+  readonly capabilities: DriverCapabilities;
   open(path: string, options?: DriverOpenOptions): Connection;
   /**
    * Size in bytes of the file at `path` (0 for an empty one), or undefined when there is none.
@@ -126,7 +170,61 @@ export interface Driver {
    * (WASM's OPFS pool or memory) answers for its own storage and no Node built-in is needed.
    */
   fileSize(path: string): number | undefined;
+  /**
+   * The file system the paths name, for the reads that must leave no trace (a -wal's pages
+   * checked from the bytes, a copy read instead of the file): required where
+   * `capabilities.files` is true, left out otherwise.
+   */
+  readonly files?: DriverFiles;
 }
 
-/** How callers pick an engine (`openStore(path, { driver })`): by name, or a Driver object. */
-export type DriverChoice = DriverName | Driver;
+/** A file opened for reading bytes at given positions. */
+export interface FileReader {
+  /** The file's size in bytes when it was opened. */
+  readonly size: number;
+  /** Reads into `into` from byte `position` of the file; returns how many bytes were read (fewer at its end). */
+  read(into: Uint8Array, position: number): number;
+  close(): void;
+}
+
+/** A private copy of a file (see DriverFiles.privateCopy). */
+export interface PrivateCopy {
+  /** The copy of the file (its companions beside it, with the same suffixes). */
+  readonly file: string;
+  /** Removes the copy and its folder; safe to call twice. */
+  remove(): void;
+}
+
+/**
+ * What the store needs of a file system besides SQLite itself: reading bytes, asking whether a
+ * file may be written, copying a file where only its owner can read it, and undoing such things
+ * if the process ends first. The Node engines share one implementation (drivers/node-files.ts).
+ */
+export interface DriverFiles {
+  /** Opens the file for reading; throws as the file system does (code 'ENOENT', 'EISDIR', ...). */
+  openRead(path: string): FileReader;
+  /** Whether this process may write the file and create files beside it (SQLite's -wal, -shm). */
+  writable(path: string): boolean;
+  /** The path with links and `..` resolved (to tell whether two paths name one file); throws when there is none. */
+  realPath(path: string): string;
+  /**
+   * Copies `path` and the companions given (suffixes: '-wal', '-journal') into a new folder only
+   * this user can open, removed by `remove()`, or when the process ends first.
+   */
+  privateCopy(path: string, companions: readonly string[], prefix?: string): PrivateCopy;
+  /** Runs `undo` when the process ends (exit or signal) unless the returned function is called first. */
+  undoOnExit(undo: () => void): () => void;
+  /**
+   * Writes `path` through `write(tempPath)` (the engine writes the temporary file: VACUUM INTO):
+   * an existing file, or one of its `companions` (suffixes), is refused with a FileExistsError
+   * naming `purpose` unless `overwrite`; the temporary file is renamed into place only once
+   * complete, and removed if anything fails.
+   */
+  writeThrough(path: string, write: (tempPath: string) => void, options: { readonly overwrite: boolean; readonly purpose: string; readonly companions: readonly string[] }): void;
+}
+
+/**
+ * How callers pick an engine (`openStore(path, { driver })`): a Driver object, or the name of
+ * one the package ships or one registered (engine/registry.ts).
+ */
+export type DriverChoice = DriverName | (string & {}) | Driver;

@@ -14,8 +14,7 @@
 //   that holds its values (foreign pages show as entries that do not match their rows).
 // Whatever this reading does not cover (see docs/wal-check.md) answers 'unsure', and the caller
 // runs SQLite's whole-file check as before.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { Driver } from './driver.js';
+import type { Driver, DriverFiles, FileReader } from './driver.js';
 
 export interface WalPages {
   readonly pageSize: number;
@@ -41,12 +40,12 @@ function checksum(b: Uint8Array, from: number, to: number, s: [number, number], 
 }
 
 /** The committed frames of a -wal, as SQLite's recovery reads them; undefined when it holds none (or no valid header). */
-export function readWal(walPath: string): WalPages | undefined {
-  const fd = openSync(walPath, 'r');
+export function readWal(files: DriverFiles, walPath: string): WalPages | undefined {
+  const fd = files.openRead(walPath);
   try {
-    const size = fstatSync(fd).size;
+    const size = fd.size;
     const header = new Uint8Array(32);
-    if (size < 32 || readSync(fd, header, 0, 32, 0) !== 32) return undefined;
+    if (size < 32 || fd.read(header, 0) !== 32) return undefined;
     const magic = u32(header, 0);
     if (magic !== 0x377f0682 && magic !== 0x377f0683) return undefined;
     const bigEndian = magic === 0x377f0683;
@@ -63,7 +62,7 @@ export function readWal(walPath: string): WalPages | undefined {
     const pending = new Map<number, number>();
     let dbPages = 0;
     for (let at = 32; at + frame.length <= size; at += frame.length) {
-      if (readSync(fd, frame, 0, frame.length, at) !== frame.length) break;
+      if (fd.read(frame, at) !== frame.length) break;
       if (u32(frame, 8) !== salt1 || u32(frame, 12) !== salt2) break;
       checksum(frame, 0, 8, s, bigEndian);
       checksum(frame, 24, frame.length, s, bigEndian);
@@ -78,7 +77,7 @@ export function readWal(walPath: string): WalPages | undefined {
     }
     return frames.size === 0 ? undefined : { pageSize, frames, dbPages };
   } finally {
-    closeSync(fd);
+    fd.close();
   }
 }
 
@@ -95,14 +94,14 @@ class Unsure extends Error {}
 
 /** Reads pages as the file plus its -wal show them. */
 class Pages {
-  private readonly fd: number;
-  private readonly walFd: number;
-  constructor(path: string, private readonly wal: WalPages) {
-    this.fd = openSync(path, 'r');
+  private readonly fd: FileReader;
+  private readonly walFd: FileReader;
+  constructor(files: DriverFiles, path: string, private readonly wal: WalPages) {
+    this.fd = files.openRead(path);
     try {
-      this.walFd = openSync(`${path}-wal`, 'r');
+      this.walFd = files.openRead(`${path}-wal`);
     } catch (e) {
-      closeSync(this.fd);
+      this.fd.close();
       throw e;
     }
   }
@@ -114,14 +113,14 @@ class Pages {
     if (kept) return kept;
     const b = new Uint8Array(this.wal.pageSize);
     const inWal = this.wal.frames.get(p);
-    const n = inWal === undefined ? readSync(this.fd, b, 0, b.length, (p - 1) * b.length) : readSync(this.walFd, b, 0, b.length, inWal);
+    const n = inWal === undefined ? this.fd.read(b, (p - 1) * b.length) : this.walFd.read(b, inWal);
     if (n !== b.length) throw new Unsure(`page ${p} short`);
     if (this.interiors.size < 8192) this.interiors.set(p, b);
     return b;
   }
   close(): void {
-    closeSync(this.fd);
-    closeSync(this.walFd);
+    this.fd.close();
+    this.walFd.close();
   }
 }
 
@@ -202,11 +201,14 @@ type SchemaRow = readonly [type: string, name: string, table: string, root: numb
  * schema, to learn the indexes' columns as SQLite reads them.
  */
 export function checkWal(path: string, driver: Driver, deep: boolean): WalVerdict {
+  // An engine without a file system of its own to read from: SQLite's whole-file check instead.
+  if (!driver.capabilities.files || !driver.files) return 'unsure';
+  const files = driver.files;
   let pages: Pages | undefined;
   try {
-    const wal = readWal(`${path}-wal`);
+    const wal = readWal(files, `${path}-wal`);
     if (wal === undefined) return { sound: true };
-    pages = new Pages(path, wal);
+    pages = new Pages(files, path, wal);
     const head = pages.read(1);
     // "SQLite format 3", the -wal's page size, UTF-8 text.
     if (decoder.decode(head.subarray(0, 15)) !== 'SQLite format 3' || (u16(head, 16) === 1 ? 65536 : u16(head, 16)) !== wal.pageSize || u32(head, 56) !== 1) return 'unsure';

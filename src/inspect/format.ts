@@ -23,7 +23,7 @@ export function cellText(value: unknown, nullText = 'null'): string {
   if (value === null || value === undefined) return nullText;
   if (typeof value === 'string') return value;
   if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Uint8Array) return `x'${Buffer.from(value).toString('hex')}'`;
+  if (value instanceof Uint8Array) return `x'${Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('')}'`;
   return toJson(value, false);
 }
 

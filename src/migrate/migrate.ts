@@ -4,7 +4,7 @@
 // it was; the upgrade itself is one transaction (upgrade.ts).
 import { asOpenError, openForInspection, openForWork, type DriverOptions } from '../engine/connection.js';
 import { refuseDamaged, walState } from '../engine/integrity.js';
-import { resolveDriver } from '../engine/drivers/index.js';
+import { resolveDriver } from '../engine/registry.js';
 import { inspectDatabase } from '../engine/inspect.js';
 import { FileExistsError, FileNotFoundError, SchemaMismatchError, UnsupportedVersionError, VersionMismatchError } from '../errors.js';
 import { CURRENT_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type SchemaVersion } from '../schema/index.js';
@@ -83,9 +83,10 @@ function run(path: string, options: MigrateOptions): MigrateResult {
   if (options.backup !== undefined && !options.overwrite && resolveDriver(options.driver).fileSize(options.backup) !== undefined) {
     throw new FileExistsError(options.backup, 'a backup');
   }
-  const db = openForWork(path, { busyTimeout: options.busyTimeout, driver: options.driver });
+  const driver = resolveDriver(options.driver);
+  const db = openForWork(path, { busyTimeout: options.busyTimeout, driver });
   try {
-    return done('upgraded', runUpgrade(db, found.plan, { path, backup: options.backup, overwrite: options.overwrite, onStep: options.onStep }), options.backup ?? null);
+    return done('upgraded', runUpgrade(db, found.plan, { path, driver, backup: options.backup, overwrite: options.overwrite, onStep: options.onStep }), options.backup ?? null);
   } finally {
     db.close();
   }

@@ -2,8 +2,10 @@
 // transaction, the way Android runs Room's migrations: foreign keys off (SQLite ignores that pragma inside a transaction, so it is
 // set before BEGIN; with them on, dropping `books` would delete every chapter), BEGIN IMMEDIATE,
 // every step, the new identity hash and user_version (both transactional), the checks, COMMIT.
-// A failure anywhere, or a kill, leaves the file as it was.
+// A failure anywhere, or a kill, leaves the file as it was. The transaction is the
+// connection's own (transaction(fn)), never BEGIN as SQL: an engine may allow only that.
 import type { Db } from '../engine/connection.js';
+import type { Driver } from '../engine/driver.js';
 import { inspectDatabase } from '../engine/inspect.js';
 import { MigrationFailedError, type ForeignKeyViolation, type StructureDifference } from '../errors.js';
 import { MASTER_TABLE_SQL, createIndexSql, createTableSql, createViewSql, masterRowSql, q } from '../schema/ddl.js';
@@ -39,6 +41,8 @@ export interface UpgradeSummary {
 export interface RunOptions {
   /** The file, for error messages. */
   readonly path: string;
+  /** The engine the connection runs on (it writes the backup). */
+  readonly driver: Driver;
   /** Write a consistent copy of the file here first. */
   readonly backup?: string | undefined;
   /** Replace an existing file at `backup` (default false). */
@@ -65,45 +69,54 @@ export function runUpgrade(db: Db, plan: UpgradePlan, options: RunOptions): Upgr
     let seen: number | undefined;
     if (options.backup !== undefined) {
       enter('backup');
-      seen = writeBackup(db, options.backup, options.overwrite ?? false);
+      seen = writeBackup(db, options.driver, options.backup, options.overwrite ?? false);
     }
     enter('begin');
-    db.exec('BEGIN IMMEDIATE');
-    if (seen !== undefined && dataVersion(db) !== seen) throw fail('the file changed while it was being backed up; run it again');
-    // The file was inspected before it was opened for writing; look again now that we hold the lock.
-    const before = inspectDatabase(db);
-    const inTheWay = tablesInTheWay(db, plan);
-    if (before.version !== plan.from.version || !before.ok || inTheWay.length) {
-      throw fail(`the file is no longer a schema ${plan.from.version} file`, { differences: [...before.differences, ...inTheWay] });
-    }
-
-    const steps = plan.steps.map((s) => runStep(db, s, enter, fail));
-    enter('identity hash');
-    db.exec(MASTER_TABLE_SQL);
-    db.exec(masterRowSql(plan.to.identityHash));
-    db.pragma(`user_version = ${plan.to.version}`);
-
-    enter('check');
-    // The same check as `legado-store verify`: structure and identity hash of the target version.
-    const after = inspectDatabase(db);
-    if (!after.ok) throw fail(`the result does not match schema ${plan.to.version}`, { differences: after.differences });
-
-    enter('commit');
-    db.exec('COMMIT');
-    const all = <K extends 'addedColumns' | 'rebuiltTables' | 'createdTables'>(k: K) => [...new Set(steps.flatMap((st) => st[k]))];
-    return {
-      steps,
-      addedColumns: all('addedColumns'),
-      rebuiltTables: all('rebuiltTables'),
-      createdTables: all('createdTables'),
-      dataSteps: steps.flatMap((st) => st.dataSteps),
-    };
+    return db.transaction(() => upgradeInTransaction(db, plan, seen, enter, fail)).immediate();
   } catch (e) {
-    if (db.inTransaction) db.exec('ROLLBACK');
     throw e instanceof MigrationFailedError ? e : fail(e instanceof Error ? e.message : String(e), { cause: e });
   } finally {
     if (db.open) db.pragma('foreign_keys = ON');
   }
+}
+
+/** Everything of the upgrade that runs in its one transaction; a throw rolls it all back. */
+function upgradeInTransaction(
+  db: Db,
+  plan: UpgradePlan,
+  seen: number | undefined,
+  enter: (name: string) => void,
+  fail: (detail: string, found?: Found) => MigrationFailedError,
+): UpgradeSummary {
+  if (seen !== undefined && dataVersion(db) !== seen) throw fail('the file changed while it was being backed up; run it again');
+  // The file was inspected before it was opened for writing; look again now that we hold the lock.
+  const before = inspectDatabase(db);
+  const inTheWay = tablesInTheWay(db, plan);
+  if (before.version !== plan.from.version || !before.ok || inTheWay.length) {
+    throw fail(`the file is no longer a schema ${plan.from.version} file`, { differences: [...before.differences, ...inTheWay] });
+  }
+
+  const steps = plan.steps.map((s) => runStep(db, s, enter, fail));
+  enter('identity hash');
+  db.exec(MASTER_TABLE_SQL);
+  db.exec(masterRowSql(plan.to.identityHash));
+  db.pragma(`user_version = ${plan.to.version}`);
+
+  enter('check');
+  // The same check as `legado-store verify`: structure and identity hash of the target version.
+  const after = inspectDatabase(db);
+  if (!after.ok) throw fail(`the result does not match schema ${plan.to.version}`, { differences: after.differences });
+
+  // The commit itself follows when this returns; a failing COMMIT still reports this step.
+  enter('commit');
+  const all = <K extends 'addedColumns' | 'rebuiltTables' | 'createdTables'>(k: K) => [...new Set(steps.flatMap((st) => st[k]))];
+  return {
+    steps,
+    addedColumns: all('addedColumns'),
+    rebuiltTables: all('rebuiltTables'),
+    createdTables: all('createdTables'),
+    dataSteps: steps.flatMap((st) => st.dataSteps),
+  };
 }
 
 /**

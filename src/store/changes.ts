@@ -332,7 +332,7 @@ export class ChangeTracker implements WriteHooks {
 
   /** Makes the installed triggers match the observed tables. */
   private sync(): void {
-    // A read-only store's connection may be query_only (engine/read-only.ts), which forbids
+    // A read-only store's connection may be query_only (engine/traceless-read.ts), which forbids
     // temp tables and triggers too; they are this connection's own, so it is lifted for them.
     const queryOnly = this.db.pragma('query_only', { simple: true }) === 1;
     if (queryOnly) this.rawExec('PRAGMA query_only = OFF');
@@ -495,7 +495,9 @@ function report(sub: Subscription, error: unknown): void {
       error = e;
     }
   }
-  process.nextTick(() => {
+  // Thrown where nothing can catch it, as an event emitter's listener error is (queueMicrotask,
+  // not process.nextTick: the core runs where there is no `process`).
+  queueMicrotask(() => {
     throw error;
   });
 }

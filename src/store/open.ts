@@ -12,8 +12,8 @@ import {
 } from '../errors.js';
 import { asOpenError, closeWithoutCheckpoint, DEFAULT_BUSY_TIMEOUT, openForInspection, openForWork, setUpForWork, type Db, type DriverOptions } from '../engine/connection.js';
 import type { Driver } from '../engine/driver.js';
-import { openInPlaceForCheck } from '../engine/read-only.js';
-import { resolveDriver } from '../engine/drivers/index.js';
+import { openInPlaceForCheck } from '../engine/traceless-read.js';
+import { resolveDriver } from '../engine/registry.js';
 import { createSchema, isEmptyDatabase } from '../engine/create.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
 import { foreignKeyCheck, integrityCheck, quickCheck, refuseDamaged, walState, type WalState } from '../engine/integrity.js';
@@ -99,7 +99,7 @@ function open(path: string, opened: OpenOptions): AnyStore {
   const wal = options.readonly ? 'none' : walState((p) => driver.fileSize(p), path);
   // Its pages checked from the files, at the cost of the -wal (wal-check.ts); 'unsure' leaves
   // it to SQLite's whole-file check on an inspection connection (refuseDamaged).
-  const walChecked = wal !== 'none' && driver.name !== 'wasm' ? checkWal(path, driver, wal === 'orphan') : undefined;
+  const walChecked = wal !== 'none' && driver.capabilities.files ? checkWal(path, driver, wal === 'orphan') : undefined;
   const walSound = walChecked !== undefined && walChecked !== 'unsure' && walChecked.sound;
   // Nothing beside a file this process can write, or a sound -wal: one connection checks it, then works on it.
   const inPlace = (wal === 'none' || walSound) && !options.readonly ? inPlaceConnection(driver, path, options, walSound) : undefined;

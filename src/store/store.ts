@@ -1,10 +1,10 @@
 // A store: one connection to one file of a known schema version, with a typed API per table.
 import { InvalidArgumentError, UnknownTableError } from '../errors.js';
 import { closeWithoutCheckpoint, type Db } from '../engine/connection.js';
-import { resolveDriver } from '../engine/drivers/index.js';
+import { resolveDriver } from '../engine/registry.js';
 import type { DriverChoice, Statement, TransactionFn } from '../engine/driver.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
-import { isReadOnly } from '../engine/read-only.js';
+import { isReadOnly } from '../engine/traceless-read.js';
 import { q } from '../schema/ddl.js';
 import type { SchemaVersion, VersionedSchema } from '../schema/index.js';
 import type { Key, NewRow, Patch, Row, TableName } from '../schema/row-types.js';

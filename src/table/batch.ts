@@ -1,7 +1,8 @@
 // Bulk writes as multi-row statements: `INSERT ... VALUES (...), (...), ...` binds a batch of
 // rows in one call and one statement step, which costs less per row than a statement per row
 // (0.70x of one-row statements at 128 rows of chapters, better-sqlite3). A batch holds as many
-// rows as BATCH_VALUES values allow (66 chapters, 34 book sources), within the engine's limit.
+// rows as BATCH_VALUES values allow (66 chapters, 34 book sources), within the engine's limit
+// (its capabilities.maxParameters: 100 on a Durable Object).
 // Columns every row of a batch shares are bound once instead (table.ts, insertSharedSql).
 import type { Connection } from '../engine/driver.js';
 
@@ -28,5 +29,5 @@ function variableLimit(db: Connection): number {
 
 /** How many rows of `width` values one statement of a bulk write takes. */
 export function batchRows(db: Connection, width: number): number {
-  return Math.max(1, Math.floor(Math.min(BATCH_VALUES, variableLimit(db)) / width));
+  return Math.max(1, Math.floor(Math.min(BATCH_VALUES, variableLimit(db), db.capabilities.maxParameters) / width));
 }

@@ -1,5 +1,6 @@
 // Simple filters and ordering for list and count, compiled to SQL with bound values.
 import { InvalidArgumentError, UnknownFieldError, ValueTypeError } from '../errors.js';
+import type { DriverCapabilities } from '../engine/driver.js';
 import { q } from '../schema/ddl.js';
 import type { Column } from '../schema/index.js';
 import type { Codec, SqlValue } from './codec.js';
@@ -40,7 +41,35 @@ export interface CompiledQuery {
 
 const OPS: Record<string, string> = { eq: '=', ne: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
-export function compileQuery(codec: Codec, query: Query<unknown> = {}): CompiledQuery {
+/** The engine's limits a query is compiled within (SQLite's defaults when not given). */
+export type QueryLimits = Pick<DriverCapabilities, 'maxParameters' | 'maxLikePatternBytes'>;
+
+const SQLITE_LIMITS: QueryLimits = { maxParameters: 32766, maxLikePatternBytes: 50000 };
+
+/**
+ * The query as SQL within the engine's limits: IN lists bound a value per `?` as long as the
+ * statement stays within `maxParameters`; past it, each list is bound as one JSON array read by
+ * json_each (same matches: neither a bound value nor json_each's has an affinity, so the
+ * column's applies to both). A LIKE pattern longer than the engine takes is refused, named.
+ */
+export function compileQuery(codec: Codec, query: Query<unknown> = {}, limits: QueryLimits = SQLITE_LIMITS): CompiledQuery {
+  const compiled = compile(codec, query, limits, false);
+  if (compiled.params.length <= limits.maxParameters) return compiled;
+  const packed = compile(codec, query, limits, true);
+  if (packed.params.length > limits.maxParameters) {
+    throw new InvalidArgumentError(`${codec.table.name}: query`, `${packed.params.length} bound values, more than the engine takes in one statement (${limits.maxParameters})`);
+  }
+  return packed;
+}
+
+/** SQL text of a JSON array of bound values, as json_each reads them (numbers past double range as ±9e999, SQLite's infinity). */
+function jsonList(values: readonly SqlValue[]): string {
+  const item = (v: SqlValue): string =>
+    typeof v === 'bigint' ? String(v) : typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? 'null' : v > 0 ? '9e999' : '-9e999') : JSON.stringify(v);
+  return `[${values.map(item).join(',')}]`;
+}
+
+function compile(codec: Codec, query: Query<unknown>, limits: QueryLimits, packLists: boolean): CompiledQuery {
   const table = codec.table;
   const params: SqlValue[] = [];
   const terms: string[] = [];
@@ -72,6 +101,11 @@ export function compileQuery(codec: Codec, query: Query<unknown> = {}): Compiled
             terms.push(op === 'in' ? '0' : '1');
             continue;
           }
+          if (packLists) {
+            terms.push(`${col} ${op === 'in' ? 'IN' : 'NOT IN'} (SELECT value FROM json_each(?))`);
+            params.push(jsonList(v.map((x) => codec.encodeValue(c, x))));
+            continue;
+          }
           // The list padded to a bucket's length with its last value (which changes nothing): a
           // statement per bucket rather than per length, for a program that calls this in a loop.
           const n = inListLength(v.length);
@@ -80,6 +114,10 @@ export function compileQuery(codec: Codec, query: Query<unknown> = {}): Compiled
           for (let i = v.length; i < n; i++) params.push(params[params.length - 1]!);
         } else if (op === 'like') {
           if (typeof v !== 'string') throw new ValueTypeError(table.name, field, v, 'a string LIKE pattern');
+          const bytes = new TextEncoder().encode(v).length;
+          if (bytes > limits.maxLikePatternBytes) {
+            throw new InvalidArgumentError(`${table.name}.${field} like`, `a pattern of ${bytes} bytes, longer than the engine takes (${limits.maxLikePatternBytes})`);
+          }
           terms.push(`${col} LIKE ?`);
           params.push(v);
         } else {

@@ -352,14 +352,14 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   list(query?: Query<R>): R[] {
     checkOptions(`${this.name}.list`, 'query', query);
-    const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
+    const { tail, params } = compileQuery(this.codec, query as Query<unknown>, this.db.capabilities);
     return this.#decodeAll(this.#query(this.lists, this.sql.from, tail, true).all(...params));
   }
 
   /** Like list, one row at a time, for results too large to hold at once. */
   *iterate(query?: Query<R>): IterableIterator<R> {
     checkOptions(`${this.name}.iterate`, 'query', query);
-    const { tail, params } = compileQuery(this.codec, query as Query<unknown>);
+    const { tail, params } = compileQuery(this.codec, query as Query<unknown>, this.db.capabilities);
     for (const row of this.#query(this.lists, this.sql.from, tail, true).iterate(...params)) {
       yield this.#decode(row);
     }
@@ -378,7 +378,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
 
   count(where?: Where<R>): number {
     checkOptions(`${this.name}.count`, 'where', where);
-    const { tail, params } = compileQuery(this.codec, { where } as Query<unknown>);
+    const { tail, params } = compileQuery(this.codec, { where } as Query<unknown>, this.db.capabilities);
     return this.#query(this.counts, `SELECT count(*) FROM ${q(this.name)}`, tail, false).pluck().get(...params) as number;
   }
 

@@ -39,8 +39,8 @@ export { SORT_NAMES, type ShelfBook, type BookshelfOptions } from '../inspect/sh
 export { listRows, parseValue, type ListOptions, type RowListing } from '../inspect/list.js';
 export { readOnlyQuery, checkReadOnlySql, checkQueryText, type QueryOptions, type QueryResult } from '../inspect/query.js';
 export { diffStores, compareSql, type StoreDiff, type TableDiff, type ChangedRow, type FieldChange, type DiffOptions } from '../inspect/diff.js';
-export { comparePaths, type PathDiff, type SideInfo, type CompareOptions } from '../inspect/compare.js';
-export { openSide, openSides, inputKind, type DiffSide, type OpenSideOptions } from '../inspect/sides.js';
+export { comparePaths, type PathDiff, type SideInfo, type CompareOptions } from '../node/compare.js';
+export { openSide, openSides, inputKind, type DiffSide, type OpenSideOptions } from '../node/sides.js';
 export { SECRET_FIELDS, MASK, maskRow, isSecretField } from '../inspect/secrets.js';
 export { toJson, csvField, csvRecord } from '../inspect/format.js';
 export { show, showPath } from '../errors.js';
@@ -60,11 +60,11 @@ export {
   type DuplicateSet,
   type DedupeReport,
   type ApplyResult,
-} from '../curate/dedupe.js';
+} from '../node/dedupe.js';
 export { setSourcesEnabled, type SourceTarget, type EnableResult } from '../curate/sources.js';
 
 // Local books: files, formats, chapters.
-export { bookFileAt, type LocalBookOptions } from '../localbook/node.js';
+export { bookFileAt, type LocalBookOptions } from '../node/localbook.js';
 export { bytesFile, findLocalBook, type AddResult, type LocalChapter, type ReadOptions, type BookStorage } from '../localbook/api.js';
 export type { BookFile, BookFormat, ParsedBook, ParsedChapter, ParseOptions } from '../localbook/format.js';
 export type { BookFileProblem } from '../localbook/errors.js';

@@ -1,11 +1,12 @@
 // A current real collection (../shared/corpora) round-trips through a 75 store: nothing dropped
 // or unknown on import, every field of every source in the export, text kept letter for letter.
+import '../helpers/engine.js'; // Node's engines, as the package's entry installs them
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exportBackup } from '../../src/backup/export-node.js';
-import { importFiles } from '../../src/backup/import-node.js';
+import { exportBackup } from '../../src/node/backup-export.js';
+import { importFiles } from '../../src/node/backup-import.js';
 import { schemas } from '../../src/schema/index.js';
 import { openStore } from '../../src/store/open.js';
 import { tempDir } from '../helpers/files.js';

@@ -2,15 +2,16 @@
 // counts its README gives: duplicates counted (the later entry wins), 2.0 files converted, the
 // empty-URL and float-id records skipped, the invalid sample rejected at its line and column.
 // Also the real 2020 backup as a folder and as a zip, and its export keeping every field.
+import '../helpers/engine.js'; // Node's engines, as the package's entry installs them
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { InvalidJsonError } from '../../src/backup/errors.js';
-import { exportBackup } from '../../src/backup/export-node.js';
+import { exportBackup } from '../../src/node/backup-export.js';
 import { backupFileByName } from '../../src/backup/file-map.js';
-import { importBackup, importFiles } from '../../src/backup/import-node.js';
+import { importBackup, importFiles } from '../../src/node/backup-import.js';
 import type { ImportResult } from '../../src/backup/report.js';
 import { writeZip } from '../helpers/zip.js';
 import { schemas } from '../../src/schema/index.js';

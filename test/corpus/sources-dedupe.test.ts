@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { normalizeSourceUrl } from '../../src/curate/dedupe.js';
+import { normalizeSourceUrl } from '../../src/node/dedupe.js';
 import { cli } from '../helpers/cli.js';
 import { snapshot } from '../helpers/files.js';
 import { corpora } from './shared.js';

@@ -9,7 +9,7 @@
 import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { inspectFile, migrate, openStore, type Driver, type DriverName } from 'legado-store';
+import { inspectFile, migrate, openStore, type Driver } from 'legado-store';
 import { fillSample } from '../../src/sample/sample.js';
 import { fingerprint } from './dump.js';
 import { testDriver } from './engine.js';
@@ -17,7 +17,7 @@ import { fillV49 } from './v49-fixture.js';
 
 export interface Written {
   readonly file: string;
-  readonly engine: DriverName;
+  readonly engine: string;
   readonly runtime: string;
   readonly fingerprint: string;
 }

@@ -1,4 +1,5 @@
 // A store with a damaged page in the middle of book_sources, beside an intact copy of it.
+import './engine.js'; // Node's engines, as the package's entry installs them
 import { closeSync, copyFileSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/open.js';

@@ -2,7 +2,11 @@
 // LEGADO_STORE_DRIVER (as the store's own default honours it), else the best one available.
 // Tests look at files with these, so the whole suite runs on whichever engine is chosen.
 import type { Connection, Driver, DriverOpenOptions } from '../../src/engine/driver.js';
-import { defaultDriver } from '../../src/engine/drivers/index.js';
+import { defaultDriver, useNodeDrivers } from '../../src/engine/drivers/index.js';
+
+// The suites import the core's modules directly, not through an entry point: install Node's
+// engines as src/index.ts does.
+useNodeDrivers();
 
 export type { Connection };
 
@@ -22,6 +26,8 @@ export function recording(method: 'prepare' | 'pragma', base: Driver = testDrive
   const calls: string[] = [];
   const driver: Driver = {
     name: base.name,
+    capabilities: base.capabilities,
+    files: base.files,
     fileSize: (path) => base.fileSize(path),
     open(path, options) {
       const conn = base.open(path, options) as unknown as Record<string, (sql: string, ...rest: unknown[]) => unknown>;

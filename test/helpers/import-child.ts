@@ -1,6 +1,7 @@
 // Run by the kill test in a child process: imports one collection into a store, printing
 // "progress <records>" while it runs (inside the import's transaction) and "done" at the end.
-import { importFiles } from '../../src/backup/import-node.js';
+import './engine.js'; // Node's engines, as the package's entry installs them
+import { importFiles } from '../../src/node/backup-import.js';
 import { openStore } from '../../src/store/open.js';
 
 //   import-child.js <store> <input> [holdAt]

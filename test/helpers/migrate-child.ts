@@ -4,6 +4,7 @@
 // that step starts; with `after-commit` it kills itself once the upgrade has committed but
 // before the connection is closed (so the commit is only in the -wal). At the end: "done".
 import { openForWork } from '../../src/engine/connection.js';
+import { testDriver } from './engine.js';
 import { migrate } from '../../src/migrate/migrate.js';
 import { planUpgrade } from '../../src/migrate/plan.js';
 import { runUpgrade } from '../../src/migrate/upgrade.js';
@@ -20,7 +21,7 @@ const die = (): never => {
 process.stdout.write('ready\n');
 if (killAt === 'after-commit') {
   const db = openForWork(path);
-  runUpgrade(db, planUpgrade(schemas[49], schemas[to]), { path });
+  runUpgrade(db, planUpgrade(schemas[49], schemas[to]), { path, driver: testDriver });
   die();
 }
 migrate(path, {

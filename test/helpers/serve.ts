@@ -1,5 +1,6 @@
 // A store served over real HTTP on 127.0.0.1 (the Node shell, port 0), for the serve contract
 // tests: `get`/`post` send with Node's fetch and give the status, headers and exact body text.
+import './engine.js'; // Node's engines, as the package's entry installs them
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { openStore } from '../../src/store/open.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { toJson } from '../../inspect/format.js';
 import { openStore } from '../../store/open.js';
-import { addLocalBook, bookFileAt, readLocalChapter } from '../../localbook/node.js';
+import { addLocalBook, bookFileAt, readLocalChapter } from '../../node/localbook.js';
 import { findLocalBook } from '../../localbook/api.js';
 import { UsageError } from '../exit.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { comparePaths, type PathDiff } from '../../inspect/compare.js';
+import { comparePaths, type PathDiff } from '../../node/compare.js';
 import { cellText, toJson } from '../../inspect/format.js';
 import { EXIT } from '../exit.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { exportBackup } from '../../backup/export-node.js';
+import { exportBackup } from '../../node/backup-export.js';
 import { openStore } from '../../store/open.js';
 import { progressBar } from '../progress.js';
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { importDatabase, type DatabaseImportResult } from '../../backup/database.js';
-import { importInputs } from '../../backup/import-node.js';
-import { isSqliteFile } from '../../engine/source.js';
+import { importInputs } from '../../node/backup-import.js';
+import { isSqliteFile } from '../../engine/traceless-read.js';
 import { kindNotes, nothingStoredHint, type ImportResult } from '../../backup/report.js';
 import { NEWEST_VERSION } from '../../schema/index.js';
 import { openOrCreateStore, removeCreated, sayCreated } from '../open-store.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SQLITE_COMPANIONS, writeFileSafely } from '../../io/safe-write.js';
+import { SQLITE_COMPANIONS, writeFileSafely } from '../../node/safe-write.js';
 import { openStore } from '../../store/open.js';
 import { NEWEST_VERSION, schemas } from '../../schema/index.js';
 import { forceOption, parseSchemaOption } from '../exit.js';

@@ -9,11 +9,11 @@ import {
   writeSources,
   type DedupeReport,
   type SourceEntry,
-} from '../../curate/dedupe.js';
+} from '../../node/dedupe.js';
 import { setSourcesEnabled } from '../../curate/sources.js';
 import { FileExistsError } from '../../errors.js';
 import { toJson } from '../../inspect/format.js';
-import { inputKind } from '../../inspect/sides.js';
+import { inputKind } from '../../node/sides.js';
 import { openStore } from '../../store/open.js';
 import { NEWEST_VERSION, type SchemaVersion } from '../../schema/index.js';
 import { UsageError } from '../exit.js';

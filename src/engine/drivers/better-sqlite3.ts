@@ -4,8 +4,8 @@
 // built for this runtime's ABI).
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Connection, Driver, DriverOpenOptions } from '../driver.js';
-import { nodeFileSize } from './node-files.js';
+import { NATIVE_CAPABILITIES, type Connection, type Driver, type DriverOpenOptions } from '../driver.js';
+import { nodeFiles, nodeFileSize } from './node-files.js';
 
 type Engine = typeof BetterSqlite3;
 
@@ -28,6 +28,7 @@ export const loadBetterSqlite3: () => unknown = load;
 
 export const betterSqlite3Driver: Driver = {
   name: 'better-sqlite3',
+  capabilities: NATIVE_CAPABILITIES,
   open(path: string, options: DriverOpenOptions = {}): Connection {
     const Database = load();
     const db = new Database(path, {
@@ -35,8 +36,12 @@ export const betterSqlite3Driver: Driver = {
       fileMustExist: options.fileMustExist ?? false,
       ...(options.busyTimeout !== undefined && { timeout: options.busyTimeout }),
     });
-    Object.defineProperty(db, 'driver', { value: 'better-sqlite3', enumerable: false });
+    Object.defineProperties(db, {
+      driver: { value: 'better-sqlite3', enumerable: false },
+      capabilities: { value: NATIVE_CAPABILITIES, enumerable: false },
+    });
     return db as unknown as Connection;
   },
   fileSize: nodeFileSize,
+  files: nodeFiles,
 };

@@ -4,8 +4,8 @@
 // with fileMustExist is refused by opening without the create flag.
 import { createRequire } from 'node:module';
 import { bindable, READ_ONLY_SQL, refuseTail, RowMode } from './emulation.js';
-import { nodeFileSize } from './node-files.js';
-import { ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
+import { nodeFiles, nodeFileSize } from './node-files.js';
+import { NATIVE_CAPABILITIES, ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
 
 // The part of bun:sqlite used here (no Bun types in this toolchain).
 interface BunStatement {
@@ -107,7 +107,8 @@ class BunSqliteStatement implements Statement {
 }
 
 class BunSqliteConnection implements Connection {
-  readonly driver = 'bun:sqlite' as const;
+  readonly driver = 'bun:sqlite';
+  readonly capabilities = NATIVE_CAPABILITIES;
   readonly readonly: boolean;
   // Bun builds row objects in native code, with one structure per statement: a 200,000-row
   // chapter list read as objects (booleans set in place) took 0.64x the time of values()
@@ -138,8 +139,8 @@ class BunSqliteConnection implements Connection {
     this.db.exec(sql);
   }
 
-  pragma(source: string, options: PragmaOptions = {}): unknown {
-    const stmt = this.prepare(`PRAGMA ${source}`);
+  pragma(text: string, options: PragmaOptions = {}): unknown {
+    const stmt = this.prepare(`PRAGMA ${text}`);
     return options.simple ? stmt.pluck().get() : stmt.all();
   }
 
@@ -167,6 +168,7 @@ class BunSqliteConnection implements Connection {
 
 export const bunSqliteDriver: Driver = {
   name: 'bun:sqlite',
+  capabilities: NATIVE_CAPABILITIES,
   open(path: string, options: DriverOpenOptions = {}): Connection {
     const { Database } = loadBunSqlite();
     const readonly = options.readonly ?? false;
@@ -183,4 +185,5 @@ export const bunSqliteDriver: Driver = {
     return conn;
   },
   fileSize: nodeFileSize,
+  files: nodeFiles,
 };

@@ -1,9 +1,13 @@
-// Choosing the engine: an explicit choice wins; otherwise the best one this runtime can load.
+// The engines of Node and Bun, installed by the entry points (src/index.ts, the CLI) as the
+// default choice: an explicit choice wins; otherwise the best one this runtime can load.
 import { DriverUnavailableError } from '../../errors.js';
-import type { Driver, DriverChoice, DriverName } from '../driver.js';
+import type { Driver, DriverName } from '../driver.js';
+import { driverNamed, setDriverChooser, type DriverChooser } from '../registry.js';
 import { betterSqlite3Driver, loadBetterSqlite3 } from './better-sqlite3.js';
 import { bunSqliteDriver, loadBunSqlite } from './bun-sqlite.js';
 import { loadNodeSqlite, nodeSqliteDriver } from './node-sqlite.js';
+
+export { defaultDriver, driverNamed, registerDriver, resolveDriver } from '../registry.js';
 
 interface Candidate {
   readonly driver: Driver;
@@ -11,7 +15,7 @@ interface Candidate {
   readonly load: () => unknown;
 }
 
-const candidates: Readonly<Partial<Record<DriverName, Candidate>>> = {
+const candidates: Readonly<Partial<Record<string, Candidate>>> = {
   'better-sqlite3': { driver: betterSqlite3Driver, load: loadBetterSqlite3 },
   'node:sqlite': { driver: nodeSqliteDriver, load: loadNodeSqlite },
   'bun:sqlite': { driver: bunSqliteDriver, load: loadBunSqlite },
@@ -28,22 +32,12 @@ const PREFERENCE: readonly DriverName[] = (globalThis as { Bun?: unknown }).Bun
 
 const why = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
 
-/** Drivers loaded elsewhere (the WASM one loads asynchronously), found by name as the built-in ones are. */
-const registered = new Map<DriverName, Driver>();
-
-/** Makes a loaded driver one that a name (`driver: 'wasm'`, LEGADO_STORE_DRIVER=wasm) finds. */
-export function registerDriver(driver: Driver): void {
-  registered.set(driver.name, driver);
-}
-
-/** The driver of that name, loaded; a DriverUnavailableError naming it when it cannot run here. */
-export function driverNamed(name: DriverName): Driver {
-  const loaded = registered.get(name);
-  if (loaded) return loaded;
+/** The Node engine of that name, loaded; undefined for a name that is not one of them. */
+function nodeDriverNamed(name: string): Driver | undefined {
   const c = candidates[name];
   if (!c) {
-    const hint = name === 'wasm' ? ': the WASM driver loads asynchronously (loadWasmDriver, or the legado-store/browser entry)' : '';
-    throw new DriverUnavailableError(String(name), `not a driver for this runtime (drivers: ${Object.keys(candidates).join(', ')})${hint}`);
+    if (name !== 'wasm') return undefined;
+    throw new DriverUnavailableError(name, `not a driver for this runtime (drivers: ${Object.keys(candidates).join(', ')}): the WASM driver loads asynchronously (loadWasmDriver, or the legado-store/browser entry)`);
   }
   try {
     c.load();
@@ -58,18 +52,15 @@ let best: Driver | undefined;
 /** The environment variable that overrides the automatic choice (tools, CI, test suites). */
 export const DRIVER_ENV = 'LEGADO_STORE_DRIVER';
 
-const fromEnvironment = (): string | undefined =>
-  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[DRIVER_ENV] || undefined;
-
 /** LEGADO_STORE_DRIVER when set, else the first driver of the preference order that loads here. */
-export function defaultDriver(): Driver {
-  const named = fromEnvironment();
-  if (named !== undefined) return driverNamed(named as DriverName);
+function nodeDefault(): Driver {
+  const named = process.env[DRIVER_ENV] || undefined;
+  if (named !== undefined) return driverNamed(named);
   if (best) return best;
   const failures: string[] = [];
   for (const name of PREFERENCE) {
     try {
-      return (best = driverNamed(name));
+      return (best = nodeDriverNamed(name)!);
     } catch (e) {
       failures.push(`${name}: ${e instanceof DriverUnavailableError ? e.detail : why(e)}`);
     }
@@ -77,8 +68,10 @@ export function defaultDriver(): Driver {
   throw new DriverUnavailableError('(any)', failures.join('; '));
 }
 
-/** The driver for an `options.driver`: a Driver as given, a name loaded, nothing the default. */
-export function resolveDriver(choice: DriverChoice | undefined): Driver {
-  if (choice === undefined) return defaultDriver();
-  return typeof choice === 'string' ? driverNamed(choice) : choice;
+/** Node's and Bun's engines, for the registry. */
+export const nodeDrivers: DriverChooser = { named: nodeDriverNamed, default: nodeDefault };
+
+/** Makes the Node and Bun engines the default choice (the entry points call it; calling it again changes nothing). */
+export function useNodeDrivers(): void {
+  setDriverChooser(nodeDrivers);
 }

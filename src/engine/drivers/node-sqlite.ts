@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { bindable, isExplain, readonlyFromProgram, refuseTail, RowMode } from './emulation.js';
-import { nodeFileSize } from './node-files.js';
-import { ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
+import { nodeFiles, nodeFileSize } from './node-files.js';
+import { NATIVE_CAPABILITIES, ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
 import { resultCodeName } from './result-codes.js';
 import { emulateTransaction, type TransactionHost } from './transaction.js';
 
@@ -77,7 +77,7 @@ function narrowRow(row: unknown): unknown {
 }
 
 class NodeSqliteStatement implements Statement {
-  readonly source: string;
+  readonly text: string;
   private readonly db: NodeDatabaseSync;
   private isReadonly: boolean | undefined;
   private readonly stmt: NodeStatementSync;
@@ -94,7 +94,7 @@ class NodeSqliteStatement implements Statement {
   constructor(db: NodeDatabaseSync, stmt: NodeStatementSync, sql: string) {
     this.db = db;
     this.stmt = stmt;
-    this.source = sql;
+    this.text = sql;
     this.arrays = typeof stmt.setReturnArrays === 'function';
     this.returning = /\breturning\b/i.test(sql);
     // better-sqlite3 ignores named values the SQL does not use; callers pass shared objects.
@@ -106,7 +106,7 @@ class NodeSqliteStatement implements Statement {
   /** node:sqlite does not tell (sqlite3_stmt_readonly): read from the statement's program, once. */
   get readonly(): boolean {
     if (this.isReadonly === undefined) {
-      const sql = this.source;
+      const sql = this.text;
       this.isReadonly = isExplain(sql) || readonlyFromProgram(this.db.prepare(`EXPLAIN ${sql}`).all() as { opcode: string; p2: number }[]);
     }
     return this.isReadonly;
@@ -271,7 +271,8 @@ class NodeSqliteStatement implements Statement {
 }
 
 class NodeSqliteConnection implements Connection {
-  readonly driver = 'node:sqlite' as const;
+  readonly driver = 'node:sqlite';
+  readonly capabilities = NATIVE_CAPABILITIES;
   readonly readonly: boolean;
   private readonly db: NodeDatabaseSync;
   private isOpen = true;
@@ -329,8 +330,8 @@ class NodeSqliteConnection implements Connection {
     }
   }
 
-  pragma(source: string, options: PragmaOptions = {}): unknown {
-    const stmt = this.prepare(`PRAGMA ${source}`);
+  pragma(text: string, options: PragmaOptions = {}): unknown {
+    const stmt = this.prepare(`PRAGMA ${text}`);
     return options.simple ? stmt.pluck().get() : stmt.all();
   }
 
@@ -363,6 +364,7 @@ function cannotOpen(path: string): Error {
 
 export const nodeSqliteDriver: Driver = {
   name: 'node:sqlite',
+  capabilities: NATIVE_CAPABILITIES,
   open(path: string, options: DriverOpenOptions = {}): Connection {
     const { DatabaseSync } = loadNodeSqlite();
     const readonly = options.readonly ?? false;
@@ -386,4 +388,5 @@ export const nodeSqliteDriver: Driver = {
     return conn;
   },
   fileSize: nodeFileSize,
+  files: nodeFiles,
 };

@@ -20,6 +20,7 @@ import {
   ownReplaceable,
   type Connection,
   type Driver,
+  type DriverCapabilities,
   type DriverOpenOptions,
   type PragmaOptions,
   type RunResult,
@@ -65,6 +66,17 @@ export class SqliteError extends Error {
     super(message);
   }
 }
+
+/** SQLite's own limits; no file system beside it (OPFS pool or memory), so no WAL and no memory map. */
+export const WASM_CAPABILITIES: DriverCapabilities = Object.freeze({
+  files: false,
+  wal: false,
+  mmap: false,
+  transactions: 'statements',
+  maxParameters: 32766,
+  userVersion: true,
+  maxLikePatternBytes: 50000,
+});
 
 let loading: Promise<Sqlite3Static> | undefined;
 
@@ -255,49 +267,50 @@ function normalisePath(storage: WasmStorage, path: string): string {
 
 class WasmEngine implements WasmDriver {
   readonly name = 'wasm';
+  readonly capabilities = WASM_CAPABILITIES;
   readonly storage: WasmStorage;
   readonly sqliteVersion: string;
   constructor(
     private readonly sqlite3: Sqlite3Static,
-    private readonly files: Files,
+    private readonly storageFiles: Files,
   ) {
-    this.storage = files.storage;
+    this.storage = storageFiles.storage;
     this.sqliteVersion = sqlite3.version.libVersion;
   }
 
   open(path: string, options: DriverOpenOptions = {}): Connection {
     const p = normalisePath(this.storage, path);
     const readonly = options.readonly ?? false;
-    if ((options.fileMustExist || readonly) && p !== ':memory:' && !this.files.exists(p)) {
+    if ((options.fileMustExist || readonly) && p !== ':memory:' && !this.storageFiles.exists(p)) {
       throw new SqliteError(`unable to open database file: ${path}`, 'SQLITE_CANTOPEN');
     }
     let db: Oo1Database;
     try {
-      db = this.files.open(p, readonly);
+      db = this.storageFiles.open(p, readonly);
     } catch (e) {
       throw engineError(this.sqlite3, e);
     }
-    const conn = new WasmConnection(this.sqlite3, db, readonly, () => this.files.closing(p, db, readonly));
+    const conn = new WasmConnection(this.sqlite3, db, readonly, () => this.storageFiles.closing(p, db, readonly));
     if (options.busyTimeout !== undefined) this.sqlite3.capi.sqlite3_busy_timeout(db.pointer!, options.busyTimeout);
     return conn;
   }
   exists(path: string): boolean {
-    return this.files.exists(normalisePath(this.storage, path));
+    return this.storageFiles.exists(normalisePath(this.storage, path));
   }
   fileSize(path: string): number | undefined {
-    return this.files.size(normalisePath(this.storage, path));
+    return this.storageFiles.size(normalisePath(this.storage, path));
   }
   readFile(path: string): Uint8Array {
-    return this.files.read(normalisePath(this.storage, path));
+    return this.storageFiles.read(normalisePath(this.storage, path));
   }
   writeFile(path: string, bytes: Uint8Array): void {
-    this.files.write(normalisePath(this.storage, path), bytes);
+    this.storageFiles.write(normalisePath(this.storage, path), bytes);
   }
   remove(path: string): boolean {
-    return this.files.remove(normalisePath(this.storage, path));
+    return this.storageFiles.remove(normalisePath(this.storage, path));
   }
   list(): string[] {
-    return this.files.list().map((p) => (this.storage === 'opfs' ? p.replace(/^\//, '') : p));
+    return this.storageFiles.list().map((p) => (this.storage === 'opfs' ? p.replace(/^\//, '') : p));
   }
 }
 
@@ -366,6 +379,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 export class WasmConnection implements Connection {
   readonly driver = 'wasm';
+  readonly capabilities = WASM_CAPABILITIES;
   /** The module's exports where they can be called directly (see Exports), else undefined. */
   readonly fast: Exports | undefined;
   /** Where bound text is encoded before SQLite copies it: a pointer and its size in bytes. */
@@ -456,8 +470,8 @@ export class WasmConnection implements Connection {
     if (rc !== 0) throw this.lastError(rc);
   }
 
-  pragma(source: string, options: PragmaOptions = {}): unknown {
-    const stmt = this.prepare(`PRAGMA ${source}`);
+  pragma(text: string, options: PragmaOptions = {}): unknown {
+    const stmt = this.prepare(`PRAGMA ${text}`);
     return options.simple ? stmt.pluck().get() : stmt.all();
   }
 

@@ -2,7 +2,7 @@
 // read by the import readers (src/backup) into a temporary in-memory store, so a backup means
 // exactly what importing it would store: the same conversions, defaults and skipped records.
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { importBackup } from '../backup/import-node.js';
+import { importBackup } from './backup-import.js';
 import { UnsupportedInputError } from '../backup/errors.js';
 import { isZipSignature } from '../backup/zip.js';
 import { FileNotFoundError } from '../errors.js';

@@ -1,8 +1,8 @@
 // The local-book API on Node: files kept in a books folder beside the store (or `booksDir`).
 import type { AnyStore } from '../store/store.js';
-import { addBook, readChapter, refreshBook, type AddOptions, type AddResult, type LocalChapter, type ReadOptions } from './api.js';
-import type { BookFile } from './format.js';
-import { defaultBooksDir, diskFile, folderStorage } from './node-files.js';
+import { addBook, readChapter, refreshBook, type AddOptions, type AddResult, type LocalChapter, type ReadOptions } from '../localbook/api.js';
+import type { BookFile } from '../localbook/format.js';
+import { defaultBooksDir, diskFile, folderStorage } from './localbook-files.js';
 
 export interface LocalBookOptions extends AddOptions {
   /** The books folder (default: `books` in the store file's folder). */

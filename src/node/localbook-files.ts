@@ -2,9 +2,9 @@
 // each book kept under its own file name, written to a temporary file and renamed into place.
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { BookFile } from './format.js';
-import type { BookStorage } from './api.js';
-import { BookFileError } from './errors.js';
+import type { BookFile } from '../localbook/format.js';
+import type { BookStorage } from '../localbook/api.js';
+import { BookFileError } from '../localbook/errors.js';
 import { FileNotFoundError } from '../errors.js';
 
 /** A BookFile over a file on disk, read by range (never held whole). */

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CannotOpenError, FileExistsError } from '../errors.js';
-import { fsError } from './fs-errors.js';
+import { fsError } from '../io/fs-errors.js';
 
 export interface SafeWriteOptions {
   /** Replace an existing file (default false: FileExistsError, nothing written). */

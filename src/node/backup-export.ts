@@ -7,7 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { FileExistsError } from '../errors.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
-import { BadArchiveError, UnsupportedInputError, WriteError } from './errors.js';
+import { BadArchiveError, UnsupportedInputError, WriteError } from '../backup/errors.js';
 import {
   carriedFromZip,
   carryFiles,
@@ -20,11 +20,11 @@ import {
   type ExportBytesOptions,
   type ExportOptions,
   type ExportResult,
-} from './export.js';
-import { backupFileByName } from './file-map.js';
-import { fileAccess, fileHead, fileSource } from './node-io.js';
-import type { ByteSink } from './source.js';
-import { isZipSignature, ZipReader, type ZipLimits } from './zip.js';
+} from '../backup/export.js';
+import { backupFileByName } from '../backup/file-map.js';
+import { fileAccess, fileHead, fileSource } from './backup-io.js';
+import type { ByteSink } from '../backup/source.js';
+import { isZipSignature, ZipReader, type ZipLimits } from '../backup/zip.js';
 
 export interface ExportFileOptions extends ExportOptions {
   /** Replace an existing `out` (the CLI's --force); without it an existing file or non-empty folder is refused. */

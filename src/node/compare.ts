@@ -4,7 +4,7 @@
 // compared with a backup; they are listed as not compared.
 import { BACKUP_FILES } from '../backup/file-map.js';
 import { UnknownTableError } from '../errors.js';
-import { diffStores, type StoreDiff } from './diff.js';
+import { diffStores, type StoreDiff } from '../inspect/diff.js';
 import { openSides, type DiffSide } from './sides.js';
 
 export interface SideInfo {

@@ -1,11 +1,11 @@
-// The file-based imports (Node): paths become byte sources (node-io.ts) and go through the same
-// pipeline as bytes in memory (import.ts). A zip is read in place, entry by entry, never extracted.
+// The file-based imports (Node): paths become byte sources (backup-io.ts) and go through the same
+// pipeline as bytes in memory (backup/import.ts). A zip is read in place, entry by entry, never extracted.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FileNotFoundError } from '../errors.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
-import { BadArchiveError, UnsupportedInputError } from './errors.js';
+import { BadArchiveError, UnsupportedInputError } from '../backup/errors.js';
 import {
   checkKindOption,
   importBytesSync,
@@ -18,13 +18,13 @@ import {
   type FileBytes,
   type ImportOptions,
   type Plan,
-} from './import.js';
-import { fileAccess, fileHead, fileSource } from './node-io.js';
-import { importDatabase } from './database.js';
-import { isSqliteFile } from '../engine/source.js';
+} from '../backup/import.js';
+import { fileAccess, fileHead, fileSource } from './backup-io.js';
+import { importDatabase } from '../backup/database.js';
+import { isSqliteFile } from '../engine/traceless-read.js';
 import type { DriverOptions } from '../engine/connection.js';
-import type { ImportResult } from './report.js';
-import { isZipSignature } from './zip.js';
+import type { ImportResult } from '../backup/report.js';
+import { isZipSignature } from '../backup/zip.js';
 
 export type { FileBytes };
 /**

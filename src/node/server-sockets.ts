@@ -3,7 +3,7 @@
 // app's form, saying so, then closes normally with the app's closing reason. Never a hang.
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { NO_ENGINE } from './context.js';
+import { NO_ENGINE } from '../server/context.js';
 
 /** Each path's closing reason, as the app's sockets give it. */
 const FINISH: Readonly<Record<string, string>> = {
