@@ -15,6 +15,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Files and folders (ending in /) of src/ that are host shells: they may use Node, and the core may not import them. */
 export const SHELLS = [
   'src/index.ts', // the Node and Bun entry: installs their engines
+  'src/tools/index.ts', // the legado-store/tools entry: the CLI's helpers, Node's files among them
+  'src/webdav/index.ts', // the legado-store/webdav entry
   'src/engine/drivers/', // the engine adapters
   'src/cli/',
   'src/browser/', // the browser entry: installs SQLite WASM
@@ -26,7 +28,6 @@ export const SHELLS = [
   'src/webdav/marks.ts',
   'src/webdav/progress.ts',
   'src/webdav/sync.ts',
-  'src/webdav/attach.ts',
 ] as const;
 
 /** Packages that run only on Node, or are an engine: the core reaches them through a shell. */

@@ -112,7 +112,8 @@ function readHeader(files: DriverFiles, path: string): Uint8Array {
 }
 
 const HEADER = new TextEncoder().encode('SQLite format 3\0');
-const hasSqliteHeader = (head: Uint8Array): boolean => head.length >= HEADER.length && HEADER.every((b, i) => head[i] === b);
+/** True when the bytes begin with SQLite's 16-byte header ("SQLite format 3\0"). */
+export const hasSqliteHeader = (head: Uint8Array): boolean => head.length >= HEADER.length && HEADER.every((b, i) => head[i] === b);
 
 /** True when the file starts with SQLite's header: a database, not a zip or JSON (false for a folder). */
 export function isSqliteFile(path: string, choice?: DriverChoice): boolean {

@@ -19,9 +19,8 @@ import {
   type ImportOptions,
   type Plan,
 } from '../backup/import.js';
-import { fileAccess, fileHead, fileSource } from './backup-io.js';
+import { fileAccess, fileHead, fileSource, isSqliteFileOnDisk } from './backup-io.js';
 import { importDatabase } from '../backup/database.js';
-import { isSqliteFile } from '../engine/traceless-read.js';
 import type { DriverOptions } from '../engine/connection.js';
 import type { ImportResult } from '../backup/report.js';
 import { isZipSignature } from '../backup/zip.js';
@@ -47,7 +46,7 @@ export interface BackupImportOptions extends ImportOptions, DriverOptions {
 export async function importBackup(store: Store<SchemaVersion>, input: BackupInput, options: BackupImportOptions = {}): Promise<ImportResult> {
   if (input instanceof Uint8Array) return importBytesSync(store, input, options);
   const inputs = typeof input === 'string' ? [input] : input;
-  const database = inputs.find((i): i is string => typeof i === 'string' && existsSync(i) && isSqliteFile(i));
+  const database = inputs.find((i): i is string => typeof i === 'string' && isSqliteFileOnDisk(i));
   if (database !== undefined) {
     if (inputs.length > 1) throw new UnsupportedInputError(database, 'a database file: import it on its own, not together with other inputs');
     return importDatabase(store, database, options);

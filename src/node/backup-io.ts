@@ -1,8 +1,9 @@
 // The Node side of the byte sources (backup/source.ts): files read a chunk at a time, and random
 // access to a zip on disk. Only the path-based entry points (backup-import.ts, backup-export.ts)
 // import this module; the in-memory pipeline never does.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { CHUNK_SIZE, type ByteSource, type RandomAccess } from '../backup/source.js';
+import { hasSqliteHeader } from '../engine/traceless-read.js';
 
 export function fileSource(path: string, name = path, chunkSize = CHUNK_SIZE): ByteSource {
   return {
@@ -67,5 +68,18 @@ export function fileHead(path: string, length: number): Uint8Array {
     return head.subarray(0, readSync(fd, head, 0, length, 0));
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * True when the path is a file that begins with SQLite's header: an input the user named on this
+ * machine's disk, read here whatever engine the store runs on (the engine's own storage may not
+ * be this file system).
+ */
+export function isSqliteFileOnDisk(path: string): boolean {
+  try {
+    return statSync(path).isFile() && hasSqliteHeader(fileHead(path, 16));
+  } catch {
+    return false;
   }
 }

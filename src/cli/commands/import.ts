@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { importDatabase, type DatabaseImportResult } from '../../backup/database.js';
 import { importInputs } from '../../node/backup-import.js';
-import { isSqliteFile } from '../../engine/traceless-read.js';
+import { isSqliteFileOnDisk } from '../../node/backup-io.js';
 import { kindNotes, nothingStoredHint, type ImportResult } from '../../backup/report.js';
 import { NEWEST_VERSION } from '../../schema/index.js';
 import { openOrCreateStore, removeCreated, sayCreated } from '../open-store.js';
@@ -66,7 +66,7 @@ export function registerImport(program: Command): void {
       if (flags.kind !== undefined && !backupFileByKind(flags.kind)) {
         throw new UsageError(`--kind ${flags.kind} is not a kind; one of ${KIND_NAMES.join(', ')}`);
       }
-      const databases = inputs.filter((i) => existsSync(i) && isSqliteFile(i));
+      const databases = inputs.filter((i) => isSqliteFileOnDisk(i));
       if (databases.length && inputs.length > 1) {
         throw new UsageError(`${databases[0]} is a database file: import it on its own, not together with other inputs`);
       }
