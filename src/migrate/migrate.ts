@@ -11,7 +11,7 @@ import { CURRENT_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type 
 import { describeSchema } from '../schema/lines.js';
 import { fsError } from '../io/fs-errors.js';
 import { checkPathName } from '../io/store-path.js';
-import { engineError } from '../store/engine-errors.js';
+import { engineError } from '../engine/errors.js';
 import { tablesInTheWay } from './checks.js';
 import { planUpgrade, type UpgradePlan } from './plan.js';
 import { runUpgrade, type UpgradeSummary } from './upgrade.js';

@@ -6,7 +6,7 @@ import type { Connection as Database, RunResult, Statement, TransactionFn } from
 import { LegadoStoreError, MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Column, Table } from '../schema/index.js';
-import { unobserved, type WriteHooks, type WriteOp } from '../store/changes.js';
+import { unobserved, type WriteHooks, type WriteOp } from './write-hooks.js';
 import { Codec, isPlain, plainKind, type SqlValue } from './codec.js';
 import type { FastEncoder } from './compiled.js';
 import { compileQuery, type Query, type Where } from './query.js';
