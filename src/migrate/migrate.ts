@@ -18,7 +18,7 @@ import { runUpgrade, type UpgradeSummary } from './upgrade.js';
 
 export interface MigrateOptions extends DriverOptions {
   /**
-   * The target version: any the store knows above the file's, up to the newest (75); there is
+   * The target version: any the store knows above the file's, up to the newest (NEWEST_VERSION); there is
    * no downgrade. Default: 62, the version of new files (a file at or above it is left alone).
    */
   readonly to?: SchemaVersion;

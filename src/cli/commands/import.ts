@@ -4,7 +4,7 @@ import { importDatabase, type DatabaseImportResult } from '../../backup/database
 import { importInputs } from '../../backup/import-node.js';
 import { isSqliteFile } from '../../engine/source.js';
 import { kindNotes, nothingStoredHint, type ImportResult } from '../../backup/report.js';
-import { NEWEST_VERSION } from '../../schema/index.js';
+import { NEWEST_VERSION, OLDEST_VERSION } from '../../schema/index.js';
 import { openOrCreateStore, removeCreated, sayCreated } from '../open-store.js';
 import { FileNotFoundError } from '../../errors.js';
 import { backupFileByKind, KIND_NAMES } from '../../backup/file-map.js';
@@ -57,7 +57,7 @@ export function registerImport(program: Command): void {
     .option('--max-record-size <size>', 'largest JSON record in a zip entry (default 64M)')
     .option('--ask-password', `ask for the backup password (for an encrypted servers.json) on the terminal; or set ${BACKUP_PASSWORD_ENV}`)
     .option('--password <password>', `the backup password on the command line, where other users can see it: prefer ${BACKUP_PASSWORD_ENV} or --ask-password`)
-    .option('--schema <version>', `schema version for a new store, 49 to ${NEWEST_VERSION} (default ${NEWEST_VERSION})`)
+    .option('--schema <version>', `schema version for a new store, ${OLDEST_VERSION} to ${NEWEST_VERSION} (default ${NEWEST_VERSION})`)
     .option('--json', 'print a machine-readable summary, no progress bar')
     .action(async (storePath: string, inputs: string[], flags: ImportFlags) => {
       const schema = flags.schema === undefined ? undefined : parseSchemaOption(flags.schema);
