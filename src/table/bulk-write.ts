@@ -14,7 +14,7 @@ import { bindShared, hasShared, sameInEveryRow, unbindShared, type SharedBatch }
 import { insertSharedSql, insertSql, upsertSharedSql, upsertSql, varyingColumns } from './sql.js';
 import type { WriteHooks } from './write-hooks.js';
 
-/** Rows a bulk write writes with its table's change triggers in place; beyond, it silences them (changes.ts). */
+/** Rows a bulk write writes with its table's change triggers in place; beyond, it silences them (store/changes.ts). */
 export const QUIET_AFTER = 256;
 
 /** Statements with shared columns kept per table. */
