@@ -1,4 +1,4 @@
-// Benchmark of the whole chain 49 -> 75: `npm run bench:migrate`. Builds schema-49 files with
+// Benchmark of the whole chain 49 -> the newest version: `npm run bench:migrate`. Builds schema-49 files with
 // the test fixture (2,000 books with ~300-character intros, all 19 tables filled), then times
 // migrate() on fresh copies (median of RUNS): whole call, and the steps inside it. The chain
 // rebuilds books (twice), rssSources, readRecord, book_groups, book_sources and dictRules,
@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb } from '../test/helpers/engine.js';
 import { migrate } from '../src/migrate/migrate.js';
+import { NEWEST_VERSION } from '../src/schema/index.js';
 import { createV49, type FixtureSize } from '../test/helpers/v49-fixture.js';
 
 const RUNS = 7;
-const TO = 75;
+const TO = NEWEST_VERSION;
 const NONE: FixtureSize = { books: 2000, chaptersPerBook: 0, bigBookChapters: 0, introLength: 300 };
 const MANY: FixtureSize = { books: 2000, chaptersPerBook: 150, bigBookChapters: 150, introLength: 300 };
 const CASES: readonly FixtureSize[] = [NONE, { ...NONE, chaptersPerBook: 15, bigBookChapters: 15 }, MANY, { books: 4000, chaptersPerBook: 8, introLength: 300 }];

@@ -15,7 +15,7 @@ import { Hono } from 'hono';
 import { gsonPretty } from '../src/backup/gson.js';
 import { toJsonValue } from '../src/backup/export.js';
 import { sortBooks } from '../src/domain/books.js';
-import { startServer } from '../src/server/node.js';
+import { startServer } from '../src/node/server.js';
 import { openStore } from '../src/store/open.js';
 import { useNodeDrivers } from '../src/engine/drivers/index.js';
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { InvalidJsonError } from '../src/backup/errors.js';
 import { JsonArraySplitter } from '../src/backup/json-array-splitter.js';
 import { JsonRecordReader, type JsonSource } from '../src/backup/json-stream.js';
-import { fileSource } from '../src/node/backup-io.js';
+import { fileSource } from '../src/fs/byte-sources.js';
 import { bytesSource } from '../src/backup/source.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { InvalidJsonError, UnsupportedInputError } from '../src/backup/errors.js';
 import { JsonRecordReader } from '../src/backup/json-stream.js';
-import { fileSource } from '../src/node/backup-io.js';
+import { fileSource } from '../src/fs/byte-sources.js';
 import { bytesSource, MemorySink, readText } from '../src/backup/source.js';
 import { tempDir } from './helpers/files.js';
 

@@ -20,8 +20,8 @@ export const SHELLS = [
   'src/engine/drivers/', // the engine adapters
   'src/cli/',
   'src/browser/', // the browser entry: installs SQLite WASM
-  'src/node/', // Node's file system, temporary files, streams
-  'src/server/node.ts', // the HTTP server on Node
+  'src/node/', // Node's host shell: backups on files, local books, the HTTP server, streams
+  'src/fs/', // Node's file system: safe writes, byte sources over files
   // WebDAV sync: downloads to and uploads from local files through Node streams, keeps its
   // marks in a file (its names, progress files and errors are core).
   'src/webdav/client.ts',

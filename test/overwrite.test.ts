@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { openDb } from './helpers/engine.js';
 import { FileExistsError, LegadoStoreError, migrate, openStore } from 'legado-store';
-import { checkTarget, writeFileSafely, writeFileSafelyAsync, SQLITE_COMPANIONS } from '../src/node/safe-write.js';
+import { checkTarget, writeFileSafely, writeFileSafelyAsync, SQLITE_COMPANIONS } from '../src/fs/safe-write.js';
 import { cli } from './helpers/cli.js';
 import { snapshot, tempDir } from './helpers/files.js';
 import { createV49 } from './helpers/v49-fixture.js';

@@ -8,7 +8,8 @@
 import { FileAccessError, LegadoStoreError, UniqueViolationError } from '../errors.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
-import { bulkRows, upsertRowsInTransaction, type TableApi } from '../table/table.js';
+import { bulkRows, upsertRowsInTransaction } from '../table/in-transaction.js';
+import type { TableApi } from '../table/table.js';
 import { applyUserChoices, DEFAULT_CHOICES, hasUserFields, sameContent, type ImportChoices } from './keep.js';
 import type { Built, Skip } from './record.js';
 import { bump, type Conflict, type FileOutcome, type KindReport, type SkippedRecord } from './report.js';

@@ -1,5 +1,5 @@
 // What the import and export pipelines read from and write to, without naming where the bytes
-// live: in memory (the browser, `importBackupBytes`) or in files (Node, `node/backup-io.ts`). Nothing
+// live: in memory (the browser, `importBackupBytes`) or in files (Node, `fs/byte-sources.ts`). Nothing
 // here imports a Node module, so the browser bundle can take the whole pipeline.
 
 /** Bytes read from the start as often as needed (the JSON reader may read a file twice). */

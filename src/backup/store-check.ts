@@ -1,7 +1,7 @@
 // Before an import writes: the store's pages, so that a damaged page the import would not touch
 // is not left behind a successful import.
 import { refuseDamaged } from '../engine/integrity.js';
-import { engineError } from '../store/engine-errors.js';
+import { engineError } from '../engine/errors.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 

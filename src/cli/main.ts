@@ -20,6 +20,7 @@ import { registerWebDav } from './commands/webdav.js';
 import { registerServe } from './commands/serve.js';
 import { useNodeDrivers } from '../engine/drivers/index.js';
 import { printError } from './errors.js';
+import { NEWEST_VERSION, OLDEST_VERSION } from '../schema/index.js';
 import { EXIT, UsageError, wantsJson } from './exit.js';
 
 /** The package's version (package.json ships with the package, two folders above dist/src/cli). */
@@ -30,7 +31,7 @@ export function packageVersion(): string {
 
 export function buildProgram(): Command {
   const program = new Command('legado-store')
-    .description('Create, check and fill Legado (阅读) reader databases (Room schemas 49 to 75).')
+    .description(`Create, check and fill Legado (阅读) reader databases (Room schemas ${OLDEST_VERSION} to ${NEWEST_VERSION}).`)
     .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.trimEnd() + '\n') });

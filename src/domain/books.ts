@@ -5,7 +5,7 @@ import type { NewRow, Row } from '../schema/row-types.js';
 import { BookGroups, type GroupId } from './book-groups.js';
 import { byKeys } from './collation.js';
 import { bookKindsAt, specialGroupBooks } from './special-groups.js';
-import type { TableOf } from '../store/store.js';
+import type { TableOf } from '../table/typed.js';
 import type { Finder, Updater } from '../table/table.js';
 import { isRowObject } from '../table/args.js';
 import { MissingFieldError, ValueTypeError } from '../errors.js';

@@ -3,7 +3,7 @@
 // clock (the `clock` open option), so it can be fixed in tests.
 import { ValueTypeError } from '../errors.js';
 import type { Row } from '../schema/row-types.js';
-import type { TableOf } from '../store/store.js';
+import type { TableOf } from '../table/typed.js';
 import { Area } from './support.js';
 
 /** The row with the key, unless it has expired (deadline 0 never expires). */

@@ -1,8 +1,9 @@
 // A book's table of contents (legado-data-layer.md 2.4), always in chapter index order.
 import type { NewRow, Row } from '../schema/row-types.js';
-import type { TableOf } from '../store/store.js';
+import type { TableOf } from '../table/typed.js';
 import { checkRows } from '../table/args.js';
-import { insertInTransaction, type Finder, type TableApi } from '../table/table.js';
+import { insertInTransaction } from '../table/in-transaction.js';
+import type { Finder, TableApi } from '../table/table.js';
 import { Area, containing, like } from './support.js';
 
 /** A chapter as replaceToc takes it: its bookUrl comes from the call. */

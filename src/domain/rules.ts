@@ -3,7 +3,7 @@
 // keyboard assists, servers and rule subscriptions.
 import type { SchemaVersion } from '../schema/index.js';
 import type { Row, TableName } from '../schema/row-types.js';
-import type { TableOf } from '../store/store.js';
+import type { TableOf } from '../table/typed.js';
 import { byKeys } from './collation.js';
 import { Area, containing, like } from './support.js';
 

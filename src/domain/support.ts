@@ -3,7 +3,8 @@
 import type { Statement } from '../engine/driver.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { TableName } from '../schema/row-types.js';
-import type { Store, TableOf } from '../store/store.js';
+import type { TableOf } from '../table/typed.js';
+import type { DomainContext } from './context.js';
 
 /** The LIKE clause every substring search uses: `%`, `_` and `\` in the search text match themselves. */
 export const like = (column: string): string => `${column} LIKE ? ESCAPE '\\'`;
@@ -39,14 +40,14 @@ export function splitGroups(text: string | null | undefined): string[] {
 
 /** Base of the domain areas: one instance per store, so each statement is prepared once per store. */
 export abstract class Area {
-  /** Typed as the current version; areas check `version` before touching columns only v62 has. */
-  protected readonly store: Store<62>;
+  /** The store the area works on; areas check `version` before touching columns only v62 has. */
+  protected readonly store: DomainContext;
   protected readonly version: SchemaVersion;
   private readonly statements = new Map<string, Statement>();
   private readonly valueStatements = new Map<string, Statement>();
 
-  constructor(store: Store<SchemaVersion>) {
-    this.store = store as Store<62>;
+  constructor(store: DomainContext) {
+    this.store = store;
     this.version = store.version;
   }
 

@@ -10,7 +10,7 @@
 import { InvalidQueryError, LegadoStoreError, SecretRefusedError, WriteRefusedError } from '../errors.js';
 import type { Db } from '../engine/connection.js';
 import type { Statement } from '../engine/driver.js';
-import { engineError } from '../store/engine-errors.js';
+import { engineError } from '../engine/errors.js';
 import { secretColumnsRead } from './secret-reads.js';
 import { isKeyword, isName, sqlTokens, type SqlToken } from './sql-tokens.js';
 

@@ -11,14 +11,14 @@ import { CURRENT_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type 
 import { describeSchema } from '../schema/lines.js';
 import { fsError } from '../io/fs-errors.js';
 import { checkPathName } from '../io/store-path.js';
-import { engineError } from '../store/engine-errors.js';
+import { engineError } from '../engine/errors.js';
 import { tablesInTheWay } from './checks.js';
 import { planUpgrade, type UpgradePlan } from './plan.js';
 import { runUpgrade, type UpgradeSummary } from './upgrade.js';
 
 export interface MigrateOptions extends DriverOptions {
   /**
-   * The target version: any the store knows above the file's, up to the newest (75); there is
+   * The target version: any the store knows above the file's, up to the newest (NEWEST_VERSION); there is
    * no downgrade. Default: 62, the version of new files (a file at or above it is left alone).
    */
   readonly to?: SchemaVersion;

@@ -22,7 +22,7 @@ import {
   type ExportResult,
 } from '../backup/export.js';
 import { backupFileByName } from '../backup/file-map.js';
-import { fileAccess, fileHead, fileSource } from './backup-io.js';
+import { fileAccess, fileHead, fileSource } from '../fs/byte-sources.js';
 import type { ByteSink } from '../backup/source.js';
 import { isZipSignature, ZipReader, type ZipLimits } from '../backup/zip.js';
 

@@ -19,7 +19,7 @@ import {
   type ImportOptions,
   type Plan,
 } from '../backup/import.js';
-import { fileAccess, fileHead, fileSource, isSqliteFileOnDisk } from './backup-io.js';
+import { fileAccess, fileHead, fileSource, isSqliteFileOnDisk } from '../fs/byte-sources.js';
 import { importDatabase } from '../backup/database.js';
 import type { DriverOptions } from '../engine/connection.js';
 import type { ImportResult } from '../backup/report.js';

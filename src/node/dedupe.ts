@@ -11,7 +11,7 @@ import { UnsupportedInputError } from '../backup/errors.js';
 import { toJsonValue } from '../backup/export.js';
 import { gsonPretty } from '../backup/gson.js';
 import { JsonRecordReader } from '../backup/json-stream.js';
-import { fileSource } from './backup-io.js';
+import { fileSource } from '../fs/byte-sources.js';
 import { Clock, RowBuilder } from '../backup/record.js';
 import { newKindReport } from '../backup/report.js';
 import { FileExistsError } from '../errors.js';

@@ -32,6 +32,9 @@ export const SUPPORTED_VERSIONS: readonly SchemaVersion[] = [62, ...Object.keys(
  */
 export const NEWEST_VERSION: SchemaVersion = SUPPORTED_VERSIONS[SUPPORTED_VERSIONS.length - 1]!;
 
+/** The oldest version of the chain: the bottom of SUPPORTED_VERSIONS. */
+export const OLDEST_VERSION: SchemaVersion = SUPPORTED_VERSIONS[0]!;
+
 export const isSupportedVersion = (v: number): v is SchemaVersion => v === 62 || Object.hasOwn(STEPS, v);
 
 interface Declared {

@@ -1,9 +1,7 @@
 // Which tables a write reaches through foreign-key actions: deleting a book deletes its
 // chapters (ON DELETE CASCADE), so a listener of chapters must hear of a typed delete of books.
 import type { Table } from '../schema/index.js';
-
-/** What a typed write did to its table, as far as triggers and cascades go. */
-export type WriteOp = 'insert' | 'update' | 'delete';
+import type { WriteOp } from '../table/write-hooks.js';
 
 interface Cascade {
   readonly child: string;

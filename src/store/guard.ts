@@ -3,7 +3,7 @@
 // methods are wrapped once, at load time; the wrapper costs one extra call, and the catch runs
 // only on failure. The store a method's object belongs to is recorded when the store makes it.
 import { CorruptError } from '../errors.js';
-import { engineError } from './engine-errors.js';
+import { engineError } from '../engine/errors.js';
 
 /** The store behind guarded objects: its file, and whether SQLite has reported it damaged. */
 export interface Owner {

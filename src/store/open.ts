@@ -23,7 +23,7 @@ import { upgradeOnOpen } from '../migrate/on-open.js';
 import { CURRENT_VERSION, NEWEST_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type Schema, type SchemaVersion } from '../schema/index.js';
 import { describeSchema } from '../schema/lines.js';
 import { Store, rowCounts, type AnyStore } from './store.js';
-import { engineError } from './engine-errors.js';
+import { engineError } from '../engine/errors.js';
 import { fsError } from '../io/fs-errors.js';
 import { checkPathName } from '../io/store-path.js';
 

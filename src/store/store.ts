@@ -7,7 +7,7 @@ import { inspectDatabase, type FileReport } from '../engine/inspect.js';
 import { isReadOnly } from '../engine/traceless-read.js';
 import { q } from '../schema/ddl.js';
 import type { SchemaVersion, VersionedSchema } from '../schema/index.js';
-import type { Key, NewRow, Patch, Row, TableName } from '../schema/row-types.js';
+import type { TableName } from '../schema/row-types.js';
 import { TableApi } from '../table/table.js';
 import {
   BookGroups,
@@ -33,9 +33,10 @@ import {
 import { ChangeTracker, type ChangeListener, type ChangeOptions } from './changes.js';
 import { guardMethods, ownedBy, type Owner } from './guard.js';
 
-export type TableOf<N extends TableName<V>, V extends SchemaVersion = 62> = TableApi<Row<N, V>, NewRow<N, V>, Patch<N, V>, Key<N, V>>;
+import type { Tables } from '../table/typed.js';
+import type { DomainContext } from '../domain/context.js';
 
-export type Tables<V extends SchemaVersion = 62> = { readonly [N in TableName<V>]: TableOf<N, V> };
+export type { TableOf, Tables } from '../table/typed.js';
 
 /** A store of any supported version, as a union that narrows on `store.version`. */
 export type AnyStore = { [V in SchemaVersion]: Store<V> }[SchemaVersion];
@@ -47,7 +48,7 @@ export interface StoreOptions {
   readonly driver?: DriverChoice;
 }
 
-export class Store<V extends SchemaVersion = 62> {
+export class Store<V extends SchemaVersion = 62> implements DomainContext {
   readonly path: string;
   readonly version: V;
   readonly schema: VersionedSchema;
@@ -93,7 +94,7 @@ export class Store<V extends SchemaVersion = 62> {
     // whose table this version lacks is left for its first use to report.
     for (const Kind of DOMAIN_AREAS) {
       try {
-        this.area(Kind as new (store: Store<SchemaVersion>) => object);
+        this.area(Kind as new (store: DomainContext) => object);
       } catch (e) {
         if (!(e instanceof UnknownTableError)) throw e;
       }
@@ -273,7 +274,7 @@ export class Store<V extends SchemaVersion = 62> {
   }
 
   /** A domain area, one per store (so its statements are prepared once per store). */
-  private area<T>(Kind: new (store: Store<SchemaVersion>) => T): T {
+  private area<T>(Kind: new (store: DomainContext) => T): T {
     let a = this.areas.get(Kind) as T | undefined;
     if (a === undefined) {
       a = ownedBy(new Kind(this as unknown as Store<SchemaVersion>) as object, this.owner) as T;

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FileStat, WebDAVClient } from 'webdav';
 import { LegadoStoreError } from '../errors.js';
 import { fsError } from '../io/fs-errors.js';
-import { writeFileSafelyAsync } from '../node/safe-write.js';
+import { writeFileSafelyAsync } from '../fs/safe-write.js';
 import { limitBody } from './body-limit.js';
 import {
   WebDavAuthError,

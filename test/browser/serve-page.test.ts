@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { fillSample } from '../../src/sample/sample.js';
-import { startServer } from '../../src/server/node.js';
+import { startServer } from '../../src/node/server.js';
 import { openStore } from '../../src/store/open.js';
 import { openDb } from '../helpers/engine.js';
 

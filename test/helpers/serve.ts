@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
-import { startServer, type NodeServeOptions, type RunningServer } from '../../src/server/node.js';
+import { startServer, type NodeServeOptions, type RunningServer } from '../../src/node/server.js';
 import { tempDir } from './files.js';
 
 export interface Served {

@@ -1,7 +1,7 @@
 // Zips for tests, written with the project's own zip writer (and read back with its reader).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { fileAccess } from '../../src/node/backup-io.js';
+import { fileAccess } from '../../src/fs/byte-sources.js';
 import { MemorySink } from '../../src/backup/source.js';
 import { ZipReader, ZipWriter } from '../../src/backup/zip.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SQLITE_COMPANIONS, writeFileSafely } from '../../node/safe-write.js';
+import { SQLITE_COMPANIONS, writeFileSafely } from '../../fs/safe-write.js';
 import { inspectFile, openStore } from '../../store/open.js';
 import { fillSample } from '../../sample/sample.js';
 import { NEWEST_VERSION } from '../../schema/index.js';

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { importDatabase, type DatabaseImportResult } from '../../backup/database.js';
 import { importInputs } from '../../node/backup-import.js';
-import { isSqliteFileOnDisk } from '../../node/backup-io.js';
+import { isSqliteFileOnDisk } from '../../fs/byte-sources.js';
 import { kindNotes, nothingStoredHint, type ImportResult } from '../../backup/report.js';
-import { NEWEST_VERSION } from '../../schema/index.js';
+import { NEWEST_VERSION, OLDEST_VERSION } from '../../schema/index.js';
 import { openOrCreateStore, removeCreated, sayCreated } from '../open-store.js';
 import { FileNotFoundError } from '../../errors.js';
 import { backupFileByKind, KIND_NAMES } from '../../backup/file-map.js';
@@ -57,7 +57,7 @@ export function registerImport(program: Command): void {
     .option('--max-record-size <size>', 'largest JSON record in a zip entry (default 64M)')
     .option('--ask-password', `ask for the backup password (for an encrypted servers.json) on the terminal; or set ${BACKUP_PASSWORD_ENV}`)
     .option('--password <password>', `the backup password on the command line, where other users can see it: prefer ${BACKUP_PASSWORD_ENV} or --ask-password`)
-    .option('--schema <version>', `schema version for a new store, 49 to ${NEWEST_VERSION} (default ${NEWEST_VERSION})`)
+    .option('--schema <version>', `schema version for a new store, ${OLDEST_VERSION} to ${NEWEST_VERSION} (default ${NEWEST_VERSION})`)
     .option('--json', 'print a machine-readable summary, no progress bar')
     .action(async (storePath: string, inputs: string[], flags: ImportFlags) => {
       const schema = flags.schema === undefined ? undefined : parseSchemaOption(flags.schema);

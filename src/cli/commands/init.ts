@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { SQLITE_COMPANIONS, writeFileSafely } from '../../node/safe-write.js';
+import { SQLITE_COMPANIONS, writeFileSafely } from '../../fs/safe-write.js';
 import { openStore } from '../../store/open.js';
-import { NEWEST_VERSION, schemas } from '../../schema/index.js';
+import { NEWEST_VERSION, OLDEST_VERSION, schemas } from '../../schema/index.js';
 import { forceOption, parseSchemaOption } from '../exit.js';
 
 export function registerInit(program: Command): void {
@@ -9,7 +9,7 @@ export function registerInit(program: Command): void {
     .command('init')
     .description('create a new, empty store file (an existing file is refused unless --force)')
     .argument('<file>', 'the database file to create')
-    .option('--schema <version>', `schema version, 49 to ${NEWEST_VERSION} (the app's main line)`, String(NEWEST_VERSION))
+    .option('--schema <version>', `schema version, ${OLDEST_VERSION} to ${NEWEST_VERSION} (the app's main line)`, String(NEWEST_VERSION))
     .addOption(forceOption('an existing file'))
     .action((file: string, opts: { schema: string; force?: boolean }) => {
       const version = parseSchemaOption(opts.schema);

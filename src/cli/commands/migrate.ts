@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { LegadoStoreError, MigrationFailedError, SchemaMismatchError } from '../../errors.js';
 import { migrate, type MigrateResult } from '../../migrate/migrate.js';
-import { SUPPORTED_VERSIONS, isSupportedVersion } from '../../schema/index.js';
+import { CURRENT_VERSION, NEWEST_VERSION, SUPPORTED_VERSIONS, isSupportedVersion } from '../../schema/index.js';
 import { EXIT, forceOption, UsageError } from '../exit.js';
 
 export function registerMigrate(program: Command): void {
@@ -9,7 +9,7 @@ export function registerMigrate(program: Command): void {
     .command('migrate')
     .description("upgrade a store file to a later schema version step by step, as the app's migrations do, in one transaction")
     .argument('<file>', 'a store file')
-    .option('--to <version>', `target schema version, above the file's, up to ${Math.max(...SUPPORTED_VERSIONS)} (default 62; a file at or above it is left alone)`)
+    .option('--to <version>', `target schema version, above the file's, up to ${NEWEST_VERSION} (default ${CURRENT_VERSION}; a file at or above it is left alone)`)
     .option('--backup <path>', 'first write a consistent copy of the original here (must not exist, unless --force)')
     .addOption(forceOption('an existing --backup file'))
     .option('--json', 'print JSON')

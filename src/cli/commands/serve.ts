@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { BookshelfSortValue } from '../../domain/books.js';
 import type { SchemaVersion } from '../../schema/index.js';
-import { startServer } from '../../server/node.js';
+import { startServer } from '../../node/server.js';
 import { openStore } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
 import { EXIT, UsageError } from '../exit.js';

@@ -3,7 +3,7 @@
 import { accessSync, chmodSync, closeSync, constants, copyFileSync, fstatSync, mkdtempSync, openSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { writeFileSafely } from '../../node/safe-write.js';
+import { writeFileSafely } from '../../fs/safe-write.js';
 import type { DriverFiles, FileReader, PrivateCopy } from '../driver.js';
 
 export function nodeFileSize(path: string): number | undefined {

@@ -11,12 +11,12 @@ import { Readable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import type { WebSocketServer } from 'ws';
 import { webdavSync } from '../webdav/index.js';
-import { defaultBooksDir, folderStorage } from '../node/localbook-files.js';
+import { defaultBooksDir, folderStorage } from './localbook-files.js';
 import type { WebDavOptions } from '../webdav/sync.js';
-import { createApp } from './app.js';
-import type { AnyStore, ServeOptions } from './context.js';
-import { startSockets } from '../node/server-sockets.js';
-import { staticFolder } from '../node/static-files.js';
+import { createApp } from '../server/app.js';
+import type { AnyStore, ServeOptions } from '../server/context.js';
+import { startSockets } from './server-sockets.js';
+import { staticFolder } from './static-files.js';
 
 export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage'> {
   readonly host?: string;

@@ -1,0 +1,148 @@
+// What the parts of a typed table share: its connection, model, codec and write hooks, the
+// statements of its fixed operations (prepared once), and the steps of one row's write. TableApi
+// (table.ts), its prepared lookups and updates (prepared.ts) and its bulk writes (bulk-write.ts)
+// each hold the table's one TableCore.
+import type { Connection as Database, RunResult, Statement } from '../engine/driver.js';
+import { MissingFieldError, ValueTypeError } from '../errors.js';
+import type { Column, Table } from '../schema/index.js';
+import { Codec, type SqlValue } from './codec.js';
+import { tableSql, type TableSql } from './sql.js';
+import { translateWriteError } from './violations.js';
+import type { WriteHooks, WriteOp } from './write-hooks.js';
+
+export type Fields = Readonly<Record<string, unknown>>;
+
+export class TableCore {
+  readonly name: string;
+  readonly model: Table;
+  readonly db: Database;
+  readonly hooks: WriteHooks;
+  readonly codec: Codec;
+  /** Lists of rows are read as the engine's objects and fixed in place (Connection.objectRows), not as arrays. */
+  readonly objectRows: boolean;
+  readonly pk: readonly Column[];
+  readonly pkIndex: readonly number[];
+  /** SQL of the fixed operations, built once. */
+  readonly sql: TableSql;
+  private readonly statements = new Map<string, Statement>();
+  private getStmt: Statement | undefined;
+  private insertStmt: Statement | undefined;
+  private upsertStmt: Statement | undefined;
+
+  constructor(db: Database, table: Table, version: number, hooks: WriteHooks) {
+    this.db = db;
+    this.hooks = hooks;
+    this.model = table;
+    this.name = table.name;
+    this.codec = new Codec(table, version);
+    // Tables with 64-bit bitmasks read them as a number or as text (selectList) and make bigints
+    // of them: that takes the array builder.
+    this.objectRows = db.objectRows === true && !this.codec.bigintRows;
+    this.pk = table.primaryKey;
+    this.pkIndex = this.pk.map((c) => table.columns.indexOf(c));
+    this.sql = tableSql(table);
+  }
+
+  /** The row with this primary key, or undefined. */
+  get<R>(key: unknown): R | undefined {
+    const row = (this.getStmt ??= this.reading(this.stmt(this.sql.get))).get(...this.keyValues(key)) as unknown[] | undefined;
+    return row === undefined ? undefined : this.codec.fromRaw<R>(row);
+  }
+
+  has(key: unknown): boolean {
+    return this.stmt(this.sql.has).get(...this.keyValues(key)) !== undefined;
+  }
+
+  /** A statement of this table, prepared once. */
+  stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.hooks.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  keyValues(key: unknown): SqlValue[] {
+    if (this.pk.length === 1) {
+      const c = this.pk[0]!;
+      if (key === undefined || key === null) throw new MissingFieldError(this.name, c.field, key as null | undefined);
+      return [this.codec.encodeValue(c, key)];
+    }
+    if (key === null || typeof key !== 'object') {
+      throw new ValueTypeError(this.name, '(key)', key, `an object with ${this.pk.map((c) => c.field).join(', ')}`);
+    }
+    const k = key as Fields;
+    return this.pk.map((c) => {
+      const v = k[c.field];
+      if (v === undefined || v === null) throw new MissingFieldError(this.name, c.field, v as null | undefined);
+      return this.codec.encodeValue(c, v);
+    });
+  }
+
+  /**
+   * Makes `s` a statement that reads rows for the codec: as arrays (the codec builds the
+   * objects).
+   */
+  reading(s: Statement): Statement {
+    return s.raw(true);
+  }
+
+  /**
+   * `reading` for a statement that reads lists of rows: where the engine makes row objects
+   * faster than JavaScript does (objectRows), they are read as objects. Point reads stay
+   * arrays: one row as an object, fixed in place, cost more than one array on Bun too.
+   */
+  readingMany(s: Statement): Statement {
+    return this.objectRows ? s : this.reading(s);
+  }
+
+  /**
+   * Runs one statement of a single typed write and reports what it changed. Its own table's
+   * triggers keep quiet through it where the tracker can do that (hooks.quiet): the write then
+   * reports itself.
+   */
+  reported(op: WriteOp, stmt: Statement, params: readonly unknown[]): RunResult {
+    const quiet = this.hooks.active && this.hooks.quiet(this.name, op);
+    let info: RunResult;
+    try {
+      info = stmt.run(...params);
+    } finally {
+      if (quiet) this.hooks.endQuiet();
+    }
+    if (info.changes > 0 && this.hooks.active) this.hooks.wrote(this.name, op, info.changes, quiet);
+    return info;
+  }
+
+  /** Runs an UPDATE by key: a failure as a typed error (naming the row's fields as they would have been), the change reported. */
+  runUpdate(stmt: Statement, vals: SqlValue[], key: unknown, given: (field: string) => unknown): boolean {
+    let changes: number;
+    try {
+      changes = this.reported('update', stmt, vals).changes;
+    } catch (e) {
+      const current = this.get<Fields>(key);
+      throw translateWriteError(this.db, this.model, 'update', e, (f) => {
+        const v = given(f);
+        return v !== undefined ? v : current?.[f];
+      });
+    }
+    return changes > 0;
+  }
+
+  rowStmt(kind: 'insert' | 'upsert'): Statement {
+    return kind === 'insert' ? (this.insertStmt ??= this.stmt(this.sql.insert)) : (this.upsertStmt ??= this.stmt(this.sql.upsert));
+  }
+
+  rowError(kind: 'insert' | 'upsert', e: unknown, fields: Fields, vals: SqlValue[]): unknown {
+    return translateWriteError(this.db, this.model, kind, e, (f) => fields[f], (f) => vals[this.model.columns.findIndex((c) => c.field === f)]);
+  }
+
+  /** One row's INSERT or upsert, its failure as a typed error; nothing reported. */
+  runRow(kind: 'insert' | 'upsert', fields: Fields, vals: SqlValue[]): RunResult {
+    try {
+      return this.rowStmt(kind).run(...vals);
+    } catch (e) {
+      throw this.rowError(kind, e, fields, vals);
+    }
+  }
+}
