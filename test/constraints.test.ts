@@ -248,18 +248,18 @@ test('values the rows of a batch share are bound once: every row lands exactly a
   const stored = s.db.prepare('SELECT url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay, resourceUrl, tag, start, `end`, startFragmentId, endFragmentId, variable FROM chapters ORDER BY rowid').raw(true).all();
   const expected = rows.map((r) => [r.url, r.title, 0, r.baseUrl, r.bookUrl, r.index, r.isVip ? 1 : 0, 0, null, r.tag, r.start, null, null, null, r.variable]);
   assert.deepEqual(stored, expected);
-  // upsertMany the same way (600 rows: in batches): each row's last values, the rows it did not name unchanged.
-  const again = rows.slice(0, 600).map((r) => ({ ...r, title: r.index < 120 ? 'same' : `new ${r.index}` }));
-  again.push({ ...rows[5]!, title: 'last' });
-  assert.equal(s.tables.chapters.upsertMany(again), 601);
+  // upsertMany the same way: each row's last values (a key given twice takes its last ones), the
+  // rows it did not name unchanged. First 201 rows (the table's first upserted rows: a statement
+  // each), then 601 (in batches, shared columns bound once).
   const titles = () => s.db.prepare('SELECT title FROM chapters ORDER BY rowid').pluck().all();
-  const upserted = (r: (typeof rows)[number]) => (r.index === 5 ? 'last' : r.index < 120 ? 'same' : r.index < 600 ? `new ${r.index}` : r.title);
-  assert.deepEqual(titles(), rows.map(upserted));
-  // Fewer rows (a statement each): the same, a key given twice taking its last values.
   const few = rows.slice(100, 300).map((r) => ({ ...r, title: `few ${r.index}` }));
   few.push({ ...rows[150]!, title: 'last few' });
   assert.equal(s.tables.chapters.upsertMany(few), 201);
-  assert.deepEqual(titles(), rows.map((r) => (r.index === 150 ? 'last few' : r.index >= 100 && r.index < 300 ? `few ${r.index}` : upserted(r))));
+  assert.deepEqual(titles(), rows.map((r) => (r.index === 150 ? 'last few' : r.index >= 100 && r.index < 300 ? `few ${r.index}` : r.title)));
+  const again = rows.slice(0, 600).map((r) => ({ ...r, title: r.index < 120 ? 'same' : `new ${r.index}` }));
+  again.push({ ...rows[5]!, title: 'last' });
+  assert.equal(s.tables.chapters.upsertMany(again), 601);
+  assert.deepEqual(titles(), rows.map((r) => (r.index === 5 ? 'last' : r.index < 120 ? 'same' : r.index < 600 ? `new ${r.index}` : r.title)));
   // An auto-generated key left out takes SQLite's next id, in the order given.
   const rules = Array.from({ length: 150 }, (_, i) => ({ name: `r${i}`, pattern: 'p', replacement: '', isEnabled: true, isRegex: false, order: 0 }));
   assert.equal(s.tables.replace_rules.insertMany(rules), 150);
