@@ -4,12 +4,13 @@
 //
 //   git worktree add /tmp/prev <commit> && (cd /tmp/prev && npx tsc -p tsconfig.json)
 //   cp -r /tmp/prev/dist/src .before   # inside this repository, so its imports resolve here
-//   node dist/bench/before-after.js --before .before [--only counts,paging,in-list,transaction-listener] [--rounds 40]
+//   node dist/bench/before-after.js --before .before [--only counts,paging,in-list,source-upsert,transaction-listener] [--rounds 40]
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { openStore as OpenStore, Store as AnyVersionStore } from '../src/index.js';
+import { sources as makeSources, type SourceIn } from './data.js';
 import { bootstrapMedian, median, pairedRatios, prng, shuffle } from './stats.js';
 
 type Store = AnyVersionStore<62>;
@@ -21,12 +22,17 @@ interface Path {
   make(store: Store): (i: number) => unknown;
 }
 
+let sources: SourceIn[] | undefined;
+const sourceRows = (): SourceIn[] => (sources ??= makeSources(100).rows);
+
 const words = Array.from({ length: 2000 }, (_, i) => `w${String(i).padStart(4, '0')}`);
 
 const PATHS: Record<string, Path> = {
   counts: { calls: 100, make: (s) => () => s.counts() },
   paging: { calls: 300, make: (s) => (i) => s.tables.search_keywords.list({ orderBy: 'word', limit: 5, offset: i % 600 }) },
   'in-list': { calls: 300, make: (s) => (i) => s.tables.search_keywords.list({ where: { word: { in: words.slice(0, 9 + (i % 300)) } } }) },
+  // 100 book sources upserted into a store that has upserted them before (so statements are prepared).
+  'source-upsert': { calls: 20, make: (s) => () => s.tables.book_sources.upsertMany(sourceRows()) },
   'transaction-listener': {
     calls: 1000,
     make(s) {

@@ -4,13 +4,18 @@
 // separate child processes (so each peak RSS is its own): imports it into a new store, imports
 // it by hand ("JSON.parse the file + raw inserts", the baseline), and exports the store's
 // sources again. Reports wall time, the ratio to the baseline and each child's peak memory.
-// Run: npm run bench:import [-- --count N] [-- --generated] [-- --driver node:sqlite]
+// The store's and the baseline's imports run `--runs` times each (default 3), alternating which
+// goes first; the ratio is the median of the runs' ratios. The input is like for like (3.x-format
+// sources only, as the baseline's inserts take them) and, separately, mixed (with the corpora's
+// 2.0-format sources, which the store converts and the baseline only copies).
+// Run: npm run bench:import [-- --count N] [-- --runs N] [-- --generated] [-- --driver node:sqlite]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exportBackup } from '../src/node/backup-export.js';
+import { isLegacyBookSource } from '../src/backup/legacy-book-source.js';
 import { importFiles } from '../src/node/backup-import.js';
 import type { DriverName } from '../src/index.js';
 import { openStore } from '../src/store/open.js';
@@ -21,6 +26,7 @@ import { SOURCE_UPSERT, sourceParams } from './contenders/sql.js';
 import type { SourceIn } from './data.js';
 import { useEngine } from './engine.js';
 import { vmHwm } from './memory.js';
+import { median } from './stats.js';
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
@@ -105,39 +111,64 @@ function fitToSize(pool: Record<string, unknown>[] | undefined, meanBytes: numbe
   return pool.filter((s) => kept.has(s));
 }
 
-function parent(count: number, generated: boolean, driver: string | undefined): void {
+function parent(count: number, runs: number, generated: boolean, driver: string | undefined): void {
   // Each child opens the files again: WASM's memory storage does not outlive a process.
   if (driver === 'wasm') throw new Error('bench:import works on files: for WASM run npm run bench -- --driver wasm --only import,export');
   const corpora = fileURLToPath(new URL('../../../shared/corpora/', import.meta.url));
   const pool = generated ? undefined : fitToSize(corpusSources(corpora), TARGET_BYTES_PER_SOURCE);
+  const modern = pool?.filter((o) => !isLegacyBookSource(o));
+  const inputs: [string, Record<string, unknown>[] | undefined][] = pool
+    ? [[`like for like: 3.x-format sources only (${modern!.length} real ones from the corpora)`, modern], [`mixed: ${pool.length} real sources of the corpora, ${pool.length - modern!.length} of them 2.0-format`, pool]]
+    : [[`like for like: the generator's 3.x-format sources${generated ? '' : ' (../shared/corpora not found)'}`, undefined]];
   const dir = mkdtempSync(join(tmpdir(), 'legado-bench-'));
+  const lines: string[] = [];
   try {
-    const input = join(dir, 'collection.json');
-    const bytes = writeCollection(input, count, pool);
-    const source = pool ? `the corpora (${pool.length} real sources, modern and 2.0 format, repeated with unique URLs)` : `the generator${generated ? '' : ' (../shared/corpora not found)'}`;
-    const run = (mode: Mode, db: string): ChildResult => {
+    const run = (mode: Mode, input: string, db: string): ChildResult => {
       const args = [fileURLToPath(import.meta.url), '--child', input, db, mode, ...(driver ? [driver] : [])];
       const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
       if (r.status !== 0) throw new Error(`benchmark child (${mode}) failed: ${r.stderr}`);
       return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
     };
-    // Empty store files made by the store, so both imports start from the same file.
-    for (const name of ['store.db', 'raw.db']) openStore(join(dir, name), { schema: 62 }).close();
-    const store = run('store', join(dir, 'store.db'));
-    const raw = run('raw', join(dir, 'raw.db'));
-    const exported = run('export', join(dir, 'store.db'));
-    const line = (what: string, r: ChildResult) =>
+    const line = (what: string, r: ChildResult, bytes: number) =>
       `${what}: ${(r.wallMs / 1000).toFixed(2)} s (${Math.round(r.stored / (r.wallMs / 1000))} records/s), peak RSS ${r.peakRssMB} MB ` +
       `(${(r.peakRssMB - r.baselineRssMB).toFixed(1)} MB above the ${r.baselineRssMB} MB before it: ${((r.peakRssMB - r.baselineRssMB) / mb(bytes)).toFixed(2)}× the input)`;
-    const lines = [
-      `input: ${count} book sources, ${mb(bytes)} MB, synthesized from ${source}`,
-      `store import: ${store.detail}; store file ${mb(statSync(join(dir, 'store.db')).size)} MB`,
-      line('legado-store import', store),
-      line('JSON.parse + raw inserts', raw),
-      `import / baseline: ${(store.wallMs / raw.wallMs).toFixed(2)}× (target ≤ 1.15×); peak above baseline below the input: ${store.peakRssMB - store.baselineRssMB < mb(bytes) ? 'met' : 'not met'}`,
-      line('legado-store export', exported),
-      `${existsSync('/proc/cpuinfo') ? 'linux' : process.platform}, ${(globalThis as { Bun?: { version: string } }).Bun ? `bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}` : `node ${process.version}`}${driver ? `, ${driver}` : ''}`,
-    ];
+    for (const [label, sources] of inputs) {
+      const input = join(dir, 'collection.json');
+      const bytes = writeCollection(input, count, sources);
+      const ratios: number[] = [];
+      let store: ChildResult | undefined;
+      let raw: ChildResult | undefined;
+      for (let i = 0; i < runs; i++) {
+        // Empty store files made by the store, so both imports start from the same file.
+        for (const name of ['store.db', 'raw.db']) {
+          for (const f of ['', '-wal', '-shm']) rmSync(join(dir, name + f), { force: true });
+          openStore(join(dir, name), { schema: 62 }).close();
+        }
+        const pair = (mode: 'store' | 'raw') => run(mode, input, join(dir, `${mode}.db`));
+        if (i % 2 === 0) {
+          store = pair('store');
+          raw = pair('raw');
+        } else {
+          raw = pair('raw');
+          store = pair('store');
+        }
+        ratios.push(store.wallMs / raw.wallMs);
+      }
+      rmSync(join(dir, 'store.db-export'), { recursive: true, force: true });
+      const exported = run('export', input, join(dir, 'store.db'));
+      const sorted = [...ratios].sort((a, b) => a - b);
+      lines.push(
+        `input, ${label}: ${count} book sources, ${mb(bytes)} MB`,
+        `store import: ${store!.detail}; store file ${mb(statSync(join(dir, 'store.db')).size)} MB`,
+        line('legado-store import (last run)', store!, bytes),
+        line('JSON.parse + raw inserts (last run)', raw!, bytes),
+        `import / baseline, ${runs} alternating pairs: median ${median(ratios).toFixed(2)}× (runs ${sorted.map((r) => r.toFixed(2)).join(', ')}; target ≤ 1.05× like for like); ` +
+          `peak above baseline below the input: ${store!.peakRssMB - store!.baselineRssMB < mb(bytes) ? 'met' : 'not met'}`,
+        line('legado-store export', exported, bytes),
+        '',
+      );
+    }
+    lines.push(`${existsSync('/proc/cpuinfo') ? 'linux' : process.platform}, ${(globalThis as { Bun?: { version: string } }).Bun ? `bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}` : `node ${process.version}`}${driver ? `, ${driver}` : ''}`);
     process.stdout.write(lines.join('\n') + '\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -153,5 +184,5 @@ if (args[0] === '--child') {
     const at = args.indexOf(name);
     return at >= 0 ? args[at + 1] : undefined;
   };
-  parent(Number(opt('--count') ?? 20000), args.includes('--generated'), opt('--driver'));
+  parent(Number(opt('--count') ?? 20000), Number(opt('--runs') ?? 3), args.includes('--generated'), opt('--driver'));
 }

@@ -179,7 +179,9 @@ test('a bulk insert that fails part-way writes nothing and names the row', () =>
   assert.throws(() => s.tables.books.insertMany(rows), (e: unknown) => e instanceof DuplicateKeyError && /^row 2: books: duplicate primary key/.test(e.message));
   assert.deepEqual(s.db.prepare('SELECT bookUrl FROM books').pluck().all(), ['keep']);
   s.tables.books.insert(book('x'));
-  assert.throws(() => s.tables.chapters.upsertMany([chapter('x', 0), chapter('x', 1), chapter('missing', 2)]), ForeignKeyError);
+  assert.throws(() => s.tables.chapters.upsertMany([chapter('x', 0), chapter('x', 1), chapter('missing', 2)]), (e: unknown) => e instanceof ForeignKeyError && /^row 2: /.test(e.message));
+  assert.throws(() => s.tables.chapters.upsertMany([chapter('x', 0), { ...chapter('x', 1), isVip: 'yes' }] as unknown as ReturnType<typeof chapter>[]), (e: unknown) => e instanceof ValueTypeError && /^row 1: /.test(e.message));
+  assert.throws(() => s.tables.chapters.upsertMany([chapter('x', 0), { ...chapter('x', 1), nope: 1 }] as unknown as ReturnType<typeof chapter>[]), (e: unknown) => e instanceof UnknownFieldError && /^row 1: /.test(e.message));
   assert.equal(raw(s, 'SELECT count(*) FROM chapters'), 0);
   assert.equal(s.tables.books.upsertMany([book('x', 'X2'), book('y')]), 2);
   s.close();
@@ -226,23 +228,29 @@ test('values the rows of a batch share are bound once: every row lands exactly a
   s.tables.books.insertMany([book('b'), book('c')]);
   // Columns shared for a while, then not: bookUrl switches at 150, tag starts to vary at 100,
   // isVip is true for 200–259, and the nullable positions are set on a few rows only.
-  const rows = Array.from({ length: 400 }, (_, i) => ({
+  const rows = Array.from({ length: 700 }, (_, i) => ({
     ...chapter(i < 150 ? 'b' : 'c', i),
     tag: i < 100 ? null : `tag${i % 3}`,
     isVip: i >= 200 && i < 260,
     start: i % 97 === 0 ? i * 10 : null,
     variable: i === 333 ? '{"k":1}' : null,
   }));
-  assert.equal(s.tables.chapters.insertMany(rows), 400);
+  assert.equal(s.tables.chapters.insertMany(rows), 700);
   const stored = s.db.prepare('SELECT url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay, resourceUrl, tag, start, `end`, startFragmentId, endFragmentId, variable FROM chapters ORDER BY rowid').raw(true).all();
   const expected = rows.map((r) => [r.url, r.title, 0, r.baseUrl, r.bookUrl, r.index, r.isVip ? 1 : 0, 0, null, r.tag, r.start, null, null, null, r.variable]);
   assert.deepEqual(stored, expected);
-  // upsertMany the same way: each row's last values, the rows it did not name unchanged.
-  const again = rows.slice(0, 300).map((r) => ({ ...r, title: r.index < 120 ? 'same' : `new ${r.index}` }));
+  // upsertMany the same way: each row's last values (a key given twice takes its last ones), the
+  // rows it did not name unchanged. First 201 rows (the table's first upserted rows: a statement
+  // each), then 601 (in batches, shared columns bound once).
+  const titles = () => s.db.prepare('SELECT title FROM chapters ORDER BY rowid').pluck().all();
+  const few = rows.slice(100, 300).map((r) => ({ ...r, title: `few ${r.index}` }));
+  few.push({ ...rows[150]!, title: 'last few' });
+  assert.equal(s.tables.chapters.upsertMany(few), 201);
+  assert.deepEqual(titles(), rows.map((r) => (r.index === 150 ? 'last few' : r.index >= 100 && r.index < 300 ? `few ${r.index}` : r.title)));
+  const again = rows.slice(0, 600).map((r) => ({ ...r, title: r.index < 120 ? 'same' : `new ${r.index}` }));
   again.push({ ...rows[5]!, title: 'last' });
-  assert.equal(s.tables.chapters.upsertMany(again), 301);
-  const titles = s.db.prepare('SELECT title FROM chapters ORDER BY rowid').pluck().all();
-  assert.deepEqual(titles, rows.map((r) => (r.index === 5 ? 'last' : r.index < 120 ? 'same' : r.index < 300 ? `new ${r.index}` : r.title)));
+  assert.equal(s.tables.chapters.upsertMany(again), 601);
+  assert.deepEqual(titles(), rows.map((r) => (r.index === 5 ? 'last' : r.index < 120 ? 'same' : r.index < 600 ? `new ${r.index}` : r.title)));
   // An auto-generated key left out takes SQLite's next id, in the order given.
   const rules = Array.from({ length: 150 }, (_, i) => ({ name: `r${i}`, pattern: 'p', replacement: '', isEnabled: true, isRegex: false, order: 0 }));
   assert.equal(s.tables.replace_rules.insertMany(rules), 150);
