@@ -1,10 +1,10 @@
 // Runs the CLI's import in a worker (import-worker.ts) and answers Ctrl-C and SIGTERM meanwhile:
 // the worker is told to stop, rolls its one transaction back, and the command ends with
 // "interrupted: nothing stored" and the signal's exit code (130, 143), the terminal restored.
-import { constants } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { LegadoStoreError, type ErrorCode } from '../errors.js';
 import type { ImportProgress } from '../backup/import.js';
+import { SIGNALS } from './exit.js';
 import type { ErrorData, ImportRequest, WorkerMessage } from './import-worker.js';
 
 export type ImportOutcome<R> =
@@ -12,10 +12,6 @@ export type ImportOutcome<R> =
   | { readonly kind: 'interrupted'; readonly created: boolean; readonly signal: NodeJS.Signals }
   | { readonly kind: 'failed'; readonly created: boolean; readonly error: Error };
 
-const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
-
-/** The shell's code for a process ended by `signal`: 128 + its number. */
-export const signalExitCode = (signal: NodeJS.Signals): number => 128 + constants.signals[signal];
 
 /**
  * The import of `request` (without its stop flag), with progress reported as it goes. A failure

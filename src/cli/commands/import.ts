@@ -5,11 +5,11 @@ import { isSqliteFile } from '../../engine/source.js';
 import { kindNotes, nothingStoredHint, type ImportResult } from '../../backup/report.js';
 import { NEWEST_VERSION } from '../../schema/index.js';
 import { removeCreated, sayCreated } from '../open-store.js';
-import { importInWorker, signalExitCode, type ImportOutcome } from '../import-run.js';
+import { importInWorker } from '../import-run.js';
 import { FileNotFoundError } from '../../errors.js';
 import { backupFileByKind, KIND_NAMES } from '../../backup/file-map.js';
 import { askSecret, BACKUP_PASSWORD_ENV, secretFromEnv } from '../secret.js';
-import { EXIT, parseSchemaOption, UsageError } from '../exit.js';
+import { EXIT, parseSchemaOption, signalExitCode, UsageError } from '../exit.js';
 import { progressBar } from '../progress.js';
 import { printableLines } from '../printable.js';
 
