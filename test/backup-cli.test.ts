@@ -2,7 +2,7 @@
 // the progress bar on a terminal and never with --json.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
@@ -171,31 +171,76 @@ test('INVALID_JSON never quotes the file: a bearer token, cookie or login where 
   }
 });
 
-test('Ctrl-C during a terminal import: the terminal is as it was (cursor shown, line wrap on), nothing stored', async () => {
-  assert.ok(hasScript, NO_SCRIPT);
-  const dir = tempDir();
-  const f = writeJson(join(dir, 'sources.json'), Array.from({ length: 400_000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: `S${i}`, ruleSearch: { bookList: 'x'.repeat(100) } })));
-  const store = join(dir, 's.db');
-  assert.equal(spawnSync(process.execPath, [MAIN, 'init', store]).status, 0);
-  // Ctrl-C typed on the pseudo-terminal: its line discipline sends SIGINT to the import.
-  const child = spawn('script', ['-qfec', `"${process.execPath}" "${MAIN}" import "${store}" "${f}"`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+/** The pid of the node process running `import` into `store` (script's shell may or may not exec it). */
+function importPid(store: string): number | undefined {
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let cmd: string;
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    const argv = cmd.split('\0');
+    if (argv[0] === process.execPath && argv[1] === MAIN && argv.includes(store)) return Number(pid);
+  }
+  return undefined;
+}
+
+let bigCollection: string | undefined;
+const bigSources = (): string =>
+  (bigCollection ??= writeJson(join(tempDir(), 'sources.json'), Array.from({ length: 400_000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: `S${i}`, ruleSearch: { bookList: 'x'.repeat(100) } }))));
+
+/**
+ * Starts a terminal import of 400,000 sources into `store`, waits for its bar, and sends it
+ * `signal`: SIGINT as Ctrl-C typed on the pseudo-terminal (its line discipline signals the
+ * foreground process), SIGTERM with kill(2). Returns what the terminal showed and the exit code.
+ */
+async function interruptedImport(store: string, signal: 'SIGINT' | 'SIGTERM'): Promise<{ out: string; code: number | null }> {
+  const child = spawn('script', ['-qfec', `"${process.execPath}" "${MAIN}" import "${store}" "${bigSources()}"`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
-  const ended = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.stdout!.on('data', (d: Buffer) => {
     out += d.toString('latin1');
   });
   for (let i = 0; i < 4000 && !/records\/s/.test(out); i++) await sleep(5);
   assert.match(out, /records\/s/, 'the bar was drawn');
-  child.stdin!.write('\x03');
-  await ended;
-  assert.doesNotMatch(out, /stored +duplicates|\bdone\b/, 'interrupted before the end');
-  // Every terminal state the bar set is undone: nothing hidden, no line wrap turned off.
-  const hides = out.split('\x1b[?25l').length - 1;
-  const shows = out.split('\x1b[?25h').length - 1;
-  const wrapsOff = out.split('\x1b[?7l').length - 1;
-  const wrapsOn = out.split('\x1b[?7h').length - 1;
-  assert.ok(hides <= shows && wrapsOff <= wrapsOn, JSON.stringify({ hides, shows, wrapsOff, wrapsOn }));
-  const db = openDb(store);
-  assert.equal(db.prepare('SELECT count(*) FROM book_sources').pluck().get(), 0);
-  db.close();
+  if (signal === 'SIGINT') child.stdin!.write('\x03');
+  else process.kill(importPid(store)!, 'SIGTERM');
+  const code = await ended;
+  return { out, code };
+}
+
+/** Every terminal state the bar set is undone: the cursor shown again, line wrap back on. */
+function assertTerminalRestored(out: string): void {
+  const last = (seq: string) => out.lastIndexOf(seq);
+  assert.ok(last('\x1b[?25l') >= 0 && last('\x1b[?7l') >= 0, 'the bar hid the cursor and turned wrap off while drawing');
+  assert.ok(last('\x1b[?25h') > last('\x1b[?25l'), 'cursor shown again');
+  assert.ok(last('\x1b[?7h') > last('\x1b[?7l'), 'line wrap on again');
+}
+
+test('Ctrl-C or SIGTERM during a terminal import: terminal restored, "interrupted: nothing stored", exit 130 or 143, the store as it was', async () => {
+  assert.ok(hasScript, NO_SCRIPT);
+  const dir = tempDir();
+  const seed = writeJson(join(dir, 'seed.json'), [{ bookSourceUrl: 'https://kept', bookSourceName: 'kept' }]);
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    const store = join(dir, `${signal}.db`);
+    assert.equal(cli('import', store, seed).status, 0);
+    const r = await interruptedImport(store, signal);
+    assert.equal(r.code, code, r.out);
+    assert.doesNotMatch(r.out, /stored +duplicates|\bdone\b/, 'interrupted before the end');
+    assert.match(r.out, /legado-store: interrupted: nothing stored\r?\n/);
+    assertTerminalRestored(r.out);
+    // The file itself: only the row stored before, and no -wal or -shm left beside it.
+    const db = openDb(store);
+    assert.deepEqual(db.prepare('SELECT bookSourceUrl FROM book_sources').pluck().all(), ['https://kept']);
+    db.close();
+    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(`${signal}.db`)), [`${signal}.db`]);
+  }
+  // Into a path that did not exist: the store the import created goes with it.
+  const fresh = join(dir, 'fresh.db');
+  const r = await interruptedImport(fresh, 'SIGTERM');
+  assert.equal(r.code, 143, r.out);
+  assert.match(r.out, /interrupted: nothing stored/);
+  assert.doesNotMatch(r.out, /created/);
+  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('fresh')), []);
 });

@@ -3,8 +3,10 @@
 // command line, never printed, never in the store.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { openStore } from 'legado-store';
 import { CLI } from './helpers/cli.js';
 import { PASSWORD, startNodeDav, USER, type DavServer } from './helpers/dav-servers.js';
 import { appProgressJson, Phone } from './helpers/phone.js';
@@ -157,4 +159,24 @@ test('the password: never from argv, asked only on a terminal, never echoed or p
   assert.equal(tty.code, 0, tty.stdout);
   assert.match(tty.stdout, /no backups in http:\/\/127\.0\.0\.1:\d+\/pw\//);
   noSecret(tty);
+});
+
+test("progress --pull: a remote position outside the app's Int is refused with WRONG_TYPE (exit 1); the book keeps its own", async () => {
+  const store = shelfStore();
+  const path = store.path;
+  const before = store.db.prepare('SELECT durChapterIndex, durChapterPos FROM books WHERE bookUrl = ?').raw().get(SHELF[1]!.bookUrl);
+  store.close();
+  const common = ['--url', `${server.url}int/`, '--user', USER];
+  // The phone's folder on the server, then its file: further and newer than the store's position.
+  mkdirSync(join(server.dir, 'int', 'legado', 'bookProgress'), { recursive: true });
+  const phone = new Phone(`${server.url}int/legado/`);
+  await nextSecond();
+  await phone.putProgress(SHELF[1]!.file, appProgressJson({ name: SHELF[1]!.name, author: SHELF[1]!.author, durChapterIndex: 40, durChapterPos: 2147483648, durChapterTime: Date.now() }));
+  const pull = await run(['webdav', 'progress', path, ...common, '--pull'], withPassword);
+  const s = openStore(path, { readonly: true });
+  const after = s.db.prepare('SELECT durChapterIndex, durChapterPos FROM books WHERE bookUrl = ?').raw().get(SHELF[1]!.bookUrl);
+  s.close();
+  assert.deepEqual(after, before, `${pull.code} ${pull.stdout} ${pull.stderr}`);
+  assert.equal(pull.code, 1);
+  assert.equal(pull.stderr, "legado-store: WRONG_TYPE: books.durChapterPos: expected a 32-bit integer (the app's Int: -2147483648 to 2147483647), got number 2147483648\n");
 });

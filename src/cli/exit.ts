@@ -1,9 +1,16 @@
 // Exit codes and option conventions shared by every command.
+import { constants } from 'node:os';
 import { Option } from 'commander';
 import { SUPPORTED_VERSIONS, isSupportedVersion, type SchemaVersion } from '../schema/index.js';
 
 /** 0 done; 1 the operation failed (a typed error, printed as `CODE: message`); 2 bad usage. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** The signals a long command answers (Ctrl-C, and `kill`'s default). */
+export const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+/** The shell's code for a process ended by `signal`: 128 + its number (130, 143). */
+export const signalExitCode = (signal: NodeJS.Signals): number => 128 + constants.signals[signal];
 
 /** Bad arguments that commander itself cannot see (a value out of range, say). */
 export class UsageError extends Error {}

@@ -11,18 +11,20 @@ export interface ProgressBar {
 
 const NONE: ProgressBar = { update: () => {}, stop: () => {} };
 
-export function progressBar(enabled: boolean, unit: string, stream: NodeJS.WriteStream = process.stderr): ProgressBar {
+/**
+ * `ownsTerminal`: the command stops the bar on every way out, signals included (import-run.ts),
+ * so the bar may hide the cursor and turn line wrap off while it draws; `stop()` turns both back.
+ * Other commands run in one synchronous step a Ctrl-C ends at once: their bar leaves both alone.
+ */
+export function progressBar(enabled: boolean, unit: string, stream: NodeJS.WriteStream = process.stderr, ownsTerminal = false): ProgressBar {
   if (!enabled || !stream.isTTY) return NONE;
   const started = performance.now();
   const bar = new cliProgress.SingleBar(
     {
       stream,
       format: `{bar} {percentage}% | {records} ${unit} | {rate} ${unit}/s | {file}`,
-      // The terminal's state is left alone (cursor shown, line wrap on): an import runs in one
-      // synchronous transaction, so a Ctrl-C ends the process at once, with nothing stored and
-      // no chance to restore a state changed here.
-      hideCursor: false,
-      linewrap: true,
+      hideCursor: ownsTerminal,
+      linewrap: !ownsTerminal,
       clearOnComplete: false,
       fps: 10,
     },

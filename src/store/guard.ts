@@ -18,6 +18,12 @@ export function ownedBy<T extends object>(o: T, owner: Owner): T {
   return o;
 }
 
+/** Records that SQLite found the file of `o`'s store damaged (a check outside the guarded methods). */
+export function markDamaged(o: object): void {
+  const owner = owners.get(o);
+  if (owner) owner.damaged = true;
+}
+
 function translate(self: unknown, e: unknown): unknown {
   const owner = typeof self === 'object' && self !== null ? owners.get(self) : undefined;
   const typed = engineError(owner?.path ?? '(store)', e);

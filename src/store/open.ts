@@ -120,7 +120,7 @@ function open(path: string, opened: OpenOptions): AnyStore {
   }
   if (report === 'empty') return createStore(path, wanted ?? NEWEST_VERSION, options, inPlace);
   const db = inPlace ?? openForWork(path, options);
-  return withSpecialGroups(new Store(path, db, schemas[report.version as SchemaVersion], options), options.specialGroups ?? false);
+  return withSpecialGroups(new Store(path, db, schemas[report.version as SchemaVersion], { ...options, walAtOpen: wal !== 'none' }), options.specialGroups ?? false);
 }
 
 function inPlaceConnection(driver: Driver, path: string, options: OpenOptions, walChecked: boolean): Db | undefined {
@@ -139,7 +139,7 @@ function createStore(path: string, version: SchemaVersion, options: OpenOptions,
     db.close();
     throw e;
   }
-  return withSpecialGroups(new Store(path, db, schemas[version], options), options.specialGroups ?? true);
+  return withSpecialGroups(new Store(path, db, schemas[version], { ...options, walAtOpen: false }), options.specialGroups ?? true);
 }
 
 function withSpecialGroups(store: Store<SchemaVersion>, insert: boolean): AnyStore {

@@ -46,6 +46,12 @@ export interface StoreOptions {
   readonly clock?: () => number;
   /** The engine the connection is on (to close a damaged store without a checkpoint). */
   readonly driver?: DriverChoice;
+  /**
+   * A -wal was beside the file before this store opened it (default true). Only such a -wal is
+   * kept apart from a damaged file at close; one this store's connection made is its own,
+   * closed as usual (checkpointed, removed with its -shm), so a refused write leaves nothing.
+   */
+  readonly walAtOpen?: boolean;
 }
 
 export class Store<V extends SchemaVersion = 62> implements DomainContext {
@@ -70,6 +76,7 @@ export class Store<V extends SchemaVersion = 62> implements DomainContext {
   /** The file, and whether SQLite reported it damaged (set by the guard on a CORRUPT error). */
   private readonly owner: Owner;
   private readonly driver: DriverChoice | undefined;
+  private readonly walAtOpen: boolean;
   /** One transaction function for every store.transaction / store.read call: it runs the function it is given. */
   private readonly runInTransaction: TransactionFn<[() => unknown], unknown>;
 
@@ -77,6 +84,7 @@ export class Store<V extends SchemaVersion = 62> implements DomainContext {
     this.path = path;
     this.owner = { path, damaged: false };
     this.driver = options.driver;
+    this.walAtOpen = options.walAtOpen ?? true;
     this.db = db;
     this.schema = schema;
     this.version = schema.version as V;
@@ -268,7 +276,7 @@ export class Store<V extends SchemaVersion = 62> implements DomainContext {
     if (!this.db.open) return;
     // A damaged file is not checkpointed into; a read-only store wrote nothing to its -wal (an
     // empty one its query_only connection made), so its close removes what it made beside it.
-    if (this.owner.damaged && this.path !== ':memory:' && !isReadOnly(this.db)) closeWithoutCheckpoint(this.db, this.path, resolveDriver(this.driver));
+    if (this.owner.damaged && this.walAtOpen && this.path !== ':memory:' && !isReadOnly(this.db)) closeWithoutCheckpoint(this.db, this.path, resolveDriver(this.driver));
     else this.db.close();
     lastClosed = this;
   }

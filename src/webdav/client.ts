@@ -46,6 +46,11 @@ export interface WebDavConnection {
   readonly maxListingBytes?: number;
   /** Largest backup download, written to disk as it arrives, in bytes (default 1 GiB). */
   readonly maxDownloadBytes?: number;
+  /**
+   * Stops the request under way when aborted (the CLI's Ctrl-C): it fails with the signal's
+   * reason, and a download's temporary file is removed as on any failure.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface DavFile {
@@ -240,8 +245,10 @@ export class DavClient {
     for (;;) {
       this.requests++;
       try {
-        return await send(client, AbortSignal.timeout(this.options.timeoutMs ?? 60_000));
+        const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 60_000);
+        return await send(client, this.options.signal ? AbortSignal.any([timeout, this.options.signal]) : timeout);
       } catch (e) {
+        if (this.options.signal?.aborted) throw this.options.signal.reason;
         if (e instanceof LegadoStoreError) throw e;
         const status = (e as { status?: unknown }).status;
         if (typeof status !== 'number') throw new WebDavConnectionError(method, this.url(path), connectionReason(e));

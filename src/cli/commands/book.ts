@@ -4,6 +4,7 @@ import { openStore } from '../../store/open.js';
 import { addLocalBook, bookFileAt, readLocalChapter } from '../../node/localbook.js';
 import { findLocalBook } from '../../localbook/api.js';
 import { UsageError } from '../exit.js';
+import { openForWrite } from '../open-store.js';
 
 interface Flags {
   json?: boolean;
@@ -25,7 +26,7 @@ export function registerBook(program: Command): void {
     .option('--json', 'print JSON')
     .addHelpText('after', '\nExample:\n  $ legado-store book add legado.db 《三体》作者：刘慈欣.txt\n')
     .action((storePath: string, files: string[], flags: Flags) => {
-      const store = openStore(storePath, { create: false });
+      const store = openForWrite(storePath);
       try {
         const results = files.map((f) => {
           const r = addLocalBook(store, bookFileAt(f), { ...(flags.books ? { booksDir: flags.books } : {}), ...(flags.force ? { force: true } : {}) });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { toJson } from '../../inspect/format.js';
-import { openStore } from '../../store/open.js';
+import { openForWrite } from '../open-store.js';
 
 export function registerCache(program: Command): void {
   const cache = program.command('cache').description('the expiring key/value cache');
@@ -11,7 +11,7 @@ export function registerCache(program: Command): void {
     .option('--json', 'print JSON')
     .addHelpText('after', '\nExample:\n  $ legado-store cache purge legado.db\n')
     .action((storePath: string, flags: { json?: boolean }) => {
-      const store = openStore(storePath, { create: false });
+      const store = openForWrite(storePath);
       try {
         const before = store.tables.caches.count();
         const deleted = store.cache.purgeExpired();

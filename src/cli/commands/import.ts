@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { importDatabase, type DatabaseImportResult } from '../../backup/database.js';
-import { importInputs } from '../../node/backup-import.js';
+import type { DatabaseImportResult } from '../../backup/database.js';
 import { isSqliteFileOnDisk } from '../../fs/byte-sources.js';
 import { kindNotes, nothingStoredHint, type ImportResult } from '../../backup/report.js';
 import { NEWEST_VERSION, OLDEST_VERSION } from '../../schema/index.js';
-import { openOrCreateStore, removeCreated, sayCreated } from '../open-store.js';
+import { removeCreated, sayCreated } from '../open-store.js';
+import { importInWorker } from '../import-run.js';
 import { FileNotFoundError } from '../../errors.js';
 import { backupFileByKind, KIND_NAMES } from '../../backup/file-map.js';
 import { askSecret, BACKUP_PASSWORD_ENV, secretFromEnv } from '../secret.js';
-import { EXIT, parseSchemaOption, UsageError } from '../exit.js';
+import { EXIT, parseSchemaOption, signalExitCode, UsageError } from '../exit.js';
 import { progressBar } from '../progress.js';
 import { printableLines } from '../printable.js';
 
@@ -83,50 +83,51 @@ export function registerImport(program: Command): void {
       };
       // Asked before the store opens, so nothing waits on a lock while someone types.
       const password = await backupPassword(flags);
-      const { store, created } = openOrCreateStore(storePath, schema === undefined ? {} : { schema });
-      // A new store is named once the import is through; one that fails takes its new file with it.
-      let failed = false;
-      const bar = progressBar(!flags.json, databases.length ? 'rows' : 'records');
+      const bar = progressBar(!flags.json, databases.length ? 'rows' : 'records', process.stderr, true);
       let total = 0;
-      try {
-        if (databases.length) {
-          const result = importDatabase(store, databases[0]!, {
+      // In a worker, so that Ctrl-C and SIGTERM are answered (import-run.ts).
+      const outcome = await importInWorker<ImportResult>(
+        {
+          storePath,
+          inputs,
+          ...(databases.length ? { database: databases[0]! } : {}),
+          ...(schema === undefined ? {} : { schema }),
+          options: {
+            kind: flags.kind,
             strict: flags.strict,
-            onProgress: (p) => bar.update(p.bytes, (total = p.totalBytes), p.records, p.file),
-          });
-          bar.update(total, total, result.totals.read, 'done');
-          bar.stop();
-          process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderDatabaseImport(result));
-          return;
-        }
-        const result = await importInputs(store, inputs, {
-          kind: flags.kind,
-          strict: flags.strict,
-          password,
-          keepName: flags.keepName,
-          keepGroup: flags.keepGroup,
-          keepEnabled: flags.keepEnabled,
-          onlyNewer: flags.onlyNewer,
-          zipLimits,
-          onProgress: (p) => bar.update(p.bytes, (total = p.totalBytes), p.records, p.file),
-        });
-        bar.update(total, total, result.totals.read, 'done');
-        bar.stop();
-        process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderImport(result));
-        const hint = nothingStoredHint(result);
-        if (hint !== undefined) {
-          process.stderr.write(`legado-store: nothing was stored: ${hint}\n`);
-          process.exitCode = EXIT.failure;
-          return;
-        }
-      } catch (e) {
-        failed = true;
-        bar.stop();
-        throw e;
-      } finally {
-        store.close();
-        if (created && failed) removeCreated(storePath);
-        else if (created) sayCreated(storePath, store.version);
+            password,
+            keepName: flags.keepName,
+            keepGroup: flags.keepGroup,
+            keepEnabled: flags.keepEnabled,
+            onlyNewer: flags.onlyNewer,
+            zipLimits,
+          },
+        },
+        (p) => bar.update(p.bytes, (total = p.totalBytes), p.records, p.file),
+      );
+      if (outcome.kind === 'done') bar.update(total, total, outcome.result.totals.read, 'done');
+      bar.stop();
+      // A failed or interrupted import takes a store it created with it (the worker closed it).
+      if (outcome.kind !== 'done' && outcome.created) removeCreated(storePath);
+      if (outcome.kind === 'failed') throw outcome.error;
+      if (outcome.kind === 'interrupted') {
+        process.stderr.write('legado-store: interrupted: nothing stored\n');
+        process.exitCode = signalExitCode(outcome.signal);
+        return;
+      }
+      const result = outcome.result;
+      if (databases.length) process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderDatabaseImport(result as DatabaseImportResult));
+      else process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderImport(result));
+      const hint = databases.length ? undefined : nothingStoredHint(result);
+      if (hint !== undefined) {
+        process.stderr.write(`legado-store: nothing was stored: ${hint}\n`);
+        process.exitCode = EXIT.failure;
+      }
+      // A new store is named once the import is through.
+      if (outcome.created) sayCreated(storePath, outcome.version);
+      if (outcome.signal !== undefined) {
+        process.stderr.write('legado-store: interrupted after the import was stored\n');
+        process.exitCode = signalExitCode(outcome.signal);
       }
       process.exitCode ??= EXIT.ok;
     });

@@ -15,6 +15,7 @@ import { FileExistsError } from '../../errors.js';
 import { toJson } from '../../inspect/format.js';
 import { inputKind } from '../../node/sides.js';
 import { openStore } from '../../store/open.js';
+import { openForWrite } from '../open-store.js';
 import { NEWEST_VERSION, type SchemaVersion } from '../../schema/index.js';
 import { UsageError } from '../exit.js';
 
@@ -52,7 +53,7 @@ export function registerSources(program: Command): void {
       let report: DedupeReport;
       let applied: { deleted: number; booksRepointed: number } | undefined;
       if (isStore) {
-        const store = openStore(input, { create: false, readonly: !flags.apply });
+        const store = flags.apply ? openForWrite(input) : openStore(input, { create: false, readonly: true });
         try {
           entries = storeSources(store);
           version = store.version;
@@ -105,7 +106,7 @@ export function registerSources(program: Command): void {
       .addHelpText('after', `\nExample:\n  $ legado-store sources ${name} legado.db --group 精品\n  $ legado-store sources ${name} legado.db --url https://a.example --url https://b.example\n`)
       .action((storePath: string, flags: { group?: string; url: string[]; json?: boolean }) => {
         if (flags.group === undefined && flags.url.length === 0) throw new UsageError(`sources ${name} needs --group or --url`);
-        const store = openStore(storePath, { create: false });
+        const store = openForWrite(storePath);
         try {
           const r = setSourcesEnabled(store, { ...(flags.group !== undefined ? { group: flags.group } : {}), urls: flags.url }, enabled);
           process.stdout.write(flags.json ? toJson({ enabled, ...r }) + '\n' : `${name}d ${r.changed} of ${r.sources.length} source(s) (the others already were)\n`);

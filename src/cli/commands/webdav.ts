@@ -2,13 +2,14 @@
 // WebDAV folder. The password comes from LEGADO_WEBDAV_PASSWORD or a terminal prompt only.
 import { Option, type Command } from 'commander';
 import { openStore } from '../../store/open.js';
+import { openForWrite, openOrCreateStore } from '../open-store.js';
 import type { Store } from '../../store/store.js';
 import type { SchemaVersion } from '../../schema/index.js';
 import { webdavList, webdavSync } from '../../webdav/index.js';
 import { checkConnection } from '../../webdav/client.js';
 import type { WebDavOptions } from '../../webdav/sync.js';
 import type { ProgressDirection, ProgressReport } from '../../webdav/progress.js';
-import { EXIT, UsageError } from '../exit.js';
+import { EXIT, SIGNALS, signalExitCode, UsageError } from '../exit.js';
 import { BACKUP_PASSWORD_ENV, secretFromEnv, secretFromEnvOrPrompt } from '../secret.js';
 import { printable, printableLines } from '../printable.js';
 import { parseSize, renderImport } from './import.js';
@@ -47,7 +48,7 @@ export function registerWebDav(program: Command): void {
     .option('--device <name>', "the app's device name: backup<date>-<name>.zip")
     .option('--force', 'replace a backup of the same name on the server')
     .action(async (path: string, flags: Flags & { device?: string; force?: boolean }) => {
-      await withStore(path, false, flags, async (store, options) => {
+      await withStore(path, 'read', flags, async (store, options) => {
         const r = await webdavSync(store, { ...options, device: flags.device }).backup({ overwrite: flags.force });
         if (flags.json) return r;
         return printableLines([
@@ -74,10 +75,11 @@ export function registerWebDav(program: Command): void {
 
   common(webdav.command('restore').description('download the newest backup (or NAME) and import it (merge, one transaction)').argument('<store>', 'the store file (created at the newest schema when missing)').argument('[name]', 'the backup to restore'))
     .action(async (path: string, name: string | undefined, flags: Flags) => {
-      await withStore(path, true, flags, async (store, options) => {
+      await withStore(path, 'create', flags, async (store, options) => {
         const r = await webdavSync(store, options).restore(name, { password: secretFromEnv(BACKUP_PASSWORD_ENV) });
         return flags.json ? r : `${printable(`restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests`)}\n${renderImport(r.import).trimEnd()}`;
-      });
+        // Stopped before the import (which is synchronous: a signal waits for its end).
+      }, 'interrupted: nothing stored');
     });
 
   common(webdav.command('progress').description('reading progress: pull further positions and push changed ones (both by default)').argument('<store>', 'the store file'))
@@ -87,7 +89,7 @@ export function registerWebDav(program: Command): void {
     .action(async (path: string, flags: Flags & { pull?: boolean; push?: boolean; force?: boolean }) => {
       if (flags.pull && flags.push) throw new UsageError('--pull and --push together are the default (both): give one or neither');
       const direction: ProgressDirection = flags.pull ? 'pull' : flags.push ? 'push' : 'both';
-      await withStore(path, false, flags, async (store, options) => {
+      await withStore(path, 'write', flags, async (store, options) => {
         const r = await webdavSync(store, options).progress({ direction, force: flags.force });
         return flags.json ? r : renderProgress(r);
       });
@@ -95,22 +97,47 @@ export function registerWebDav(program: Command): void {
 }
 
 /** Opens the store, then runs as `connected` does, and closes it. */
-async function withStore(path: string, create: boolean, flags: Flags, run: (store: Store<SchemaVersion>, options: WebDavOptions) => Promise<unknown>): Promise<void> {
+async function withStore(path: string, mode: 'read' | 'create' | 'write', flags: Flags, run: (store: Store<SchemaVersion>, options: WebDavOptions) => Promise<unknown>, interrupted?: string): Promise<void> {
   const options = connection(flags);
-  const store = openStore(path, { create }) as Store<SchemaVersion>;
+  // A store written to is checked first (a restore's import checks its own).
+  const store = (mode === 'write' ? openForWrite(path) : mode === 'create' ? openOrCreateStore(path).store : openStore(path, { create: false })) as Store<SchemaVersion>;
   try {
-    await connected(flags, (o) => run(store, o), options);
+    await connected(flags, (o) => run(store, o), options, interrupted);
   } finally {
     store.close();
   }
 }
 
 /** Asks for the password when there is an account, runs, prints. */
-async function connected(flags: Flags, run: (options: WebDavOptions) => Promise<unknown>, options = connection(flags)): Promise<void> {
+async function connected(flags: Flags, run: (options: WebDavOptions) => Promise<unknown>, options = connection(flags), interrupted = 'interrupted'): Promise<void> {
   const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
-  const out = await run({ ...options, password });
+  // Ctrl-C or SIGTERM stop the request under way (a download's temporary file goes with it) and
+  // end the command with the signal's code. One that comes during an import (one synchronous
+  // transaction) is answered once it is through: what it stored is then said.
+  const stop = new AbortController();
+  let signal: NodeJS.Signals | undefined;
+  const onSignal = (s: NodeJS.Signals): void => {
+    signal ??= s;
+    stop.abort(new Error(`interrupted by ${s}`));
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+  let out: unknown;
+  try {
+    out = await run({ ...options, password, signal: stop.signal });
+  } catch (e) {
+    if (signal === undefined) throw e;
+    process.stderr.write(`legado-store: ${interrupted}\n`);
+    process.exitCode = signalExitCode(signal);
+    return;
+  } finally {
+    for (const s of SIGNALS) process.off(s, onSignal);
+  }
   process.stdout.write(typeof out === 'string' ? `${out}\n` : `${JSON.stringify(out, null, 2)}\n`);
   process.exitCode = EXIT.ok;
+  if (signal !== undefined) {
+    process.stderr.write('legado-store: interrupted after the command was through\n');
+    process.exitCode = signalExitCode(signal);
+  }
 }
 
 /** `--password`, hidden: taken only to be refused with a pointer to the variable (not a bare "unknown option"). */
