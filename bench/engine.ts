@@ -33,7 +33,7 @@ export function benchEngine(): BenchEngine {
 
 function nativeEngine(driver: Driver): BenchEngine {
   return {
-    name: driver.name,
+    name: driver.name as DriverName,
     driver,
     copy: (from, to) => copyFileSync(from, to),
     remove: (path) => {

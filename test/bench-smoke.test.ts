@@ -27,7 +27,7 @@ test('quick mode runs every workload at two tiers against every contender and wr
   assert.equal(all.filter((w) => w.key === 'bulk').length, 2);
   assert.equal(all.filter((w) => w.key === 'open').length, 1);
   const engine = testDriver.name;
-  const here = CONTENDERS.filter((c) => !c.engines || c.engines.includes(engine));
+  const here = CONTENDERS.filter((c) => !c.engines || c.engines.includes(engine as never));
   for (const w of workloads(SMOKE_SIZES, [1, 2])) {
     assert.match(markdown, new RegExp(`^\\| ${instance(w)} \\| ${w.title} \\| \\d+ \\|`, 'm'), `medians row of ${instance(w)}`);
     for (const c of here) {

@@ -201,7 +201,7 @@ test('open options: busy timeout, read-only, a file that must exist', () => {
 });
 
 test('the store works through a connection it did not open: a Driver object of the caller’s own', () => {
-  const store = openStore(join(dir, 'own.db'), { driver: { name: testDriver.name, open: (p, o) => testDriver.open(p, o), fileSize: (p) => testDriver.fileSize(p) } });
+  const store = openStore(join(dir, 'own.db'), { driver: { name: testDriver.name, capabilities: testDriver.capabilities, open: (p, o) => testDriver.open(p, o), fileSize: (p) => testDriver.fileSize(p) } });
   store.tables.book_groups.upsert({ groupId: 8, groupName: 'own', order: 1, show: true });
   assert.equal(store.tables.book_groups.get(8)?.groupName, 'own');
   store.close();

@@ -19,6 +19,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 function engineWith(objectRows: boolean, rawSql: string[]): Driver {
   return {
     name: testDriver.name,
+    capabilities: testDriver.capabilities,
     fileSize: (p) => testDriver.fileSize(p),
     open(path, options) {
       const conn = testDriver.open(path, options);

@@ -42,6 +42,7 @@ test('driver: a Driver object is used as given, for openStore and inspectFile', 
   const opened: string[] = [];
   const spy: Driver = {
     name: testDriver.name,
+    capabilities: testDriver.capabilities,
     open: (p, o) => (opened.push(p), testDriver.open(p, o)),
     fileSize: (p) => testDriver.fileSize(p),
   };

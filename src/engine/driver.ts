@@ -8,8 +8,48 @@
 // result code name, as better-sqlite3 does ('SQLITE_BUSY', 'SQLITE_CONSTRAINT_PRIMARYKEY',
 // 'SQLITE_NOTADB', ...); the layers above map those names to the store's typed errors.
 
-/** The engines the store can run on. */
+/** The engines the package ships adapters for; a Driver of your own may carry any other name. */
 export type DriverName = 'better-sqlite3' | 'node:sqlite' | 'bun:sqlite' | 'wasm';
+
+/**
+ * What an engine can and cannot do. Shared code asks these, never an engine's name, so an
+ * engine the package does not ship (a Driver of your own, a Durable Object's storage) says
+ * what it allows and the store works within it.
+ */
+export interface DriverCapabilities {
+  /**
+   * Paths name files of a file system that other programs share: a -wal, -shm or -journal may
+   * lie beside a file, and a file can be read without traces by copying it first. False where
+   * the engine keeps its own storage (SQLite WASM's OPFS pool or memory, a Durable Object).
+   */
+  readonly files: boolean;
+  /** `PRAGMA journal_mode = WAL` is available. */
+  readonly wal: boolean;
+  /** `PRAGMA mmap_size` has an effect (a memory map of the file). */
+  readonly mmap: boolean;
+  /**
+   * 'statements': BEGIN, COMMIT and SAVEPOINT may be run as SQL. 'callback': only
+   * `Connection.transaction(fn)` makes a transaction (a Durable Object refuses BEGIN).
+   */
+  readonly transactions: 'statements' | 'callback';
+  /** The most bound parameters one statement may take (SQLite's default limit: 32766). */
+  readonly maxParameters: number;
+  /** `PRAGMA user_version` may be written (a Durable Object refuses it). */
+  readonly userVersion: boolean;
+  /** The longest LIKE or GLOB pattern, in bytes (SQLite's default: 50000; a Durable Object: 50). */
+  readonly maxLikePatternBytes: number;
+}
+
+/** The capabilities of SQLite as a native library on a file system (better-sqlite3, node:sqlite, bun:sqlite). */
+export const NATIVE_CAPABILITIES: DriverCapabilities = Object.freeze({
+  files: true,
+  wal: true,
+  mmap: true,
+  transactions: 'statements',
+  maxParameters: 32766,
+  userVersion: true,
+  maxLikePatternBytes: 50000,
+});
 
 export interface RunResult {
   /** Rows changed by the statement (not counting those changed by triggers or cascades). */
@@ -78,8 +118,10 @@ export interface PragmaOptions {
 
 /** One open connection. */
 export interface Connection {
-  /** Which engine this connection runs on. */
-  readonly driver: DriverName;
+  /** Which engine this connection runs on (its Driver's name: for messages, never for decisions). */
+  readonly driver: string;
+  /** What the engine allows (its Driver's capabilities). */
+  readonly capabilities: DriverCapabilities;
   readonly open: boolean;
   readonly inTransaction: boolean;
   readonly readonly: boolean;
@@ -118,7 +160,9 @@ export interface DriverOpenOptions {
 
 /** An engine: how to open a connection on it. */
 export interface Driver {
-  readonly name: DriverName;
+  /** A name for messages and for choosing by name (`driver: 'wasm'`); decisions use `capabilities`. */
+  readonly name: string;
+  readonly capabilities: DriverCapabilities;
   open(path: string, options?: DriverOpenOptions): Connection;
   /**
    * Size in bytes of the file at `path` (0 for an empty one), or undefined when there is none.

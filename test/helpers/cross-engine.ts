@@ -32,7 +32,7 @@ const label = (driver: Driver): string => `${runtime().replace(/[^\w.]+/g, '_')}
 function record(file: string, driver: Driver): Written {
   const db = driver.open(file, { fileMustExist: true });
   try {
-    const w: Written = { file, engine: driver.name, runtime: runtime(), fingerprint: fingerprint(db) };
+    const w: Written = { file, engine: driver.name as DriverName, runtime: runtime(), fingerprint: fingerprint(db) };
     writeFileSync(`${file}.json`, JSON.stringify(w));
     return w;
   } finally {

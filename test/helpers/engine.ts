@@ -22,6 +22,7 @@ export function recording(method: 'prepare' | 'pragma', base: Driver = testDrive
   const calls: string[] = [];
   const driver: Driver = {
     name: base.name,
+    capabilities: base.capabilities,
     fileSize: (path) => base.fileSize(path),
     open(path, options) {
       const conn = base.open(path, options) as unknown as Record<string, (sql: string, ...rest: unknown[]) => unknown>;

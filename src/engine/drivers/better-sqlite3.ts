@@ -4,7 +4,7 @@
 // built for this runtime's ABI).
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Connection, Driver, DriverOpenOptions } from '../driver.js';
+import { NATIVE_CAPABILITIES, type Connection, type Driver, type DriverOpenOptions } from '../driver.js';
 import { nodeFileSize } from './node-files.js';
 
 type Engine = typeof BetterSqlite3;
@@ -28,6 +28,7 @@ export const loadBetterSqlite3: () => unknown = load;
 
 export const betterSqlite3Driver: Driver = {
   name: 'better-sqlite3',
+  capabilities: NATIVE_CAPABILITIES,
   open(path: string, options: DriverOpenOptions = {}): Connection {
     const Database = load();
     const db = new Database(path, {
@@ -36,6 +37,7 @@ export const betterSqlite3Driver: Driver = {
       ...(options.busyTimeout !== undefined && { timeout: options.busyTimeout }),
     });
     Object.defineProperty(db, 'driver', { value: 'better-sqlite3', enumerable: false });
+    Object.defineProperty(db, 'capabilities', { value: NATIVE_CAPABILITIES, enumerable: false });
     return db as unknown as Connection;
   },
   fileSize: nodeFileSize,

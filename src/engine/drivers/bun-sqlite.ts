@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { bindable, READ_ONLY_SQL, refuseTail, RowMode } from './emulation.js';
 import { nodeFileSize } from './node-files.js';
-import { ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
+import { NATIVE_CAPABILITIES, ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
 
 // The part of bun:sqlite used here (no Bun types in this toolchain).
 interface BunStatement {
@@ -108,6 +108,7 @@ class BunSqliteStatement implements Statement {
 
 class BunSqliteConnection implements Connection {
   readonly driver = 'bun:sqlite' as const;
+  readonly capabilities = NATIVE_CAPABILITIES;
   readonly readonly: boolean;
   // Bun builds row objects in native code, with one structure per statement: a 200,000-row
   // chapter list read as objects (booleans set in place) took 0.64x the time of values()
@@ -167,6 +168,7 @@ class BunSqliteConnection implements Connection {
 
 export const bunSqliteDriver: Driver = {
   name: 'bun:sqlite',
+  capabilities: NATIVE_CAPABILITIES,
   open(path: string, options: DriverOpenOptions = {}): Connection {
     const { Database } = loadBunSqlite();
     const readonly = options.readonly ?? false;

@@ -29,7 +29,7 @@ const PREFERENCE: readonly DriverName[] = (globalThis as { Bun?: unknown }).Bun
 const why = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
 
 /** Drivers loaded elsewhere (the WASM one loads asynchronously), found by name as the built-in ones are. */
-const registered = new Map<DriverName, Driver>();
+const registered = new Map<string, Driver>();
 
 /** Makes a loaded driver one that a name (`driver: 'wasm'`, LEGADO_STORE_DRIVER=wasm) finds. */
 export function registerDriver(driver: Driver): void {

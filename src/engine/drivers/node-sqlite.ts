@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { bindable, isExplain, readonlyFromProgram, refuseTail, RowMode } from './emulation.js';
 import { nodeFileSize } from './node-files.js';
-import { ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
+import { NATIVE_CAPABILITIES, ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
 import { resultCodeName } from './result-codes.js';
 import { emulateTransaction, type TransactionHost } from './transaction.js';
 
@@ -272,6 +272,7 @@ class NodeSqliteStatement implements Statement {
 
 class NodeSqliteConnection implements Connection {
   readonly driver = 'node:sqlite' as const;
+  readonly capabilities = NATIVE_CAPABILITIES;
   readonly readonly: boolean;
   private readonly db: NodeDatabaseSync;
   private isOpen = true;
@@ -363,6 +364,7 @@ function cannotOpen(path: string): Error {
 
 export const nodeSqliteDriver: Driver = {
   name: 'node:sqlite',
+  capabilities: NATIVE_CAPABILITIES,
   open(path: string, options: DriverOpenOptions = {}): Connection {
     const { DatabaseSync } = loadNodeSqlite();
     const readonly = options.readonly ?? false;

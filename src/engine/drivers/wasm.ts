@@ -17,7 +17,9 @@ import { DriverUnavailableError } from '../../errors.js';
 import { refuseTail } from './emulation.js';
 import { emulateTransaction, type TransactionHost } from './transaction.js';
 import {
+  NATIVE_CAPABILITIES,
   ownReplaceable,
+  type DriverCapabilities,
   type Connection,
   type Driver,
   type DriverOpenOptions,
@@ -253,8 +255,12 @@ function normalisePath(storage: WasmStorage, path: string): string {
   return path;
 }
 
+/** SQLite WASM keeps its own storage (OPFS pool or memory): no shared files, WAL or memory map. */
+const WASM_CAPABILITIES: DriverCapabilities = Object.freeze({ ...NATIVE_CAPABILITIES, files: false, wal: false, mmap: false });
+
 class WasmEngine implements WasmDriver {
   readonly name = 'wasm';
+  readonly capabilities = WASM_CAPABILITIES;
   readonly storage: WasmStorage;
   readonly sqliteVersion: string;
   constructor(
@@ -366,6 +372,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 export class WasmConnection implements Connection {
   readonly driver = 'wasm';
+  readonly capabilities = WASM_CAPABILITIES;
   /** The module's exports where they can be called directly (see Exports), else undefined. */
   readonly fast: Exports | undefined;
   /** Where bound text is encoded before SQLite copies it: a pointer and its size in bytes. */
