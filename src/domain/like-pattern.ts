@@ -15,7 +15,7 @@ export function likeMatcher(pattern: string): (text: string) => boolean {
   for (const c of asciiLower(pattern)) {
     if (c === '%') source += '[^]*';
     else if (c === '_') source += '.';
-    else source += c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    else source += c.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
   }
   const re = new RegExp(`^${source}$`, 'su');
   return (text) => re.test(asciiLower(text));
