@@ -2,7 +2,7 @@
 // in its function table (jsFuncToWasm: import a function of one signature, export it again).
 // Workers compile no WebAssembly at run time, so these modules are written here as files the
 // Worker bundles (wrangler's CompiledWasm rule) and handed out by their bytes
-// (src/worker/database-file.ts). `npm run worker:build` (after tsc) writes them and the
+// (src/engine/drivers/wasm-modules.ts). `npm run worker:build` (after tsc) writes them and the
 // Worker's entry, dist/worker/entry.js, which hands them and SQLite's own module to the Worker.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -34,7 +34,7 @@ const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padSt
 export function writeWorkerEntry(root: string): void {
   const out = join(root, 'dist', 'worker');
   mkdirSync(join(out, 'wasm'), { recursive: true });
-  const lines = ["import sqlite from '@sqlite.org/sqlite-wasm/sqlite3.wasm';", "import { provideWasm } from '../src/worker/database-file.js';"];
+  const lines = ["import sqlite from '@sqlite.org/sqlite-wasm/sqlite3.wasm';", "import { provideWasm } from '../src/engine/drivers/wasm-modules.js';"];
   const entries: string[] = [];
   SIGNATURES.forEach((sig, i) => {
     const bytes = trampoline(sig);
