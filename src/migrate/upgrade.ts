@@ -62,42 +62,49 @@ export function runUpgrade(db: Db, plan: UpgradePlan, options: RunOptions): Upgr
   const fail = (detail: string, found: Found = {}) => new MigrationFailedError(options.path, step, detail, found);
   db.pragma('foreign_keys = OFF');
   try {
+    // Ignored inside a transaction (a caller's, or a Durable Object's implicit one after a
+    // write in the same request): rebuilding `books` with them on would delete every chapter.
+    if (db.pragma('foreign_keys', { simple: true }) !== 0) throw fail('foreign keys cannot be turned off inside a transaction: upgrade before any write in it (nothing was changed)');
     let seen: number | undefined;
     if (options.backup !== undefined) {
       enter('backup');
       seen = writeBackup(db, options.backup, options.overwrite ?? false);
     }
     enter('begin');
-    db.exec('BEGIN IMMEDIATE');
-    if (seen !== undefined && dataVersion(db) !== seen) throw fail('the file changed while it was being backed up; run it again');
-    // The file was inspected before it was opened for writing; look again now that we hold the lock.
-    const before = inspectDatabase(db);
-    const inTheWay = tablesInTheWay(db, plan);
-    if (before.version !== plan.from.version || !before.ok || inTheWay.length) {
-      throw fail(`the file is no longer a schema ${plan.from.version} file`, { differences: [...before.differences, ...inTheWay] });
-    }
+    // An engine that refuses BEGIN (a Durable Object) runs the same statements in its callback transaction.
+    const callback = db.capabilities.transactions === 'callback';
+    const inTransaction = <T>(fn: () => T): T => (callback ? db.transaction(fn)() : (db.exec('BEGIN IMMEDIATE'), fn()));
+    return inTransaction(() => {
+      if (seen !== undefined && dataVersion(db) !== seen) throw fail('the file changed while it was being backed up; run it again');
+      // The file was inspected before it was opened for writing; look again now that we hold the lock.
+      const before = inspectDatabase(db);
+      const inTheWay = tablesInTheWay(db, plan);
+      if (before.version !== plan.from.version || !before.ok || inTheWay.length) {
+        throw fail(`the file is no longer a schema ${plan.from.version} file`, { differences: [...before.differences, ...inTheWay] });
+      }
 
-    const steps = plan.steps.map((s) => runStep(db, s, enter, fail));
-    enter('identity hash');
-    db.exec(MASTER_TABLE_SQL);
-    db.exec(masterRowSql(plan.to.identityHash));
-    db.pragma(`user_version = ${plan.to.version}`);
+      const steps = plan.steps.map((s) => runStep(db, s, enter, fail));
+      enter('identity hash');
+      db.exec(MASTER_TABLE_SQL);
+      db.exec(masterRowSql(plan.to.identityHash));
+      db.pragma(`user_version = ${plan.to.version}`);
 
-    enter('check');
-    // The same check as `legado-store verify`: structure and identity hash of the target version.
-    const after = inspectDatabase(db);
-    if (!after.ok) throw fail(`the result does not match schema ${plan.to.version}`, { differences: after.differences });
+      enter('check');
+      // The same check as `legado-store verify`: structure and identity hash of the target version.
+      const after = inspectDatabase(db);
+      if (!after.ok) throw fail(`the result does not match schema ${plan.to.version}`, { differences: after.differences });
 
-    enter('commit');
-    db.exec('COMMIT');
-    const all = <K extends 'addedColumns' | 'rebuiltTables' | 'createdTables'>(k: K) => [...new Set(steps.flatMap((st) => st[k]))];
-    return {
-      steps,
-      addedColumns: all('addedColumns'),
-      rebuiltTables: all('rebuiltTables'),
-      createdTables: all('createdTables'),
-      dataSteps: steps.flatMap((st) => st.dataSteps),
-    };
+      enter('commit');
+      if (!callback) db.exec('COMMIT');
+      const all = <K extends 'addedColumns' | 'rebuiltTables' | 'createdTables'>(k: K) => [...new Set(steps.flatMap((st) => st[k]))];
+      return {
+        steps,
+        addedColumns: all('addedColumns'),
+        rebuiltTables: all('rebuiltTables'),
+        createdTables: all('createdTables'),
+        dataSteps: steps.flatMap((st) => st.dataSteps),
+      };
+    });
   } catch (e) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw e instanceof MigrationFailedError ? e : fail(e instanceof Error ? e.message : String(e), { cause: e });

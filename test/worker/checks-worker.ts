@@ -5,7 +5,7 @@
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { DurableStorageLike } from '../../src/engine/drivers/durable-object.js';
 import { durableObjectDriver, VERSION_KEY } from '../../src/engine/drivers/durable-object.js';
-import { openDurableStore, versionOfHash } from '../../src/worker/durable-store.js';
+import { openDurableStore, upgradeDurableStore, versionOfHash } from '../../src/worker/durable-store.js';
 import { exportBackupZip } from '../../src/backup/export.js';
 import { importBytesSync } from '../../src/backup/import.js';
 import type { SchemaVersion } from '../../src/schema/index.js';
@@ -147,6 +147,39 @@ const CHECKS: Readonly<Record<string, Check>> = {
       deletedGroup,
       removed,
       cacheLeft: store.db.prepare('SELECT key FROM caches ORDER BY key').pluck().all(),
+    };
+  },
+
+  /** A store at 49 with a book and its chapters (the first half of the upgrade check). */
+  'upgrade-setup'(state) {
+    const old = openDurableStore(state.storage, { schema: 49 }) as Store<62>;
+    old.db.prepare("INSERT INTO books (bookUrl, name, author, origin, type) VALUES ('https://b/u', '旧书', '某', 'local', 0)").run();
+    for (let i = 0; i < 3; i++) old.db.prepare("INSERT INTO chapters (url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay) VALUES (?, ?, 0, '', 'https://b/u', ?, 0, 0)").run(`https://b/u/${i}`, `第${i}章`, i);
+    // In the same request, after those writes, the object's implicit transaction is open: refused, nothing changed.
+    let refused = '';
+    try {
+      upgradeDurableStore(state.storage, 75);
+    } catch (e) {
+      refused = (e as Error).name;
+    }
+    return { refused, version: openDurableStore(state.storage).version, chapters: old.db.prepare('SELECT count(*) FROM chapters').pluck().get() };
+  },
+
+  /** The app's upgrade chain on the object in a request of its own: 49 to 75, books rebuilt on the way. */
+  upgrade(state) {
+    const summary = upgradeDurableStore(state.storage, 75);
+    return { steps: summary?.steps.length, rebuilt: summary?.rebuiltTables.includes('books'), kept: state.storage.kv.get(VERSION_KEY) };
+  },
+
+  /** The upgraded store, opened in a later request: at 75, the book and its chapters kept, foreign keys on. */
+  'upgrade-after'(state) {
+    const store = openDurableStore(state.storage);
+    return {
+      version: store.version,
+      identityHash: store.db.prepare('SELECT identity_hash FROM room_master_table WHERE id = 42').pluck().get(),
+      book: store.db.prepare("SELECT name, type FROM books WHERE bookUrl = 'https://b/u'").get(),
+      chapters: store.db.prepare("SELECT count(*) FROM chapters WHERE bookUrl = 'https://b/u'").pluck().get(),
+      foreignKeys: store.db.pragma('foreign_keys', { simple: true }),
     };
   },
 

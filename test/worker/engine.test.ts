@@ -19,8 +19,8 @@ after(async () => {
 });
 
 let objects = 0;
-async function check(name: string, query = ''): Promise<Record<string, unknown>> {
-  const res = await fetch(`${worker.url}${name}?object=${name}-${++objects}${query}`);
+async function check(name: string, query = '', object = `${name}-${++objects}`): Promise<Record<string, unknown>> {
+  const res = await fetch(`${worker.url}${name}?object=${object}${query}`);
   const text = await res.text();
   let body: Record<string, unknown>;
   try {
@@ -98,6 +98,17 @@ test('domain: groups by bit, search, progress, group delete clears the bit, the 
   // v_<url>_token, v_<URL>_k and vX<url>Yz go; v_<url> (nothing after) stays; plus the three exact keys.
   assert.equal(r.removed, 6);
   assert.deepEqual(r.cacheLeft, ['keep', `v_https://www.example-book-source.com/very/long/path/of/a/source/${'x'.repeat(40)}`, 'v_other_k']);
+});
+
+test('upgrade: the app\'s chain from 49 to 75 on the object (books rebuilt, its chapters kept); refused after a write in the same request', async () => {
+  const setup = await check('upgrade-setup', '', 'upgraded');
+  // Foreign keys cannot be turned off in the request's implicit transaction: refused, nothing changed.
+  assert.deepEqual(setup, { refused: 'MigrationFailedError', version: 49, chapters: 3 });
+  const run = await check('upgrade', '', 'upgraded');
+  assert.deepEqual(run, { steps: 26, rebuilt: true, kept: 75 });
+  const after = await check('upgrade-after', '', 'upgraded');
+  // Migration_54_55 rewrote type 0 (text) as the bit 8; the identity hash is 75's.
+  assert.deepEqual(after, { version: 75, identityHash: 'e22b36ff0280a224a30d08dd6e9bd7be', book: { name: '旧书', type: 8 }, chapters: 3, foreignKeys: 1 });
 });
 
 test('backup: a zip imported (120 sources: more rows than one 100-parameter statement takes), then exported', async () => {
