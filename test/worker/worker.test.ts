@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { strFromU8, unzipSync } from 'fflate';
 import WebSocket from 'ws';
 import { hashPassword } from '../../src/worker/auth.js';
 import { NO_ENGINE } from '../../src/server/context.js';
@@ -165,4 +166,26 @@ test('sockets: /searchBook and the debuggers answer in the app\'s form on the sa
   const refused = new WebSocket(`ws://127.0.0.1:${worker.port}/searchBook`);
   const status = await new Promise<number>((resolve) => refused.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
   assert.equal(status, 401);
+});
+
+test('/api/import and /api/export: a rule collection in, the same report as serve gives (but the store\'s name and time), a backup zip out', async () => {
+  const node = await served({}, undefined, 75);
+  const auth = basic('r7', 'secret-r7');
+  const sources = JSON.stringify([
+    { bookSourceUrl: 'https://s/a', bookSourceName: 'A', bookSourceGroup: '甲', lastUpdateTime: 1 },
+    { bookSourceUrl: 'https://s/b', bookSourceName: 'B', lastUpdateTime: 2 },
+  ]);
+  const fromWorker = await fetch(worker.url + 'api/import?kind=bookSource', { method: 'POST', body: sources, headers: auth });
+  const fromNode = await fetch(node.server.url + 'api/import?kind=bookSource', { method: 'POST', body: sources });
+  assert.equal(fromWorker.status, 200);
+  const strip = (r: Record<string, unknown>) => ({ ...r, store: undefined, durationMs: undefined });
+  const report = (await fromWorker.json()) as Record<string, unknown> & { totals: { stored: number } };
+  assert.deepEqual(strip(report), strip((await fromNode.json()) as Record<string, unknown>));
+  assert.equal(report.totals.stored, 2);
+  assert.equal((await fetch(worker.url + 'api/import', { method: 'POST', body: '', headers: auth })).status, 400);
+  const zip = await fetch(worker.url + 'api/export', { headers: auth });
+  assert.equal(zip.headers.get('content-type'), 'application/zip');
+  const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+  const exported = JSON.parse(strFromU8(files['bookSource.json']!)) as { bookSourceUrl: string }[];
+  assert.deepEqual(exported.map((s) => s.bookSourceUrl).sort(), ['https://s/a', 'https://s/b']);
 });
