@@ -4,44 +4,22 @@
 // image SQLite writes. The same file a store on disk would give (the tests compare its
 // structure with the app's Room facts). Held in memory whole: a Durable Object has 128 MB,
 // far above the largest real stores (docs/worker.md).
-import { sqliteFromModules } from '../engine/drivers/wasm-modules.js';
+import { databaseImage, type DatabaseObject } from '../engine/drivers/wasm-modules.js';
 import type { AnyStore } from '../store/store.js';
 import { OURS } from './durable-store.js';
 
-const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-
 /** The store as the bytes of a SQLite file. */
-export async function databaseBytes(store: AnyStore): Promise<Uint8Array> {
-  const sqlite3 = await sqliteFromModules();
+export function databaseBytes(store: AnyStore): Promise<Uint8Array> {
   const db = store.db;
-  const out = new sqlite3.oo1.DB(':memory:', 'c');
-  try {
-    const objects = db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND ${OURS} ORDER BY rowid`).all() as { type: string; name: string; sql: string }[];
-    out.exec('BEGIN');
-    // Tables first with their rows, then indexes, views and triggers (as a VACUUM INTO lays them out).
-    for (const o of objects.filter((x) => x.type === 'table')) {
-      out.exec(o.sql);
-      const select = db.prepare(`SELECT * FROM ${q(o.name)}`).raw();
-      let insert: ReturnType<typeof out.prepare> | undefined;
-      for (const row of select.iterate() as IterableIterator<unknown[]>) {
-        insert ??= out.prepare(`INSERT INTO ${q(o.name)} VALUES (${row.map(() => '?').join(', ')})`);
-        insert.bind(row as never).stepReset();
-      }
-      insert?.finalize();
-    }
-    for (const o of objects.filter((x) => x.type !== 'table')) out.exec(o.sql);
-    const hasSequence = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get() !== undefined;
-    if (hasSequence) {
-      for (const [name, seq] of db.prepare('SELECT name, seq FROM sqlite_sequence').raw().all() as [string, number][]) {
-        out.exec({ sql: 'INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)', bind: [name, seq] });
-      }
-    }
-    out.exec('COMMIT');
-    out.exec(`PRAGMA user_version = ${store.version}`);
-    return sqlite3.capi.sqlite3_js_db_export(out.pointer!);
-  } finally {
-    out.close();
-  }
+  return databaseImage({
+    objects: () => db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND ${OURS} ORDER BY rowid`).all() as DatabaseObject[],
+    rows: (table) => db.prepare(`SELECT * FROM "${table.replace(/"/g, '""')}"`).raw().iterate() as IterableIterator<unknown[]>,
+    sequence: () =>
+      db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get() === undefined
+        ? []
+        : (db.prepare('SELECT name, seq FROM sqlite_sequence').raw().all() as [string, number][]),
+    userVersion: store.version,
+  });
 }
 
 export async function databaseResponse(store: AnyStore): Promise<Response> {

@@ -119,6 +119,7 @@ test('contract: the app\'s API answers from the Worker exactly as from `legado-s
 });
 
 test('/api/database: a SQLite file of the reader\'s store, structured as the app creates its version (Room-schema oracle)', async () => {
+  // r3's five books were written by the isolation test above (the tests of this file run in order).
   const auth = basic('r3', 'secret-r3');
   const res = await send('/api/database', auth);
   assert.equal(res.status, 200);

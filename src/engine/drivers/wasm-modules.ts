@@ -2,7 +2,7 @@
 // files as compiled modules, and workerd refuses to compile WebAssembly at run time).
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 
-export type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;
+type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;
 
 /** WebAssembly as workerd has it (the project's lib settings do not declare it). */
 interface WasmApi {
@@ -32,7 +32,7 @@ let loading: Promise<Sqlite3> | undefined;
  * SQLite WASM from the bundled modules. While it starts, `new WebAssembly.Module(bytes)` finds
  * the trampoline of those bytes instead of compiling (Workers refuse code generation).
  */
-export function sqliteFromModules(): Promise<Sqlite3> {
+function sqliteFromModules(): Promise<Sqlite3> {
   const given = modules;
   if (!given) return Promise.reject(new Error('SQLite WASM was not bundled: run the Worker from dist/worker/entry.js (npm run worker:build)'));
   const init = sqlite3InitModule as unknown as (config: object) => Promise<Sqlite3>;
@@ -58,3 +58,54 @@ export function sqliteFromModules(): Promise<Sqlite3> {
   return loading;
 }
 
+
+/** A row of sqlite_master: a table, index, view or trigger and the SQL that makes it. */
+export interface DatabaseObject {
+  readonly type: string;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/**
+ * What a database file is built from (no engine types: the host reads its own database). All
+ * read after SQLite WASM has started, in one synchronous run, so no other request of the host
+ * can write in between.
+ */
+export interface DatabaseImage {
+  /** The schema, in creation order. */
+  objects(): readonly DatabaseObject[];
+  /** A table's rows, as arrays in column order. */
+  rows(table: string): Iterable<unknown[]>;
+  /** sqlite_sequence's rows (AUTOINCREMENT counters). */
+  sequence(): readonly (readonly [string, number])[];
+  readonly userVersion: number;
+}
+
+const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** The bytes of a SQLite file holding `image`, built in memory on SQLite WASM. */
+export async function databaseImage(image: DatabaseImage): Promise<Uint8Array> {
+  const sqlite3 = await sqliteFromModules();
+  const out = new sqlite3.oo1.DB(':memory:', 'c');
+  try {
+    const objects = image.objects();
+    out.exec('BEGIN');
+    // Tables first with their rows, then indexes, views and triggers (as a VACUUM INTO lays them out).
+    for (const o of objects.filter((x) => x.type === 'table')) {
+      out.exec(o.sql);
+      let insert: ReturnType<typeof out.prepare> | undefined;
+      for (const row of image.rows(o.name)) {
+        insert ??= out.prepare(`INSERT INTO ${q(o.name)} VALUES (${row.map(() => '?').join(', ')})`);
+        insert.bind(row as never).stepReset();
+      }
+      insert?.finalize();
+    }
+    for (const o of objects.filter((x) => x.type !== 'table')) out.exec(o.sql);
+    for (const [name, seq] of image.sequence()) out.exec({ sql: 'INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)', bind: [name, seq] });
+    out.exec('COMMIT');
+    out.exec(`PRAGMA user_version = ${image.userVersion}`);
+    return sqlite3.capi.sqlite3_js_db_export(out.pointer!);
+  } finally {
+    out.close();
+  }
+}
