@@ -20,6 +20,7 @@ export const SHELLS = [
   'src/engine/drivers/', // the engine adapters
   'src/cli/',
   'src/browser/', // the browser entry: installs SQLite WASM
+  'src/worker/', // the Cloudflare Worker and its Durable Object: the Durable Object and WASM engines
   'src/node/', // Node's host shell: backups on files, local books, the HTTP server, streams
   'src/fs/', // Node's file system: safe writes, byte sources over files
   // WebDAV sync: downloads to and uploads from local files through Node streams, keeps its

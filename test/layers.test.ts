@@ -30,7 +30,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['node'], // Node's host shell: files, temporary copies, the HTTP server, streams
   ['drivers'], // engine/drivers/: the engine adapters (the Node ones use node/)
   ['surface', 'tools'], // the names the entries share; the legado-store/tools entry
-  ['browser', 'cli'],
+  ['browser', 'cli', 'worker'],
 ];
 const RANK = new Map(LAYERS.flatMap((row, i) => row.map((name) => [name, i] as const)));
 

@@ -4,6 +4,7 @@
 import { ValueTypeError } from '../errors.js';
 import type { Row } from '../schema/row-types.js';
 import type { TableOf } from '../table/typed.js';
+import { likeMatcher, likePatternBytes } from './like-pattern.js';
 import { Area } from './support.js';
 
 /** The row with the key, unless it has expired (deadline 0 never expires). */
@@ -57,9 +58,25 @@ export class Cache extends Area {
    * app's own, `_` matching any character included. Returns how many rows went.
    */
   deleteSourceVariables(sourceUrl: string): number {
+    const pattern = `v_${sourceUrl}_%`;
+    if (likePatternBytes(pattern) > this.store.db.capabilities.maxLikePatternBytes) return this.deleteSourceVariablesMatched(sourceUrl, pattern);
     return this.sql(
       "DELETE FROM caches WHERE key LIKE 'v_' || ? || '_%' OR key = 'userInfo_' || ? OR key = 'loginHeader_' || ? OR key = 'sourceVariable_' || ?",
     ).run(sourceUrl, sourceUrl, sourceUrl, sourceUrl).changes;
+  }
+
+  /**
+   * deleteSourceVariables where the engine refuses a LIKE pattern that long: the same rows,
+   * the `v_…` keys matched in JavaScript with LIKE's meaning among those a short pattern finds.
+   */
+  private deleteSourceVariablesMatched(sourceUrl: string, pattern: string): number {
+    const matches = likeMatcher(pattern);
+    return this.store.transaction(() => {
+      const keys = (this.sqlValue("SELECT key FROM caches WHERE key LIKE 'v_%'").all() as string[]).filter(matches);
+      let n = 0;
+      for (const key of keys) n += this.sql('DELETE FROM caches WHERE key = ?').run(key).changes;
+      return n + this.sql("DELETE FROM caches WHERE key IN ('userInfo_' || ?, 'loginHeader_' || ?, 'sourceVariable_' || ?)").run(sourceUrl, sourceUrl, sourceUrl).changes;
+    });
   }
 
   /** Deletes the expired rows, as the app does at every start; returns how many. */

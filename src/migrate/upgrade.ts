@@ -66,6 +66,9 @@ export function runUpgrade(db: Db, plan: UpgradePlan, options: RunOptions): Upgr
   const fail = (detail: string, found: Found = {}) => new MigrationFailedError(options.path, step, detail, found);
   db.pragma('foreign_keys = OFF');
   try {
+    // Ignored inside a transaction (a caller's, or a Durable Object's implicit one after a
+    // write in the same request): rebuilding `books` with them on would delete every chapter.
+    if (db.pragma('foreign_keys', { simple: true }) !== 0) throw fail('foreign keys cannot be turned off inside a transaction: upgrade before any write in it (nothing was changed)');
     let seen: number | undefined;
     if (options.backup !== undefined) {
       enter('backup');

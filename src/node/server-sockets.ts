@@ -3,36 +3,14 @@
 // app's form, saying so, then closes normally with the app's closing reason. Never a hang.
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { NO_ENGINE } from '../server/context.js';
+import { SOCKET_FINISH as FINISH, socketReply } from '../server/socket-answer.js';
 
-/** Each path's closing reason, as the app's sockets give it. */
-const FINISH: Readonly<Record<string, string>> = {
-  '/searchBook': 'Search finish',
-  '/bookSourceDebug': '调试结束',
-  '/rssSourceDebug': '调试结束',
-};
-const NOT_JSON = '数据必须为Json格式';
-const EMPTY = '不能为空';
 /** A socket that sends nothing is closed after this long. */
 const IDLE_MS = 60_000;
 
 function answer(path: string, socket: WebSocket, text: string): void {
-  const finish = FINISH[path]!;
-  let message: unknown;
-  try {
-    message = JSON.parse(text);
-  } catch {
-    message = undefined;
-  }
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-    socket.send(NOT_JSON);
-  } else {
-    const m = message as Record<string, unknown>;
-    const blank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
-    if (path === '/searchBook' ? blank(m.key) : blank(m.tag) || blank(m.key)) socket.send(EMPTY);
-    else socket.send(NO_ENGINE);
-  }
-  socket.close(1000, finish);
+  socket.send(socketReply(path, text));
+  socket.close(1000, FINISH[path]!);
 }
 
 export function startSockets(host: string, port: number): Promise<WebSocketServer> {

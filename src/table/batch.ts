@@ -15,9 +15,14 @@ const BATCH_VALUES = 1000;
 
 const limits = new WeakMap<Connection, number>();
 
-/** SQLite's limit on variables in one statement: 32766 from 3.32 on, 999 before (the compile-time defaults). */
+/**
+ * SQLite's limit on variables in one statement: 32766 from 3.32 on, 999 before (the compile-time
+ * defaults), or the engine's own when it says it takes fewer (a Durable Object: 100; it also
+ * refuses sqlite_version()).
+ */
 function variableLimit(db: Connection): number {
   let limit = limits.get(db);
+  if (limit === undefined && db.capabilities.maxParameters < 999) limits.set(db, (limit = db.capabilities.maxParameters));
   if (limit === undefined) {
     const version = String(db.prepare('SELECT sqlite_version()').pluck().get());
     const [major = 0, minor = 0] = version.split('.').map(Number);
