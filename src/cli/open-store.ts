@@ -4,6 +4,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { openStore, type OpenOptions } from '../store/open.js';
 import type { AnyStore } from '../store/store.js';
+import type { CliIo } from './io.js';
 
 /** True when the open will create the store: no file, or an empty one (openStore's rule). */
 function willCreate(path: string): boolean {
@@ -26,8 +27,8 @@ export function openOrCreateStore(path: string, options: OpenOptions = {}): Open
 }
 
 /** "created PATH at schema N", on stderr (stdout may be JSON). */
-export function sayCreated(path: string, version: number): void {
-  process.stderr.write(`legado-store: created ${path} at schema ${version}\n`);
+export function sayCreated(io: CliIo, path: string, version: number): void {
+  io.stderr.write(`legado-store: created ${path} at schema ${version}\n`);
 }
 
 /** Removes a store this command created (closed first) and its companions, after a failure. */

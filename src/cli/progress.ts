@@ -1,6 +1,7 @@
 // A progress bar on the terminal (stderr) for long imports and exports: records, rate, file.
 // Nothing is drawn when stderr is not a terminal or when the output is --json.
 import cliProgress from 'cli-progress';
+import type { CliOut } from './io.js';
 import { printable } from './printable.js';
 
 export interface ProgressBar {
@@ -11,12 +12,12 @@ export interface ProgressBar {
 
 const NONE: ProgressBar = { update: () => {}, stop: () => {} };
 
-export function progressBar(enabled: boolean, unit: string, stream: NodeJS.WriteStream = process.stderr): ProgressBar {
+export function progressBar(enabled: boolean, unit: string, stream: CliOut): ProgressBar {
   if (!enabled || !stream.isTTY) return NONE;
   const started = performance.now();
   const bar = new cliProgress.SingleBar(
     {
-      stream,
+      stream: stream as NodeJS.WritableStream,
       format: `{bar} {percentage}% | {records} ${unit} | {rate} ${unit}/s | {file}`,
       // The terminal's state is left alone (cursor shown, line wrap on): an import runs in one
       // synchronous transaction, so a Ctrl-C ends the process at once, with nothing stored and

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { CliIo, CliRun } from '../io.js';
 import type { Command } from 'commander';
 import { importDatabase, type DatabaseImportResult } from '../../backup/database.js';
 import { importInputs } from '../../backup/import-node.js';
@@ -38,7 +39,7 @@ export function parseSize(flag: string, value: string | undefined): number | und
   return Math.round(Number(m[1]) * 1024 ** ' KMG'.indexOf((m[2] || ' ').toUpperCase()));
 }
 
-export function registerImport(program: Command): void {
+export function registerImport(program: Command, io: CliRun): void {
   program
     .command('import')
     .description('import a Legado backup (zip or folder), rule files (book sources, RSS sources, replace rules, ...) or another Legado database file (any version or fork) into a store')
@@ -82,11 +83,11 @@ export function registerImport(program: Command): void {
         ...(flags.maxRecordSize !== undefined ? { recordBytes: parseSize('--max-record-size', flags.maxRecordSize)! } : {}),
       };
       // Asked before the store opens, so nothing waits on a lock while someone types.
-      const password = await backupPassword(flags);
+      const password = await backupPassword(io, flags);
       const { store, created } = openOrCreateStore(storePath, schema === undefined ? {} : { schema });
       // A new store is named once the import is through; one that fails takes its new file with it.
       let failed = false;
-      const bar = progressBar(!flags.json, databases.length ? 'rows' : 'records');
+      const bar = progressBar(!flags.json, databases.length ? 'rows' : 'records', io.stderr);
       let total = 0;
       try {
         if (databases.length) {
@@ -96,7 +97,7 @@ export function registerImport(program: Command): void {
           });
           bar.update(total, total, result.totals.read, 'done');
           bar.stop();
-          process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderDatabaseImport(result));
+          io.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderDatabaseImport(result));
           return;
         }
         const result = await importInputs(store, inputs, {
@@ -112,11 +113,11 @@ export function registerImport(program: Command): void {
         });
         bar.update(total, total, result.totals.read, 'done');
         bar.stop();
-        process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderImport(result));
+        io.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderImport(result));
         const hint = nothingStoredHint(result);
         if (hint !== undefined) {
-          process.stderr.write(`legado-store: nothing was stored: ${hint}\n`);
-          process.exitCode = EXIT.failure;
+          io.stderr.write(`legado-store: nothing was stored: ${hint}\n`);
+          io.exitCode = EXIT.failure;
           return;
         }
       } catch (e) {
@@ -126,9 +127,9 @@ export function registerImport(program: Command): void {
       } finally {
         store.close();
         if (created && failed) removeCreated(storePath);
-        else if (created) sayCreated(storePath, store.version);
+        else if (created) sayCreated(io, storePath, store.version);
       }
-      process.exitCode ??= EXIT.ok;
+      io.exitCode ??= EXIT.ok;
     });
 }
 
@@ -165,9 +166,9 @@ export function renderDatabaseImport(r: DatabaseImportResult): string {
 }
 
 /** The backup password: --password, else --ask-password's prompt, else LEGADO_BACKUP_PASSWORD, else none (the app's default key). */
-async function backupPassword(flags: ImportFlags): Promise<string | undefined> {
+async function backupPassword(io: CliIo, flags: ImportFlags): Promise<string | undefined> {
   if (flags.password !== undefined && flags.askPassword) throw new UsageError('--password and --ask-password: give one');
   if (flags.password !== undefined) return flags.password;
-  if (flags.askPassword) return askSecret('Backup password: ', `set ${BACKUP_PASSWORD_ENV}, or run on a terminal to be asked`);
-  return secretFromEnv(BACKUP_PASSWORD_ENV);
+  if (flags.askPassword) return askSecret(io, 'Backup password: ', `set ${BACKUP_PASSWORD_ENV}, or run on a terminal to be asked`);
+  return secretFromEnv(io, BACKUP_PASSWORD_ENV);
 }

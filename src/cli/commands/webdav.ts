@@ -1,6 +1,7 @@
 // `legado-store webdav backup|list|restore|progress`: the store as one more device in the app's
 // WebDAV folder. The password comes from LEGADO_WEBDAV_PASSWORD or a terminal prompt only.
 import { Option, type Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { openStore } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
 import type { SchemaVersion } from '../../schema/index.js';
@@ -26,7 +27,7 @@ interface Flags {
   password?: string | boolean;
 }
 
-export function registerWebDav(program: Command): void {
+export function registerWebDav(program: Command, io: CliRun): void {
   const webdav = program
     .command('webdav')
     .description(`sync with the app's WebDAV folder: backups and reading progress (password from ${PASSWORD_ENV} or a prompt)`)
@@ -47,7 +48,7 @@ export function registerWebDav(program: Command): void {
     .option('--device <name>', "the app's device name: backup<date>-<name>.zip")
     .option('--force', 'replace a backup of the same name on the server')
     .action(async (path: string, flags: Flags & { device?: string; force?: boolean }) => {
-      await withStore(path, false, flags, async (store, options) => {
+      await withStore(io, path, false, flags, async (store, options) => {
         const r = await store.webdav({ ...options, device: flags.device }).backup({ overwrite: flags.force });
         if (flags.json) return r;
         return printableLines([
@@ -60,7 +61,7 @@ export function registerWebDav(program: Command): void {
 
   common(webdav.command('list').description('the backups on the server, newest first (no store needed)').argument('[store]', 'not read: a listing needs only the address and the account'))
     .action(async (_path: string | undefined, flags: Flags) => {
-      await connected(flags, async (options) => {
+      await connected(io, flags, async (options) => {
         const r = await listWebDavBackups(options);
         if (flags.json) return r;
         if (!r.backups.length) return `no backups in ${printable(r.folder)}`;
@@ -74,8 +75,8 @@ export function registerWebDav(program: Command): void {
 
   common(webdav.command('restore').description('download the newest backup (or NAME) and import it (merge, one transaction)').argument('<store>', 'the store file (created at the newest schema when missing)').argument('[name]', 'the backup to restore'))
     .action(async (path: string, name: string | undefined, flags: Flags) => {
-      await withStore(path, true, flags, async (store, options) => {
-        const r = await store.webdav(options).restore(name, { password: secretFromEnv(BACKUP_PASSWORD_ENV) });
+      await withStore(io, path, true, flags, async (store, options) => {
+        const r = await store.webdav(options).restore(name, { password: secretFromEnv(io, BACKUP_PASSWORD_ENV) });
         return flags.json ? r : `${printable(`restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests`)}\n${renderImport(r.import).trimEnd()}`;
       });
     });
@@ -87,7 +88,7 @@ export function registerWebDav(program: Command): void {
     .action(async (path: string, flags: Flags & { pull?: boolean; push?: boolean; force?: boolean }) => {
       if (flags.pull && flags.push) throw new UsageError('--pull and --push together are the default (both): give one or neither');
       const direction: ProgressDirection = flags.pull ? 'pull' : flags.push ? 'push' : 'both';
-      await withStore(path, false, flags, async (store, options) => {
+      await withStore(io, path, false, flags, async (store, options) => {
         const r = await store.webdav(options).progress({ direction, force: flags.force });
         return flags.json ? r : renderProgress(r);
       });
@@ -95,22 +96,22 @@ export function registerWebDav(program: Command): void {
 }
 
 /** Opens the store, then runs as `connected` does, and closes it. */
-async function withStore(path: string, create: boolean, flags: Flags, run: (store: Store<SchemaVersion>, options: WebDavOptions) => Promise<unknown>): Promise<void> {
+async function withStore(io: CliRun, path: string, create: boolean, flags: Flags, run: (store: Store<SchemaVersion>, options: WebDavOptions) => Promise<unknown>): Promise<void> {
   const options = connection(flags);
   const store = openStore(path, { create }) as Store<SchemaVersion>;
   try {
-    await connected(flags, (o) => run(store, o), options);
+    await connected(io, flags, (o) => run(store, o), options);
   } finally {
     store.close();
   }
 }
 
 /** Asks for the password when there is an account, runs, prints. */
-async function connected(flags: Flags, run: (options: WebDavOptions) => Promise<unknown>, options = connection(flags)): Promise<void> {
-  const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
+async function connected(io: CliRun, flags: Flags, run: (options: WebDavOptions) => Promise<unknown>, options = connection(flags)): Promise<void> {
+  const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(io, PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
   const out = await run({ ...options, password });
-  process.stdout.write(typeof out === 'string' ? `${out}\n` : `${JSON.stringify(out, null, 2)}\n`);
-  process.exitCode = EXIT.ok;
+  io.stdout.write(typeof out === 'string' ? `${out}\n` : `${JSON.stringify(out, null, 2)}\n`);
+  io.exitCode = EXIT.ok;
 }
 
 /** `--password`, hidden: taken only to be refused with a pointer to the variable (not a bare "unknown option"). */
