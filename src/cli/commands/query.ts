@@ -37,7 +37,8 @@ export function registerQuery(program: Command, io: CliRun): void {
       if (!/^\d+(\.\d+)?$/.test(flags.timeout) || !Number.isFinite(seconds)) {
         throw new UsageError(`--timeout must be a number of seconds (0: no limit), not ${JSON.stringify(flags.timeout)}`);
       }
-      if (inTimedChild(io)) return runQuery(io, storePath, sql, format, flags.showSecrets ?? false);
+      // No limit: nothing to stop, so no child to run it in.
+      if (inTimedChild(io) || seconds === 0) return runQuery(io, storePath, sql, format, flags.showSecrets ?? false);
       const args = ['query', `--timeout=${flags.timeout}`, ...(flags.json ? ['--json'] : []), ...(flags.csv ? ['--csv'] : []), ...(flags.showSecrets ? ['--show-secrets'] : []), '--', storePath, sql];
       const outcome = await runWithTimeLimit(io, args, seconds * 1000, storePath);
       if (outcome.timedOut) throw new QueryTimeoutError(sql, seconds * 1000);
