@@ -26,7 +26,7 @@ import { bump, newKindReport, totalsOf, type FileOutcome, type ImportResult, typ
 
 export interface DatabaseImportOptions extends DriverOptions {
   /** All or nothing: any row that cannot be stored fails the whole import. */
-  readonly strict?: boolean;
+  readonly strict?: boolean | undefined;
   /** Called every few hundred rows; `file` names the table being read, bytes count rows. */
   readonly onProgress?: (progress: ImportProgress) => void;
 }

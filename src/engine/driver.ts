@@ -33,9 +33,9 @@ export interface Statement {
   /** True when running the statement cannot write (SQLite's sqlite3_stmt_readonly). */
   readonly readonly: boolean;
   /** True when the statement returns rows (better-sqlite3's `reader`); left out where an engine cannot tell. */
-  readonly reader?: boolean;
+  readonly reader?: boolean | undefined;
   /** The result columns and where each comes from, where an engine tells (SQLite's column metadata). */
-  columns?(): ColumnInfo[];
+  readonly columns?: (() => ColumnInfo[]) | undefined;
 }
 
 /** A result column: its name, and the table and column it is read from (null for an expression). */

@@ -44,7 +44,7 @@ export interface StoreOptions {
   /** Milliseconds since the epoch, for cache expiry, reading times and stars (default Date.now). */
   readonly clock?: () => number;
   /** The engine the connection is on (to close a damaged store without a checkpoint). */
-  readonly driver?: DriverChoice;
+  readonly driver?: DriverChoice | undefined;
 }
 
 export class Store<V extends SchemaVersion = 62> {
