@@ -211,7 +211,10 @@ class ImportRun {
    * Archive limits always fail the import (a zip bomb is not a file to skip).
    */
   importFile(file: PlannedFile): void {
-    if (file.mode !== 'backup' || this.options.strict) return this.readFile(file);
+    if (file.mode !== 'backup' || this.options.strict) {
+      this.readFile(file);
+      return;
+    }
     const files = this.files.length;
     const skipped = this.merger.skipped.length;
     const conflicts = this.merger.conflicts.length;

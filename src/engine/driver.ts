@@ -59,6 +59,7 @@ export const REPLACEABLE = ['run', 'get', 'all', 'iterate'] as const;
 /** Makes a statement's REPLACEABLE methods its own properties (call it last in the constructor). */
 export function ownReplaceable(stmt: Statement): void {
   const s = stmt as unknown as Record<(typeof REPLACEABLE)[number], unknown>;
+  // biome-ignore lint/correctness/noSelfAssign: reads the prototype's method, writes it as the object's own property
   for (const m of REPLACEABLE) s[m] = s[m];
 }
 
