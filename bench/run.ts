@@ -46,9 +46,9 @@ export const CONTENDERS: readonly Contender[] = [legadoStore, storeListening, st
 
 export interface BenchArgs {
   readonly smoke: boolean;
-  readonly only?: readonly string[];
-  readonly contenders?: readonly string[];
-  readonly driver?: DriverName;
+  readonly only?: readonly string[] | undefined;
+  readonly contenders?: readonly string[] | undefined;
+  readonly driver?: DriverName | undefined;
   readonly tiers: readonly number[];
   readonly repeats: number;
   readonly warmup: number;
@@ -57,7 +57,7 @@ export interface BenchArgs {
   readonly processes: number;
   readonly seed: number;
   /** Set in a child process: write the measurements as JSON here. */
-  readonly json?: string;
+  readonly json?: string | undefined;
   readonly sizes: Sizes;
   readonly out: string | undefined;
   /** The arguments as given, for the results' command line. */

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-const MAIN = new URL('../dist/src/cli/main.js', import.meta.url).pathname;
+const MAIN = new URL('../dist/src/cli/bin.js', import.meta.url).pathname;
 const STORE = 'legado-demo.db';
 if (!existsSync(STORE)) {
   const made = spawnSync(process.execPath, [MAIN, 'demo', STORE], { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -179,7 +179,7 @@ export interface StructureDifference {
     /** A table an upgrade would create is already there (migrate refuses rather than reuse it). */
     | 'table-in-the-way';
   /** The column, index or foreign key concerned, when there is one. */
-  readonly item?: string;
+  readonly item?: string | undefined;
   readonly expected?: string;
   readonly found?: string;
   readonly message: string;

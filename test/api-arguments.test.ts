@@ -44,7 +44,7 @@ test('a string longer than SQLite stores is INVALID_ARGUMENT naming the field; n
   const s = newStore();
   let huge: string | undefined = 'é'.repeat(510_000_000); // 1.02 GB of UTF-8
   assert.throws(
-    () => s.books.save(book('big', { intro: huge })),
+    () => s.books.save(book('big', { intro: huge as string })),
     (e: unknown) =>
       e instanceof LegadoStoreError && e.code === 'INVALID_ARGUMENT' &&
       e.message === 'books.intro: a value of 510000000 characters or bytes is longer than SQLite stores (at most 1,000,000,000 bytes); nothing was written',

@@ -2,6 +2,7 @@
 // (customOrder), and with the app's choices its name, group and enabled state; by default only
 // newer sources replace stored ones. An import that stores nothing exits 1 with a hint.
 import assert from 'node:assert/strict';
+import { cli } from './helpers/cli.js';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +14,7 @@ import { writeBackupFolder, writeJson } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-const cli = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
+const MAIN = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
 
 const source = (n: number, time: number, extra: Record<string, unknown> = {}) => ({
   bookSourceUrl: `https://s${n}`,
@@ -76,34 +76,34 @@ test('keep-name, keep-group and keep-enabled keep those of a stored source; a ne
   store.close();
 });
 
-test('CLI: --keep-* and --no-only-newer flags; an import that stores nothing exits 1 with a hint', () => {
+test('CLI: --keep-* and --no-only-newer flags; an import that stores nothing exits 1 with a hint', async () => {
   const dir = tempDir();
   const db = join(dir, 's.db');
   const v1 = writeJson(join(dir, 'v1.json'), [source(1, 1000)]);
-  assert.equal(cli('import', db, v1).status, 0);
+  assert.equal((await cli('import', db, v1)).code, 0);
   const s = openStore(db) as Store<62>;
   s.tables.book_sources.update('https://s1', { customOrder: -7, bookSourceName: 'Mine', bookSourceGroup: 'g', enabled: false });
   s.close();
   // Nothing newer: nothing stored, but the store's rows were kept on purpose: success.
-  let r = cli('import', db, v1);
-  assert.equal(r.status, 0, r.stderr);
+  let r = await cli('import', db, v1);
+  assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /1 not newer than the stored source/);
-  r = cli('import', db, v1, '--no-only-newer', '--keep-name', '--keep-group', '--keep-enabled', '--json');
-  assert.equal(r.status, 0, r.stderr);
+  r = await cli('import', db, v1, '--no-only-newer', '--keep-name', '--keep-group', '--keep-enabled', '--json');
+  assert.equal(r.code, 0, r.stderr);
   const again = openStore(db) as Store<62>;
   assert.deepEqual(state(again, 1).slice(0, 4), [-7, 'Mine', 'g', false]);
   again.close();
   // Every record skipped.
   const blank = writeJson(join(dir, 'blank.json'), [{ bookSourceUrl: '' }, { bookSourceUrl: ' ' }]);
-  r = cli('import', db, blank);
-  assert.equal(r.status, 1);
+  r = await cli('import', db, blank);
+  assert.equal(r.code, 1);
   assert.match(r.stderr, /nothing was stored: every record was skipped \(blank key bookSourceUrl ×2\)/);
   // A wrong --kind: the keys tell what the records are.
-  r = cli('import', db, v1, '--kind', 'replaceRule');
-  assert.equal(r.status, 1);
+  r = await cli('import', db, v1, '--kind', 'replaceRule');
+  assert.equal(r.code, 1);
   assert.match(r.stderr, /nothing was stored: the records of .*v1\.json look like bookSource, not replaceRule: check --kind/);
   // No records at all.
-  r = cli('import', db, writeJson(join(dir, 'empty.json'), []));
-  assert.equal(r.status, 1);
+  r = await cli('import', db, writeJson(join(dir, 'empty.json'), []));
+  assert.equal(r.code, 1);
   assert.match(r.stderr, /nothing was stored: the input holds no records/);
 });

@@ -1,6 +1,7 @@
 // The import and export commands: summaries (--json and plain), exit codes, one-line errors,
 // the progress bar on a terminal and never with --json.
 import assert from 'node:assert/strict';
+import { cli } from './helpers/cli.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,14 +15,13 @@ import { tempDir } from './helpers/files.js';
 import { openDb } from './helpers/engine.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-const cli = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
+const MAIN = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
 
-test('import --json prints a per-kind summary with skipped records and their reasons, and no bar', () => {
+test('import --json prints a per-kind summary with skipped records and their reasons, and no bar', async () => {
   const dir = tempDir();
   const f = writeJson(join(dir, 'sources.json'), [{ bookSourceUrl: 'https://a' }, { bookSourceUrl: '' }, { bookSourceUrl: 'https://a', bookSourceName: 'again' }]);
-  const r = cli('import', join(dir, 's.db'), f, '--json');
-  assert.equal(r.status, 0, r.stderr);
+  const r = await cli('import', join(dir, 's.db'), f, '--json');
+  assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, `legado-store: created ${join(dir, 's.db')} at schema 75\n`);
   const summary = JSON.parse(r.stdout) as ImportResult;
   const k = summary.kinds.bookSource!;
@@ -31,57 +31,57 @@ test('import --json prints a per-kind summary with skipped records and their rea
   assert.deepEqual(summary.skipped.map((s) => [s.file, s.index]), [[f, 1]]);
 });
 
-test('plain output: a table per kind, files not imported, skipped records', () => {
+test('plain output: a table per kind, files not imported, skipped records', async () => {
   const dir = tempDir();
   const folder = writeBackupFolder(join(dir, 'b'), { ...sampleBackup(), 'config.xml': '<map/>' });
-  const r = cli('import', join(dir, 's.db'), folder);
-  assert.equal(r.status, 0, r.stderr);
+  const r = await cli('import', join(dir, 's.db'), folder);
+  assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^kind +read +stored +updated +duplicates +conflicts +skipped$/m);
   assert.match(r.stdout, /^bookSource +1 +1 +0 +0 +0 +0$/m);
   assert.match(r.stdout, /not imported: .*config\.xml \(app preferences/);
 });
 
-test('exit codes: 1 with a one-line error for invalid JSON and a rejected strict import, 2 for a URL or an unknown kind', () => {
+test('exit codes: 1 with a one-line error for invalid JSON and a rejected strict import, 2 for a URL or an unknown kind', async () => {
   const dir = tempDir();
   const store = join(dir, 's.db');
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, '[{"bookSourceUrl": "x",}]');
-  let r = cli('import', store, bad);
-  assert.equal(r.status, 1);
+  let r = await cli('import', store, bad);
+  assert.equal(r.code, 1);
   assert.equal(r.stderr.trim().split('\n').length, 1);
   assert.match(r.stderr, /INVALID_JSON: .*bad\.json:1:24: invalid JSON/);
   const mixed = writeJson(join(dir, 'm.json'), [{ bookSourceUrl: 'https://ok' }, { bookSourceName: 'no url' }]);
   // A failed import into a path that did not exist leaves no new store there.
   assert.equal(existsSync(store), false);
-  r = cli('import', store, mixed, '--strict');
-  assert.equal(r.status, 1);
+  r = await cli('import', store, mixed, '--strict');
+  assert.equal(r.code, 1);
   assert.equal(existsSync(store), false);
   assert.match(r.stderr, /IMPORT_REJECTED: strict import rejected: 1 record could not be stored \(first: .*m\.json \[1\]: no bookSourceUrl\); nothing was stored/);
   const s = openStore(store);
   assert.equal(s.tables.book_sources.count(), 0);
   s.close();
-  r = cli('import', store, 'https://example.com/s.json');
-  assert.equal(r.status, 2);
+  r = await cli('import', store, 'https://example.com/s.json');
+  assert.equal(r.code, 2);
   assert.match(r.stderr, /remote URL: download it first/);
-  r = cli('import', store, mixed, '--kind', 'nonsense');
-  assert.equal(r.status, 2);
-  r = cli('import', store);
-  assert.equal(r.status, 2);
+  r = await cli('import', store, mixed, '--kind', 'nonsense');
+  assert.equal(r.code, 2);
+  r = await cli('import', store);
+  assert.equal(r.code, 2);
 });
 
-test('export writes a zip or a folder and prints what it wrote', () => {
+test('export writes a zip or a folder and prints what it wrote', async () => {
   const dir = tempDir();
   const store = join(dir, 's.db');
-  assert.equal(cli('import', store, writeBackupFolder(join(dir, 'b'), sampleBackup())).status, 0);
-  let r = cli('export', store, join(dir, 'out.zip'));
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal((await cli('import', store, writeBackupFolder(join(dir, 'b'), sampleBackup()))).code, 0);
+  let r = await cli('export', store, join(dir, 'out.zip'));
+  assert.equal(r.code, 0, r.stderr);
   assert.ok(existsSync(join(dir, 'out.zip')));
   assert.match(r.stdout, /bookSource\.json +1 rows/);
-  r = cli('export', store, join(dir, 'out'), '--tables', 'bookSource,replaceRule', '--json');
-  assert.equal(r.status, 0, r.stderr);
+  r = await cli('export', store, join(dir, 'out'), '--tables', 'bookSource,replaceRule', '--json');
+  assert.equal(r.code, 0, r.stderr);
   assert.deepEqual((JSON.parse(r.stdout) as { files: { file: string }[] }).files.map((f) => f.file), ['bookSource.json', 'replaceRule.json']);
-  r = cli('export', join(dir, 'missing.db'), join(dir, 'o.zip'));
-  assert.equal(r.status, 1);
+  r = await cli('export', join(dir, 'missing.db'), join(dir, 'o.zip'));
+  assert.equal(r.code, 1);
 });
 
 /** `script` (util-linux; Debian's bsdutils, which .ci/run installs) runs the CLI on a pseudo-terminal. */
@@ -150,7 +150,7 @@ test('the backup password: from LEGADO_BACKUP_PASSWORD, asked on a terminal with
   assert.equal(serverName(join(dir, 'tty.db')), 'dav-with-password');
 });
 
-test('INVALID_JSON never quotes the file: a bearer token, cookie or login where parsing stopped is named by its kind only', () => {
+test('INVALID_JSON never quotes the file: a bearer token, cookie or login where parsing stopped is named by its kind only', async () => {
   const dir = tempDir();
   const token = 'Bearer eyJhbGciOi.SECRET-TOKEN-123';
   const cases: [string, string, string][] = [
@@ -164,8 +164,8 @@ test('INVALID_JSON never quotes the file: a bearer token, cookie or login where 
   for (const [name, text, message] of cases) {
     const file = join(dir, name);
     writeFileSync(file, text);
-    const r = cli('import', join(dir, 's.db'), file);
-    assert.equal(r.status, 1, name);
+    const r = await cli('import', join(dir, 's.db'), file);
+    assert.equal(r.code, 1, name);
     assert.equal(r.stderr, `legado-store: INVALID_JSON: ${file.slice(0, -name.length)}${message}\n`, name);
     assert.ok(!/SECRET|eyJ/.test(r.stderr + r.stdout), `${name}: ${r.stderr}`);
   }
@@ -224,7 +224,7 @@ test('Ctrl-C or SIGTERM during a terminal import: terminal restored, "interrupte
   const seed = writeJson(join(dir, 'seed.json'), [{ bookSourceUrl: 'https://kept', bookSourceName: 'kept' }]);
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     const store = join(dir, `${signal}.db`);
-    assert.equal(cli('import', store, seed).status, 0);
+    assert.equal((await cli('import', store, seed)).code, 0);
     const r = await interruptedImport(store, signal);
     assert.equal(r.code, code, r.out);
     assert.doesNotMatch(r.out, /stored +duplicates|\bdone\b/, 'interrupted before the end');

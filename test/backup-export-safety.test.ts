@@ -1,6 +1,7 @@
 // Exports never replace a file by surprise, leave nothing behind when a write fails, say why in
 // a typed error, and can carry the original backup's non-table files through unchanged.
 import assert from 'node:assert/strict';
+import { cli } from './helpers/cli.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,8 +21,7 @@ import { tempDir } from './helpers/files.js';
 import { zipBytes, zipNames, zipText } from './helpers/zip.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-const cli = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
+const MAIN = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
 
 const SETTINGS = {
   'config.xml': '<?xml version="1.0" encoding="utf-8"?>\n<map><string name="themeMode">1</string></map>\n',
@@ -60,12 +60,12 @@ test('an existing zip or folder is refused without overwrite; with it the zip is
   store.close();
   const cliOut = join(dir, 'cli.zip');
   writeFileSync(cliOut, 'keep me');
-  let c = cli('export', join(dir, 's.db'), cliOut);
-  assert.equal(c.status, 1);
+  let c = await cli('export', join(dir, 's.db'), cliOut);
+  assert.equal(c.code, 1);
   assert.match(c.stderr, /FILE_EXISTS: .*cli\.zip: already exists/);
   assert.equal(readFileSync(cliOut, 'utf8'), 'keep me');
-  c = cli('export', join(dir, 's.db'), cliOut, '--force');
-  assert.equal(c.status, 0, c.stderr);
+  c = await cli('export', join(dir, 's.db'), cliOut, '--force');
+  assert.equal(c.code, 0, c.stderr);
   assert.ok(zipNames(cliOut).includes('bookshelf.json'));
 });
 
@@ -120,7 +120,7 @@ test('--carry brings the original backup\'s files that hold no table through unc
   assert.ok(names.includes('config.xml') && names.includes('themeConfig.json') && names.includes('bookshelf.json'));
   // The CLI says what it carried.
   store.close();
-  const c = cli('export', join(dir, 's.db'), join(dir, 'out3.zip'), '--carry', original);
-  assert.equal(c.status, 0, c.stderr);
+  const c = await cli('export', join(dir, 's.db'), join(dir, 'out3.zip'), '--carry', original);
+  assert.equal(c.code, 0, c.stderr);
   assert.match(c.stdout, /carried unchanged: .*config\.xml/);
 });

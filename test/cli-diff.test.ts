@@ -41,17 +41,17 @@ interface DiffJson {
 }
 const table = (d: DiffJson, name: string) => d.tables.find((t) => t.table === name)!;
 
-test('two equal stores: exit 0, "equal"; neither file touched', () => {
+test('two equal stores: exit 0, "equal"; neither file touched', async () => {
   const b = copyStore(join(dir, 'same.db'));
   const before = [snapshot(a), snapshot(b)];
-  const r = cli('diff', a, b);
+  const r = await cli('diff', a, b);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /\nequal\n$/);
   assert.deepEqual([snapshot(a), snapshot(b)], before);
   assert.deepEqual(readdirSync(dir).sort(), ['a.db', 'same.db']);
 });
 
-test('stores that differ: exit 1; rows only in a, only in b, changed with the fields, by primary key (composite too)', () => {
+test('stores that differ: exit 1; rows only in a, only in b, changed with the fields, by primary key (composite too)', async () => {
   const b = copyStore(join(dir, 'changed.db'), (s) => {
     s.books.updateProgress('https://www.biquge.example/book/1', { durChapterIndex: 20, durChapterPos: 5, durChapterTitle: '第二十一章', durChapterTime: 1 });
     s.tables.books.delete('https://www.biquge.example/book/3');
@@ -60,7 +60,7 @@ test('stores that differ: exit 1; rows only in a, only in b, changed with the fi
     s.chapters.replaceToc('https://new.example/b', ['c1', 'c2'].map((url, index) => ({ url, title: `第${index + 1}章`, isVolume: false, baseUrl: '', index, isVip: false, isPay: false })));
     s.tables.cookies.update('biquge.example', { cookie: 'SESSION=another-secret' });
   });
-  const r = cli('diff', a, b, '--json');
+  const r = await cli('diff', a, b, '--json');
   assert.equal(r.code, 1, r.stderr);
   const d = JSON.parse(r.stdout) as DiffJson;
   assert.equal(d.equal, false);
@@ -79,9 +79,9 @@ test('stores that differ: exit 1; rows only in a, only in b, changed with the fi
   // The cookie changed: said so, values masked.
   assert.deepEqual(table(d, 'cookies').changed, [{ key: 'biquge.example', fields: [{ field: 'cookie', a: '***', b: '***' }] }]);
   assert.ok(!r.stdout.includes('secret'));
-  const shown = cli('diff', a, b, '--json', '--show-secrets');
+  const shown = await cli('diff', a, b, '--json', '--show-secrets');
   assert.ok(shown.stdout.includes(SECRET_COOKIE) && shown.stdout.includes('another-secret'));
-  const text = cli('diff', a, b, '--tables', 'books');
+  const text = await cli('diff', a, b, '--tables', 'books');
   assert.equal(text.code, 1);
   assert.match(text.stdout, /books: 1 only in a, 1 only in b, 2 changed, 1 same\n {4}- https:\/\/www\.biquge\.example\/book\/3\n {4}\+ https:\/\/new\.example\/b\n {4}~ /);
   assert.ok(!/chapters/.test(text.stdout));
@@ -97,16 +97,16 @@ test('a store and its own backup (zip and folder) are equal; the tables a backup
   } finally {
     store.close();
   }
-  let r = cli('diff', a, zip, '--json');
+  let r = await cli('diff', a, zip, '--json');
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const d = JSON.parse(r.stdout) as DiffJson;
   assert.deepEqual([d.a.kind, d.b.kind], ['store', 'backup']);
   assert.ok(d.notInBackups.includes('chapters') && d.notInBackups.includes('cookies') && d.notInBackups.includes('caches'));
   assert.ok(!d.tables.some((t) => t.table === 'cookies'));
   assert.ok(table(d, 'book_sources').same === 6);
-  r = cli('diff', zip, folder);
+  r = await cli('diff', zip, folder);
   assert.equal(r.code, 0, r.stdout + r.stderr);
-  r = cli('diff', folder, a);
+  r = await cli('diff', folder, a);
   assert.equal(r.code, 0, r.stdout + r.stderr);
 });
 
@@ -120,7 +120,7 @@ test('two backups that differ: the import readers read both (2.0 sources convert
   changed['bookSource.json'] = [...files['bookSource.json']!, { bookSourceUrl: 'https://legacy.example', bookSourceName: '旧书源', enable: true, ruleSearchUrl: 'https://legacy.example/s?q=searchKey', serialNumber: 3 }];
   const two = writeBackupFolder(join(dir, 'two'), changed);
   const before = snapshot(one);
-  const r = cli('diff', one, two, '--json');
+  const r = await cli('diff', one, two, '--json');
   assert.equal(r.code, 1, r.stderr);
   assert.deepEqual(snapshot(one), before);
   const d = JSON.parse(r.stdout) as DiffJson;
@@ -128,7 +128,7 @@ test('two backups that differ: the import readers read both (2.0 sources convert
   assert.deepEqual(table(d, 'search_keywords').onlyInA, ['dragon']);
   assert.deepEqual(table(d, 'book_sources').onlyInB, ['https://legacy.example']);
   // servers.json config: a secret, masked even though the backup holds it.
-  const servers = cli('diff', one, writeBackupFolder(join(dir, 'three'), { ...files, 'servers.json': [{ ...files['servers.json']![0]!, config: '{"password":"other"}' }] }), '--json');
+  const servers = await cli('diff', one, writeBackupFolder(join(dir, 'three'), { ...files, 'servers.json': [{ ...files['servers.json']![0]!, config: '{"password":"other"}' }] }), '--json');
   assert.equal(servers.code, 1);
   assert.ok(!servers.stdout.includes('password'), servers.stdout);
   assert.deepEqual(readdirSync(join(dir, 'z1')).length > 0, true);
@@ -142,26 +142,26 @@ test('stores at different schema versions: tables and fields of one version only
   assert.ok(d.tablesOnlyInB.includes('servers') && d.tablesOnlyInB.includes('dictRules'));
   const groups = d.tables.find((t) => t.table === 'book_groups')!;
   assert.deepEqual(groups.fieldsOnlyInB, ['bookSort']);
-  const r = cli('diff', old, a);
+  const r = await cli('diff', old, a);
   assert.equal(r.code, 1);
   assert.match(r.stdout, /tables only in b: .*servers/);
 });
 
-test('diff errors: a missing file, a file that is neither store nor backup, an unknown table; usage exit 2', () => {
-  let r = cli('diff', a, join(dir, 'nope.db'));
+test('diff errors: a missing file, a file that is neither store nor backup, an unknown table; usage exit 2', async () => {
+  let r = await cli('diff', a, join(dir, 'nope.db'));
   assert.equal(r.code, 1);
   assert.match(r.stderr, /FILE_NOT_FOUND/);
   const txt = join(dir, 'notes.txt');
   writeFileSync(txt, 'hello');
-  r = cli('diff', a, txt);
+  r = await cli('diff', a, txt);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /UNSUPPORTED_INPUT: .*notes\.txt: neither a store/);
-  r = cli('diff', a, a, '--tables', 'nosuch');
+  r = await cli('diff', a, a, '--tables', 'nosuch');
   assert.equal(r.code, 1);
   assert.match(r.stderr, /UNKNOWN_TABLE/);
-  assert.equal(cli('diff', a).code, 2);
+  assert.equal((await cli('diff', a)).code, 2);
   mkdirSync(join(dir, 'empty-backup'));
-  r = cli('diff', join(dir, 'empty-backup'), join(dir, 'empty-backup'));
+  r = await cli('diff', join(dir, 'empty-backup'), join(dir, 'empty-backup'));
   assert.equal(r.code, 0, r.stderr);
   assert.ok(!existsSync(join(dir, 'empty-backup', 'legado.db')));
 });
@@ -173,15 +173,15 @@ test('key order: the merge walks keys in SQLite order (numbers before text, text
   assert.equal(compareSql(2n ** 63n - 1n, 9007199254740993n), 1);
 });
 
-test('diff of a store with a damaged page: CORRUPT naming the file, exit 1', () => {
+test('diff of a store with a damaged page: CORRUPT naming the file, exit 1', async () => {
   const { damaged: big, intact: other } = damagedStore(dir, 'big');
-  const r = cli('diff', big, other);
+  const r = await cli('diff', big, other);
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, new RegExp(`^legado-store: CORRUPT: ${big.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the file is damaged`));
   assert.doesNotMatch(r.stderr, /busy/);
 });
 
-test('two identical stores whose primary keys hold blobs are equal', () => {
+test('two identical stores whose primary keys hold blobs are equal', async () => {
   const b1 = join(dir, 'blob-a.db');
   buildStore(b1, 62);
   const db = openDb(b1);
@@ -190,7 +190,7 @@ test('two identical stores whose primary keys hold blobs are equal', () => {
   db.close();
   const b2 = join(dir, 'blob-b.db');
   copyFileSync(b1, b2);
-  const r = cli('diff', b1, b2, '--json');
+  const r = await cli('diff', b1, b2, '--json');
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const d = JSON.parse(r.stdout) as DiffJson;
   assert.equal(d.equal, true);

@@ -68,11 +68,11 @@ test('keep rule: a URL with no white space around it, then newest lastUpdateTime
   ]);
 });
 
-test('dedupe on a store: reports, changes nothing (read-only, nothing beside the file)', () => {
+test('dedupe on a store: reports, changes nothing (read-only, nothing beside the file)', async () => {
   const path = storeWithSources('report.db');
   const before = snapshot(path);
   const files = readdirSync(dir).sort();
-  const r = cli('sources', 'dedupe', path, '--json');
+  const r = await cli('sources', 'dedupe', path, '--json');
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(snapshot(path), before);
   assert.deepEqual(readdirSync(dir).sort(), files);
@@ -87,14 +87,14 @@ test('dedupe on a store: reports, changes nothing (read-only, nothing beside the
       ['https://m.qidian.example', 'https://m.qidian.example/', ['https://m.qidian.example']],
     ],
   );
-  const text = cli('sources', 'dedupe', path);
+  const text = await cli('sources', 'dedupe', path);
   assert.match(text.stdout, /6 source\(s\), 2 duplicate set\(s\), 3 to drop\nnothing changed/);
 });
 
-test('dedupe --apply: deletes the duplicates in one transaction, books move to the kept source', () => {
+test('dedupe --apply: deletes the duplicates in one transaction, books move to the kept source', async () => {
   const path = storeWithSources('apply.db');
   withStore(path, (s) => s.books.save({ bookUrl: 'https://www.biquge.example/book/9', name: '新', author: 'x', origin: ' HTTPS://WWW.BIQUGE.EXAMPLE', originName: 'old', type: 8 }));
-  const r = cli('sources', 'dedupe', path, '--apply', '--json');
+  const r = await cli('sources', 'dedupe', path, '--apply', '--json');
   assert.equal(r.code, 0, r.stderr);
   const d = JSON.parse(r.stdout) as DedupeJson;
   // The fixture's books read from the kept spelling; this one from a dropped one.
@@ -105,10 +105,10 @@ test('dedupe --apply: deletes the duplicates in one transaction, books move to t
     assert.equal(b.origin, 'https://www.biquge.example');
     assert.equal(b.originName, '书源 https://www.biquge.example');
   });
-  assert.equal((JSON.parse(cli('sources', 'dedupe', path, '--json').stdout) as DedupeJson).dropped, 0);
+  assert.equal((JSON.parse((await cli('sources', 'dedupe', path, '--json')).stdout) as DedupeJson).dropped, 0);
 });
 
-test('dedupe --apply is all or nothing: a failure part-way leaves every source and book as it was', () => {
+test('dedupe --apply is all or nothing: a failure part-way leaves every source and book as it was', async () => {
   const path = storeWithSources('atomic.db');
   withStore(path, (s) => {
     s.books.save({ bookUrl: 'u', name: 'n', author: 'a', origin: 'https://www.biquge.example', type: 8 });
@@ -116,13 +116,13 @@ test('dedupe --apply is all or nothing: a failure part-way leaves every source a
     s.db.exec(`CREATE TRIGGER refuse BEFORE DELETE ON book_sources WHEN old.bookSourceUrl = 'https://m.qidian.example' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
   });
   const count = (sql: string) => withStore(path, (s) => s.db.prepare(sql).pluck().get());
-  const r = cli('sources', 'dedupe', path, '--apply');
+  const r = await cli('sources', 'dedupe', path, '--apply');
   assert.equal(r.code, 1);
   assert.equal(count('SELECT count(*) FROM book_sources'), 6);
   assert.equal(count("SELECT origin FROM books WHERE bookUrl = 'u'"), 'https://www.biquge.example');
 });
 
-test('dedupe of a JSON file (2.0 and exact repeats too) with --write: a new file the import reads; the input untouched', () => {
+test('dedupe of a JSON file (2.0 and exact repeats too) with --write: a new file the import reads; the input untouched', async () => {
   const input = join(dir, 'bookSource.json');
   writeFileSync(
     input,
@@ -137,7 +137,7 @@ test('dedupe of a JSON file (2.0 and exact repeats too) with --write: a new file
   );
   const before = snapshot(input);
   const out = join(dir, 'dedup.json');
-  let r = cli('sources', 'dedupe', input, '--write', out, '--json');
+  let r = await cli('sources', 'dedupe', input, '--write', out, '--json');
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(snapshot(input), before);
   const d = JSON.parse(r.stdout) as DedupeJson;
@@ -147,71 +147,71 @@ test('dedupe of a JSON file (2.0 and exact repeats too) with --write: a new file
   assert.deepEqual(written.map((s) => [s.bookSourceUrl, s.lastUpdateTime]), [['https://x.example', 3], ['https://legacy.example', 0]]);
   // The written file is a source list the importer takes as it is.
   const target = join(dir, 'imported.db');
-  assert.equal(cli('init', target).code, 0);
-  r = cli('import', target, out, '--strict', '--json');
+  assert.equal((await cli('init', target)).code, 0);
+  r = await cli('import', target, out, '--strict', '--json');
   assert.equal(r.code, 0, r.stderr);
   // An existing file is refused (exit 1, unchanged) unless --force.
   const kept = snapshot(out);
-  r = cli('sources', 'dedupe', input, '--write', out);
+  r = await cli('sources', 'dedupe', input, '--write', out);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /FILE_EXISTS/);
   assert.deepEqual(snapshot(out), kept);
-  r = cli('sources', 'dedupe', input, '--write', out, '--force');
+  r = await cli('sources', 'dedupe', input, '--write', out, '--force');
   assert.equal(r.code, 0, r.stderr);
   assert.ok(!readdirSync(dir).some((f) => f.endsWith('.tmp')));
   // --apply needs a store; --force needs --write.
-  assert.equal(cli('sources', 'dedupe', input, '--apply').code, 2);
-  assert.equal(cli('sources', 'dedupe', input, '--force').code, 2);
-  r = cli('sources', 'dedupe', join(dir, 'nothing.json'));
+  assert.equal((await cli('sources', 'dedupe', input, '--apply')).code, 2);
+  assert.equal((await cli('sources', 'dedupe', input, '--force')).code, 2);
+  r = await cli('sources', 'dedupe', join(dir, 'nothing.json'));
   assert.equal(r.code, 1);
   assert.match(r.stderr, /FILE_NOT_FOUND/);
 });
 
-test('sources enable|disable: by group (comma-aware) or by URL, in one transaction; unknown ones change nothing', () => {
+test('sources enable|disable: by group (comma-aware) or by URL, in one transaction; unknown ones change nothing', async () => {
   const path = storeWithSources('enable.db');
   const enabled = () => withStore(path, (s) => s.bookSources.all().filter((x) => x.enabled).map((x) => x.bookSourceUrl.trim()));
-  let r = cli('sources', 'disable', path, '--group', '失效', '--json');
+  let r = await cli('sources', 'disable', path, '--group', '失效', '--json');
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), { enabled: false, sources: ['https://www.biquge.example', 'https://alone.example/path/'], changed: 2 });
   assert.equal(enabled().length, 4);
-  r = cli('sources', 'enable', path, '--url', 'https://alone.example/path/', '--url', 'https://www.biquge.example');
+  r = await cli('sources', 'enable', path, '--url', 'https://alone.example/path/', '--url', 'https://www.biquge.example');
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, 'enabled 2 of 2 source(s) (the others already were)\n');
   assert.equal(enabled().length, 6);
   const before = snapshot(path);
-  r = cli('sources', 'disable', path, '--url', 'https://alone.example/path/', '--url', 'https://missing.example');
+  r = await cli('sources', 'disable', path, '--url', 'https://alone.example/path/', '--url', 'https://missing.example');
   assert.equal(r.code, 1);
   assert.match(r.stderr, /UNKNOWN_SOURCE: book_sources: no source with url "https:\/\/missing\.example"; nothing was changed/);
   assert.equal(enabled().length, 6);
-  r = cli('sources', 'disable', path, '--group', '不存在');
+  r = await cli('sources', 'disable', path, '--group', '不存在');
   assert.equal(r.code, 1);
   assert.match(r.stderr, /UNKNOWN_GROUP: no source group named "不存在" \(source groups: .*精品/);
   assert.deepEqual(snapshot(path).main, before.main);
-  assert.equal(cli('sources', 'enable', path).code, 2);
+  assert.equal((await cli('sources', 'enable', path)).code, 2);
 });
 
-test('sources enable at schema 49', () => {
+test('sources enable at schema 49', async () => {
   const path = storeWithSources('enable49.db', 49);
-  const r = cli('sources', 'disable', path, '--group', '精品', '--json');
+  const r = await cli('sources', 'disable', path, '--group', '精品', '--json');
   assert.equal(r.code, 0, r.stderr);
   assert.equal((JSON.parse(r.stdout) as { changed: number }).changed, 5, 'one of the six is only in 失效');
 });
 
-test('cache purge: expired entries go, ones without a deadline or not yet due stay', () => {
+test('cache purge: expired entries go, ones without a deadline or not yet due stay', async () => {
   for (const version of [62, 49] as const) {
     const path = storeWithSources(`cache${version}.db`, version);
-    const r = cli('cache', 'purge', path, '--json');
+    const r = await cli('cache', 'purge', path, '--json');
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), { deleted: 1, remaining: 2 });
     assert.deepEqual(withStore(path, (s) => s.tables.caches.list({ orderBy: 'key' }).map((c) => c.key)), ['forever', 'future']);
-    assert.match(cli('cache', 'purge', path).stdout, /^deleted 0 expired entries, 2 left\n$/);
+    assert.match((await cli('cache', 'purge', path)).stdout, /^deleted 0 expired entries, 2 left\n$/);
   }
-  const r = cli('cache', 'purge', join(dir, 'none.db'));
+  const r = await cli('cache', 'purge', join(dir, 'none.db'));
   assert.equal(r.code, 1);
   assert.ok(!existsSync(join(dir, 'none.db')));
 });
 
-test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names what it could not keep, prints a summary; --list the sets', () => {
+test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names what it could not keep, prints a summary; --list the sets', async () => {
   const input = join(dir, 'modern.json');
   writeFileSync(
     input,
@@ -223,7 +223,7 @@ test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names wh
     ]),
   );
   const out = join(dir, 'modern.dedup.json');
-  let r = cli('sources', 'dedupe', input, '--write', out);
+  let r = await cli('sources', 'dedupe', input, '--write', out);
   assert.equal(r.code, 0, r.stderr);
   // A summary, no per-set lines, and the one field no schema has (a fork's), by name.
   assert.equal(
@@ -236,7 +236,7 @@ test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names wh
     ['https://j.example/', 'function b() {}', null],
     ['https://k.example', 'function c() {}', null],
   ]);
-  r = cli('sources', 'dedupe', input, '--write', out, '--force', '--list');
+  r = await cli('sources', 'dedupe', input, '--write', out, '--force', '--list');
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^https:\/\/j\.example\n {2}keep "https:\/\/j\.example\/" .*\n {2}drop "https:\/\/j\.example" /);
 
@@ -248,7 +248,7 @@ test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names wh
   }
   s.close();
   const fromStore = join(dir, 'from75.json');
-  r = cli('sources', 'dedupe', store, '--write', fromStore);
+  r = await cli('sources', 'dedupe', store, '--write', fromStore);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(
     (JSON.parse(readFileSync(fromStore, 'utf8')) as Record<string, unknown>[]).map((x) => [x.bookSourceUrl, x.jsLib, x.exploreScreen]),

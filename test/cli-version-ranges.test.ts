@@ -1,6 +1,7 @@
 // The CLI's version ranges follow the schema chain: its help names the oldest and the newest
 // version of the app's main line, read here from the Room facts the app exported (fixtures),
 // not from the store's own constants.
+import { processIo, type CliRun } from '../src/cli/io.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -15,9 +16,9 @@ const oldest = Math.min(...versions);
 const newest = Math.max(...versions);
 
 /** The description of a command's option, and its default, as the help prints them. */
-const option = (register: (p: Command) => void, name: string, flag: string): string => {
+const option = (register: (p: Command, io: CliRun) => void, name: string, flag: string): string => {
   const program = new Command();
-  register(program);
+  register(program, { ...processIo(), exitCode: undefined });
   const o = program.commands.find((c) => c.name() === name)!.options.find((o) => o.long === flag)!;
   return `${o.description}${o.defaultValue === undefined ? '' : ` [${String(o.defaultValue)}]`}`;
 };

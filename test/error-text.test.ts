@@ -13,13 +13,13 @@ import { tempDir } from './helpers/files.js';
 test('FILE_EXISTS: once, with --force on the command line and overwrite: true in the API', async () => {
   const dir = tempDir();
   const store = join(dir, 's.db');
-  assert.equal(cli('init', store).code, 0);
-  const r = cli('init', store);
+  assert.equal((await cli('init', store)).code, 0);
+  const r = await cli('init', store);
   assert.equal(r.code, 1);
   assert.equal(r.stderr, `legado-store: FILE_EXISTS: ${store}: already exists; a new store is not written over it without --force\n`);
   const list = join(dir, 'list.json');
   writeFileSync(list, '[]');
-  const d = cli('sources', 'dedupe', list, '--write', list);
+  const d = await cli('sources', 'dedupe', list, '--write', list);
   assert.equal(d.stderr, `legado-store: FILE_EXISTS: ${list}: already exists; a source list is not written over it without --force\n`);
   const s = openStore(store);
   const out = join(dir, 'b.zip');
@@ -28,25 +28,25 @@ test('FILE_EXISTS: once, with --force on the command line and overwrite: true in
   s.close();
 });
 
-test('a missing input is FILE_NOT_FOUND, and no store is created for it', () => {
+test('a missing input is FILE_NOT_FOUND, and no store is created for it', async () => {
   const dir = tempDir();
-  const r = cli('import', join(dir, 'new.db'), join(dir, 'missing.json'));
+  const r = await cli('import', join(dir, 'new.db'), join(dir, 'missing.json'));
   assert.equal(r.code, 1);
   assert.equal(r.stderr, `legado-store: FILE_NOT_FOUND: ${join(dir, 'missing.json')}: no such file\n`);
   assert.deepEqual(readdirSync(dir), []);
 });
 
-test('UNKNOWN_TABLE lists the tables of the store', () => {
+test('UNKNOWN_TABLE lists the tables of the store', async () => {
   const dir = tempDir();
   const store = join(dir, 's.db');
-  assert.equal(cli('init', store).code, 0);
+  assert.equal((await cli('init', store)).code, 0);
   const db = openDb(store);
   const tables = db
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('room_master_table', 'android_metadata', 'sqlite_sequence') ORDER BY name")
     .pluck()
     .all() as string[];
   db.close();
-  const r = cli('list', store, 'nosuch');
+  const r = await cli('list', store, 'nosuch');
   assert.equal(r.code, 1);
   assert.equal(r.stderr, `legado-store: UNKNOWN_TABLE: no table nosuch at schema 75 (tables: ${[...tables].sort().join(', ')})\n`);
 });

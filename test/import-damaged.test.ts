@@ -38,13 +38,13 @@ function damagedStore(name: string, version: SchemaVersion, fill: number): strin
   return path;
 }
 
-test('import into a store with a damaged page fails with CORRUPT, exit 1, and stores nothing', () => {
+test('import into a store with a damaged page fails with CORRUPT, exit 1, and stores nothing', async () => {
   const rules = writeJson(join(dir, 'rules.json'), [{ bookSourceUrl: 'https://s.example', bookSourceName: 'S' }]);
   for (const version of VERSIONS) {
     for (const [fault, fill] of Object.entries(FAULTS)) {
       const path = damagedStore(`store-${version}-${fault}.db`, version, fill);
       const before = snapshot(path).main;
-      const r = cli('import', path, rules);
+      const r = await cli('import', path, rules);
       assert.equal(r.code, 1, `${version} ${fault}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, new RegExp(`^legado-store: CORRUPT: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the file is damaged; nothing was written: `), `${version} ${fault}`);
       assert.equal(snapshot(path).main, before, `${version} ${fault}: the file is as it was`);
@@ -55,12 +55,12 @@ test('import into a store with a damaged page fails with CORRUPT, exit 1, and st
   }
 });
 
-test('a damaged database as the input is a CORRUPT error naming it; nothing is stored, no new store is left', () => {
+test('a damaged database as the input is a CORRUPT error naming it; nothing is stored, no new store is left', async () => {
   for (const version of VERSIONS) {
     for (const [fault, fill] of Object.entries(FAULTS)) {
       const input = damagedStore(`input-${version}-${fault}.db`, version, fill);
       const target = join(dir, `target-${version}-${fault}.db`);
-      const r = cli('import', target, input);
+      const r = await cli('import', target, input);
       assert.equal(r.code, 1, `${version} ${fault}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, new RegExp(`^legado-store: CORRUPT: ${input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `), `${version} ${fault}: ${r.stderr}`);
       assert.equal(existsSync(target), false, `${version} ${fault}: the store this import would have created is not left behind`);

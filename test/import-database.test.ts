@@ -197,20 +197,20 @@ test('a SQLite file that shares no table with the store is refused, and the stor
   }
 });
 
-test('legado-store import tells a database file from a backup by its header', () => {
+test('legado-store import tells a database file from a backup by its header', async () => {
   const source = fresh('v49');
   createV49(source);
   const target = fresh('cli');
-  const r = cli('import', target, source, '--json');
+  const r = await cli('import', target, source, '--json');
   assert.equal(r.code, 0, r.stderr);
   const summary = JSON.parse(r.stdout) as DatabaseImportResult;
   assert.equal(summary.source.version, 49);
   assert.ok(summary.kinds.book!.stored > 0 && summary.kinds.chapters!.stored > 0);
-  const plain = cli('import', fresh('cli'), source);
+  const plain = await cli('import', fresh('cli'), source);
   assert.equal(plain.code, 0, plain.stderr);
   assert.match(plain.stdout, /^from .*: schema 49 of the app's main line \(.*\), into schema 75$/m);
   assert.match(plain.stdout, /^book +\d+ +\d+/m);
-  const mixed = cli('import', fresh('cli'), source, join(dir, 'sources.json'));
+  const mixed = await cli('import', fresh('cli'), source, join(dir, 'sources.json'));
   assert.equal(mixed.code, 2);
   assert.match(mixed.stderr, /database file: import it on its own/);
 });

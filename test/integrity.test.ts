@@ -49,12 +49,12 @@ function rawExec(path: string, sql: string): void {
 }
 
 type Verified = { ok: boolean; differences: { message: string }[]; damage: { table?: string; key?: string; message: string }[] };
-function verify(path: string, ...flags: string[]): { code: number | null; report: Verified } {
-  const r = cli('verify', path, '--json', ...flags);
+async function verify(path: string, ...flags: string[]): Promise<{ code: number | null; report: Verified }> {
+  const r = await cli('verify', path, '--json', ...flags);
   return { code: r.code, report: JSON.parse(r.stdout) as Verified };
 }
 
-test('room_master_table without row 42 (none, or under another id) is refused as Room refuses it; without the table the file is checked by structure', () => {
+test('room_master_table without row 42 (none, or under another id) is refused as Room refuses it; without the table the file is checked by structure', async () => {
   for (const [name, sql] of [
     ['no-row.db', 'DELETE FROM room_master_table'],
     ['other-id.db', 'UPDATE room_master_table SET id = 41'],
@@ -62,7 +62,7 @@ test('room_master_table without row 42 (none, or under another id) is refused as
     const path = storeWith(name, 'b', 1);
     rawExec(path, sql);
     const before = snapshot(path);
-    const { code, report } = verify(path);
+    const { code, report } = await verify(path);
     assert.equal(code, 1, name);
     assert.ok(report.differences.some((d) => /no identity hash in row 42/.test(d.message)), JSON.stringify(report.differences));
     assert.throws(() => openStore(path), (e: unknown) => e instanceof SchemaMismatchError && /row 42/.test(e.message));
@@ -70,10 +70,10 @@ test('room_master_table without row 42 (none, or under another id) is refused as
   }
   const path = storeWith('no-table.db', 'b', 1);
   rawExec(path, 'DROP TABLE room_master_table');
-  assert.equal(verify(path).code, 0);
+  assert.equal((await verify(path)).code, 0);
 });
 
-test('verify runs quick_check: a damaged page is reported with its table and exits 1; --deep too; open and info say CORRUPT, not "not a database"', () => {
+test('verify runs quick_check: a damaged page is reported with its table and exits 1; --deep too; open and info say CORRUPT, not "not a database"', async () => {
   const path = storeWith('damaged.db', 'b', 3000);
   const bytes = readFileSync(path);
   const page = 4096;
@@ -81,7 +81,7 @@ test('verify runs quick_check: a damaged page is reported with its table and exi
   for (let i = 0; i < page; i++) bytes[middle * page + i] = (i * 7 + 13) & 255;
   writeFileSync(path, bytes);
   for (const flags of [[], ['--deep']]) {
-    const { code, report } = verify(path, ...flags);
+    const { code, report } = await verify(path, ...flags);
     assert.equal(code, 1, flags.join(' '));
     assert.equal(report.ok, false);
     assert.ok(report.damage.length > 0);
@@ -98,7 +98,7 @@ test('verify runs quick_check: a damaged page is reported with its table and exi
   writeFileSync(broken, schemaPage);
   assert.throws(() => inspectFile(broken), (e: unknown) => e instanceof CorruptError && e.message.includes(broken));
   assert.throws(() => openStore(broken), (e: unknown) => e instanceof CorruptError);
-  const info = cli('info', broken);
+  const info = await cli('info', broken);
   assert.equal(info.code, 1);
   assert.match(info.stderr, /CORRUPT: .*broken-schema\.db/);
   // A file that is not SQLite at all stays NOT_A_DATABASE.
@@ -107,7 +107,7 @@ test('verify runs quick_check: a damaged page is reported with its table and exi
   assert.throws(() => inspectFile(text), (e: unknown) => e instanceof NotADatabaseError);
 });
 
-test('verify --deep: orphan rows by foreign_key_check, blank keys and group bits no group has, each with table and key; plain verify passes them', () => {
+test('verify --deep: orphan rows by foreign_key_check, blank keys and group bits no group has, each with table and key; plain verify passes them', async () => {
   const path = storeWith('deep.db', 'gone', 3);
   // As a plain sqlite3 session would: foreign keys off, the book deleted, its chapters left.
   rawExec(
@@ -118,8 +118,8 @@ test('verify --deep: orphan rows by foreign_key_check, blank keys and group bits
      INSERT INTO books (bookUrl, name, author, origin, type, "group") VALUES ('u2', 'Grouped', 'A', 'loc_book', 8, 8);
      INSERT INTO book_groups (groupId, groupName, "order", show) VALUES (6, 'not a bit', 1, 1);`,
   );
-  assert.equal(verify(path).code, 0, 'quick_check sees sound pages');
-  const { code, report } = verify(path, '--deep');
+  assert.equal((await verify(path)).code, 0, 'quick_check sees sound pages');
+  const { code, report } = await verify(path, '--deep');
   assert.equal(code, 1);
   const byTable = (t: string): { key?: string; message: string }[] => report.damage.filter((d) => d.table === t);
   assert.deepEqual(
@@ -132,23 +132,23 @@ test('verify --deep: orphan rows by foreign_key_check, blank keys and group bits
   assert.ok(books.some((d) => d.key === 'bookUrl="u2"' && /group 8 has bits no group has \(8\)/.test(d.message)), JSON.stringify(books));
   assert.ok(byTable('book_groups').some((d) => d.key === 'groupId=6'), JSON.stringify(report.damage));
   // The text form lists them too.
-  assert.match(cli('verify', path, '--deep').stdout, /content: +\d+ problem\(s\) found by integrity_check, foreign_key_check/);
+  assert.match((await cli('verify', path, '--deep')).stdout, /content: +\d+ problem\(s\) found by integrity_check, foreign_key_check/);
 });
 
-test('a stale or foreign -wal beside an intact store: verify exits 1, open, import and migrate refuse with CORRUPT, nothing is written or checkpointed; without it the store is intact', () => {
+test('a stale or foreign -wal beside an intact store: verify exits 1, open, import and migrate refuse with CORRUPT, nothing is written or checkpointed; without it the store is intact', async () => {
   const path = storeWith('intact.db', 'a', 3000);
   foreignWal(path, 'other.db', false);
   const before = snapshot(path);
   const walBefore = readFileSync(`${path}-wal`);
 
-  const { code, report } = verify(path);
+  const { code, report } = await verify(path);
   assert.equal(code, 1);
   assert.ok(report.damage.length > 0);
   assert.throws(() => openStore(path), (e: unknown) => e instanceof CorruptError && e.message.includes(`${path}-wal`) && /nothing was written/.test(e.message));
   assert.throws(() => migrate(path, { to: 75 }), (e: unknown) => e instanceof CorruptError);
   const backup = join(dir, 'in.json');
   writeFileSync(backup, JSON.stringify([{ bookSourceUrl: 'https://a', bookSourceName: 'A' }]));
-  const imp = cli('import', path, backup);
+  const imp = await cli('import', path, backup);
   assert.equal(imp.code, 1);
   assert.match(imp.stderr, /CORRUPT: /);
   assert.deepEqual(snapshot(path), before, 'the store file is unchanged');
@@ -156,7 +156,7 @@ test('a stale or foreign -wal beside an intact store: verify exits 1, open, impo
   assert.equal(existsSync(`${path}-shm`), false, 'no -shm left, so the -wal still reads as nobody\'s');
 
   renameSync(`${path}-wal`, join(dir, 'kept.wal'));
-  assert.equal(verify(path).code, 0);
+  assert.equal((await verify(path)).code, 0);
   const s = openStore(path);
   assert.equal(s.tables.chapters.count(), 3000);
   assert.equal(s.tables.books.count(), 1);

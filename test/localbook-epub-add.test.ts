@@ -68,18 +68,18 @@ test('an EPUB through the API: rows as the app writes them, the cover kept, chap
   }
 });
 
-test('an EPUB without dc:creator takes name and author from its file name; book add/toc/read on the CLI', () => {
+test('an EPUB without dc:creator takes name and author from its file name; book add/toc/read on the CLI', async () => {
   const db = join(dir, 'cli.db');
-  assert.equal(cli('init', db).code, 0);
+  assert.equal((await cli('init', db)).code, 0);
   const file = join(dir, '《星海》作者：林舟.epub');
   writeFileSync(file, epub(null));
-  let r = cli('book', 'add', db, file, '--json');
+  let r = await cli('book', 'add', db, file, '--json');
   assert.equal(r.code, 0, r.stderr);
   const [added] = JSON.parse(r.stdout) as { name: string; author: string; chapters: number }[];
   assert.deepEqual([added!.name, added!.author, added!.chapters], ['星海', '林舟', 2]);
-  r = cli('book', 'toc', db, '星海', '--json');
+  r = await cli('book', 'toc', db, '星海', '--json');
   assert.deepEqual((JSON.parse(r.stdout) as { chapters: { title: string }[] }).chapters.map((c) => c.title), ['第一章 启航', '第二章 归来']);
-  r = cli('book', 'read', db, '星海', '0', '--json');
+  r = await cli('book', 'read', db, '星海', '0', '--json');
   assert.equal(r.code, 0, r.stderr);
   assert.ok((JSON.parse(r.stdout) as { text: string }).text.includes('船离了港。'));
 });

@@ -86,7 +86,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 test('SIGINT during a query on a store read in place: no -wal or -shm left beside it', async () => {
   const dir = tempDir();
   const store = join(dir, 's.db');
-  assert.equal(cli('init', store).code, 0);
+  assert.equal((await cli('init', store)).code, 0);
   const tmp = join(dir, 'tmp');
   mkdirSync(tmp);
   const sig = await interrupt(['query', store, SLOW], tmp, 'SIGINT', () => readdirSync(dir).includes('s.db-wal'));
@@ -95,11 +95,11 @@ test('SIGINT during a query on a store read in place: no -wal or -shm left besid
   assert.deepEqual(readdirSync(tmp), []);
 });
 
-test('read-only commands on a damaged store leave nothing beside it', () => {
+test('read-only commands on a damaged store leave nothing beside it', async () => {
   const dir = tempDir();
   const { damaged: store, intact: other } = damagedStore(dir, 's');
   for (const args of [['list', store, 'book_sources'], ['diff', store, other], ['export', store, join(dir, 'out.zip')], ['verify', store], ['shelf', store]]) {
-    const r = cli(...args);
+    const r = await cli(...args);
     assert.deepEqual(readdirSync(dir).sort(), ['s-intact.db', 's.db'], `${args[0]}: exit ${r.code} ${r.stderr}`);
   }
   const db = openDb(other);

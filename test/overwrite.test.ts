@@ -16,7 +16,7 @@ const dir = tempDir();
 const noTemps = (folder: string): void =>
   assert.deepEqual(readdirSync(folder).filter((n) => n.endsWith('.tmp') || n.includes('.partial')), [], 'no temporary file left');
 
-test('demo and init refuse an existing file (a text file, a store with data) and leave it as it was', () => {
+test('demo and init refuse an existing file (a text file, a store with data) and leave it as it was', async () => {
   const text = join(dir, 'notes.txt');
   writeFileSync(text, 'my notes\n');
   const store = join(dir, 'mine.db');
@@ -26,7 +26,7 @@ test('demo and init refuse an existing file (a text file, a store with data) and
   for (const target of [text, store]) {
     const before = snapshot(target);
     for (const args of [['demo', target], ['init', target], ['init', target, '--schema', '49']]) {
-      const r = cli(...args);
+      const r = await cli(...args);
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, /^legado-store: FILE_EXISTS: .*already exists.*--force/);
       assert.deepEqual(snapshot(target), before, args.join(' '));
@@ -36,28 +36,28 @@ test('demo and init refuse an existing file (a text file, a store with data) and
   noTemps(dir);
 });
 
-test('a stale -wal or -shm where the new store would go counts as an existing file', () => {
+test('a stale -wal or -shm where the new store would go counts as an existing file', async () => {
   const target = join(dir, 'ghost.db');
   writeFileSync(`${target}-wal`, 'stale');
-  const r = cli('init', target);
+  const r = await cli('init', target);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /FILE_EXISTS: .*ghost\.db-wal/);
   assert.equal(existsSync(target), false);
   // --force replaces the store and drops the stale companion with it.
-  assert.equal(cli('init', target, '--force').code, 0);
+  assert.equal((await cli('init', target, '--force')).code, 0);
   assert.equal(existsSync(`${target}-wal`), false);
-  assert.equal(cli('verify', target).code, 0);
+  assert.equal((await cli('verify', target)).code, 0);
 });
 
-test('with --force, demo and init replace the file through a temporary file renamed over it', () => {
+test('with --force, demo and init replace the file through a temporary file renamed over it', async () => {
   const target = join(dir, 'replace.db');
   writeFileSync(target, 'old content');
-  let r = cli('demo', target, '--force');
+  let r = await cli('demo', target, '--force');
   assert.equal(r.code, 0, r.stderr);
   const db = openDb(target, { readonly: true });
   assert.equal(db.prepare('SELECT count(*) FROM books').pluck().get(), 3);
   db.close();
-  r = cli('init', target, '--force', '--schema', '49');
+  r = await cli('init', target, '--force', '--schema', '49');
   assert.equal(r.code, 0, r.stderr);
   const db2 = openDb(target, { readonly: true });
   assert.equal(db2.pragma('user_version', { simple: true }), 49);
@@ -66,13 +66,13 @@ test('with --force, demo and init replace the file through a temporary file rena
   noTemps(dir);
 });
 
-test('migrate --backup refuses an existing backup file unless --force; the API has overwrite', () => {
+test('migrate --backup refuses an existing backup file unless --force; the API has overwrite', async () => {
   const file = join(dir, 'old49.db');
   const backup = join(dir, 'old49.backup.db');
   createV49(file);
   writeFileSync(backup, 'an older backup');
   const before = snapshot(file);
-  let r = cli('migrate', file, '--backup', backup);
+  let r = await cli('migrate', file, '--backup', backup);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /FILE_EXISTS: .*old49\.backup\.db/);
   assert.deepEqual(snapshot(file), before, 'the store was not touched');

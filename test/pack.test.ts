@@ -113,7 +113,7 @@ test('the packed package installs and type-checks for strict consumers, and runs
   const files = new Set(filesUnder(pkg));
 
   await t.test('the tarball holds the built package, its sources, the licence, and nothing of the development', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'scripts/prepare.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js',
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'scripts/prepare.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/bin.js',
       'dist/src/browser/index.d.ts', 'dist/browser/legado-store.js', 'dist/browser/sqlite3.wasm', 'src/index.ts']) {
       assert.ok(files.has(f), `${f} is packed`);
     }

@@ -10,23 +10,23 @@ import { cli } from './helpers/cli.js';
 import { openDb } from './helpers/engine.js';
 import { tempDir } from './helpers/files.js';
 
-test('verify --deep on a schema-59 file labelled 60 reports the missing table, no "no such table"', () => {
+test('verify --deep on a schema-59 file labelled 60 reports the missing table, no "no such table"', async () => {
   const dir = tempDir();
   const file = join(dir, 'v59.db');
-  assert.equal(cli('init', file, '--schema', '59').code, 0);
+  assert.equal((await cli('init', file, '--schema', '59')).code, 0);
   const db = openDb(file);
   db.exec('PRAGMA user_version = 60');
   db.close();
-  const r = cli('verify', file, '--deep');
+  const r = await cli('verify', file, '--deep');
   assert.equal(r.code, 1, r.stderr);
   assert.equal(r.stderr, '');
   assert.match(r.stdout, /^structure: +2 difference\(s\) from schema 60\n {2}- table dictRules is missing\n/m);
   assert.match(r.stdout, /^content: +sound \(integrity_check, foreign_key_check and the app's invariants\)$/m);
-  const j = JSON.parse(cli('verify', file, '--deep', '--json').stdout) as { ok: boolean; damage: unknown[] };
+  const j = JSON.parse((await cli('verify', file, '--deep', '--json')).stdout) as { ok: boolean; damage: unknown[] };
   assert.deepEqual([j.ok, j.damage], [false, []]);
 });
 
-test('a write(2) that fails for a full disk is DISK_FULL, also where Node names no path', () => {
+test('a write(2) that fails for a full disk is DISK_FULL, also where Node names no path', async () => {
   // What writeFileSync throws on a full disk: no path on the error.
   const raw = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
   const j = errorJson(raw);
@@ -40,7 +40,7 @@ test('a write(2) that fails for a full disk is DISK_FULL, also where Node names 
   try {
     const input = join(dir, 'sources.json');
     writeFileSync(input, JSON.stringify(Array.from({ length: 6000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: `S${i}`, ruleSearch: { x: 'y'.repeat(300) } }))));
-    const r = cli('sources', 'dedupe', input, '--write', join(full, 'out.json'));
+    const r = await cli('sources', 'dedupe', input, '--write', join(full, 'out.json'));
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^legado-store: DISK_FULL: .*no space left/);
     assert.deepEqual(readdirSync(full), [], 'no half-written file left');

@@ -88,10 +88,10 @@ test('WebSockets on port + 1: search and debuggers answer that the server does n
 
 test('another address than 127.0.0.1 needs --user and LEGADO_SERVE_PASSWORD; the password is never printed', async () => {
   const path = storeFile();
-  const r = cli('serve', path, '--host', '0.0.0.0', '--port', '0');
+  const r = await cli('serve', path, '--host', '0.0.0.0', '--port', '0');
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--user/);
-  const r2 = cli('serve', path, '--host', '0.0.0.0', '--port', '0', '--user', 'me');
+  const r2 = await cli('serve', path, '--host', '0.0.0.0', '--port', '0', '--user', 'me');
   assert.equal(r2.code, 2);
   assert.match(r2.stderr, /LEGADO_SERVE_PASSWORD/);
   const secret = 'S3cret-pa55-☃';

@@ -75,7 +75,7 @@ test('a write to a readonly store is READ_ONLY and changes nothing', async () =>
   assert.deepEqual(snapshot(path), before);
 });
 
-test('a folder, a missing parent folder, a NUL byte as the path: CANNOT_OPEN, and no file created', () => {
+test('a folder, a missing parent folder, a NUL byte as the path: CANNOT_OPEN, and no file created', async () => {
   const folder = join(dir, 'a-folder');
   mkdirSync(folder);
   const missing = join(dir, 'no-such-folder', 'x.db');
@@ -91,10 +91,10 @@ test('a folder, a missing parent folder, a NUL byte as the path: CANNOT_OPEN, an
   fails(() => migrate(nul), 'CANNOT_OPEN');
   assert.equal(existsSync(join(dir, 'a')), false, 'SQLite did not create the name before the NUL');
   assert.deepEqual(readdirSync(folder), []);
-  let r = cli('info', folder);
+  let r = await cli('info', folder);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^legado-store: CANNOT_OPEN: .*a-folder.*folder/);
-  r = cli('import', missing, writeBackupFolder(join(dir, 'cli-in'), sampleBackup()));
+  r = await cli('import', missing, writeBackupFolder(join(dir, 'cli-in'), sampleBackup()));
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^legado-store: CANNOT_OPEN: .*no-such-folder/);
 });
@@ -188,7 +188,7 @@ test('a lock held by another process past busyTimeout is BUSY from the tables, t
     } finally {
       store.close();
     }
-    const r = cli('import', path, join(dir, 'busy-in'));
+    const r = await cli('import', path, join(dir, 'busy-in'));
     // The command line waits the default 5 s, longer than the holder's 4 s: it gets through.
     assert.equal(r.code, 0, r.stderr);
   } finally {

@@ -37,6 +37,7 @@ test('typed tables accept what the types allow and reject the rest at compile ti
   const s = openStore(':memory:');
   const key = s.tables.books.insert({ bookUrl: 'b', name: 'n' }); // everything else has a default
   assert.equal(key, 'b');
+  // biome-ignore format: the @ts-expect-error must stay on the line before the call
   // @ts-expect-error bookSourceName is required and has no default
   assert.throws(() => s.tables.book_sources.insert({ bookSourceUrl: 'x', bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 0, weight: 0 }));
   // @ts-expect-error canUpdate is a boolean, not 0/1

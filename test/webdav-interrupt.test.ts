@@ -63,7 +63,7 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     try {
       const dir = tempDir();
       const store = join(dir, 's.db');
-      assert.equal(cli('init', store).code, 0);
+      assert.equal((await cli('init', store)).code, 0);
       const tmp = join(dir, 'tmp');
       mkdirSync(tmp);
       const before = readdirSync(dir).sort();

@@ -4,7 +4,6 @@
 // Hostile servers are real node:http servers on 127.0.0.1 sending endless bodies; what is
 // asserted is the typed error and how much the server managed to send before we hung up.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +11,7 @@ import { dirname } from 'node:path';
 import { test } from 'node:test';
 import { openStore } from 'legado-store';
 import { webdavSync } from 'legado-store/webdav';
-import { CLI } from './helpers/cli.js';
+import { cliWith } from './helpers/cli.js';
 import { storePath } from './helpers/webdav-fixtures.js';
 
 const MiB = 1024 ** 2;
@@ -154,12 +153,7 @@ test('a backup download over the limit (endless, or a Content-Length over it) st
   }
 
   // the command line: --max-download, the same error, exit 1
-  const cli = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'webdav', 'restore', path, '--url', endless.url, '--max-download', '1M'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
+  const cli = await cliWith({}, 'webdav', 'restore', path, '--url', endless.url, '--max-download', '1M');
   assert.equal(cli.code, 1, cli.stderr);
   assert.match(cli.stderr, /^legado-store: WEBDAV_TOO_LARGE: GET http:\/\/127\.0\.0\.1:\d+\/legado\/backup2026-01-01\.zip: more than the download limit .*\(1048576 bytes\)/);
   assert.deepEqual(files(), folderBefore);

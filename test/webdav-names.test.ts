@@ -3,12 +3,11 @@
 // (`\x1b`, `\x0d`) by `webdav list`, `restore` and `progress`, and so is a name quoted in an error
 // message. A real node:http WebDAV answerer on 127.0.0.1; the command line as a user runs it.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI } from './helpers/cli.js';
+import { cliWith } from './helpers/cli.js';
 import { tempDir } from './helpers/files.js';
 import { phoneBackupZip, storePath } from './helpers/webdav-fixtures.js';
 
@@ -24,16 +23,8 @@ const file = (href: string, size: number) =>
   entry(href, `<d:resourcetype/><d:getlastmodified>Thu, 01 Jan 2026 00:00:00 GMT</d:getlastmodified><d:getcontentlength>${size}</d:getcontentlength>`);
 const multistatus = (...entries: string[]) => `<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:">${entries.join('')}</d:multistatus>`;
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LEGADO_WEBDAV_PASSWORD: undefined }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The command line in-process, without a WebDAV password from the environment. */
+const run = (args: string[]) => cliWith({ LEGADO_WEBDAV_PASSWORD: undefined }, ...args);
 
 /** Nothing that a terminal would act on: no C0/C1 control character but the line ends. */
 function noControls(text: string, what: string): void {

@@ -5,13 +5,12 @@
 // behind, so by the app's rule B does not take it, and B does not send 50 back over the move.
 // The file on the server is read from the server's own folder and spelled out at every step.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openStore, type Store } from 'legado-store';
 import { webdavSync } from 'legado-store/webdav';
-import { CLI } from './helpers/cli.js';
+import { cliWith } from './helpers/cli.js';
 import { PASSWORD, startNodeDav, USER, type DavServer } from './helpers/dav-servers.js';
 import { nextSecond, rowProgress, SHELF, shelfStore } from './helpers/webdav-fixtures.js';
 
@@ -66,14 +65,7 @@ test('A pushes 50; B (5, older) takes 50; A moves back to 10 only with --force; 
   assert.equal(rowProgress(a, book.bookUrl).durChapterIndex, 10, 'A keeps its own move');
   // ... --force does (the command line, as a user asks for it)
   a.close();
-  const forced = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'webdav', 'progress', pathA, '--url', server.url, '--dir', 'rules', '--user', USER, '--push', '--force'], { env: { ...process.env, LEGADO_WEBDAV_PASSWORD: PASSWORD } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const forced = await cliWith({ LEGADO_WEBDAV_PASSWORD: PASSWORD }, 'webdav', 'progress', pathA, '--url', server.url, '--dir', 'rules', '--user', USER, '--push', '--force');
   assert.equal(forced.code, 0, forced.stderr);
   assert.match(forced.stdout, /^pushed {3}三体 \/ 刘慈欣$/m);
   assert.equal(onServer(), fileText(10, tA10));

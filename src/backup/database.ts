@@ -37,7 +37,7 @@ import {
 
 export interface DatabaseImportOptions extends DriverOptions {
   /** All or nothing: any row that cannot be stored fails the whole import. */
-  readonly strict?: boolean;
+  readonly strict?: boolean | undefined;
   /** Called every few hundred rows; `file` names the table being read, bytes count rows. */
   readonly onProgress?: (progress: ImportProgress) => void;
 }

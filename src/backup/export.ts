@@ -17,7 +17,7 @@ import { ZipReader, ZipWriter, type ZipLimits } from './zip.js';
 
 export interface ExportOptions {
   /** Tables to write (table names, kinds or backup file names); all backup tables when left out. */
-  readonly tables?: readonly string[];
+  readonly tables?: readonly string[] | undefined;
   readonly onProgress?: (progress: ExportProgress) => void;
 }
 

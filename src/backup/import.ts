@@ -33,7 +33,7 @@ import { keepSpecimen } from './specimens.js';
 export interface ImportProgress {
   /** The file being read. */
   readonly file: string;
-  readonly kind?: string;
+  readonly kind?: string | undefined;
   /** Records read so far, over all files. */
   readonly records: number;
   /** Bytes read so far, over all files, and the total to read. */
@@ -41,16 +41,17 @@ export interface ImportProgress {
   readonly totalBytes: number;
 }
 
-export interface ImportOptions extends Partial<ImportChoices> {
+/** The choices may be left out or passed as undefined (the default then). */
+export interface ImportOptions extends ChoicesOrDefault {
   /** The kind of records in rule files (bookSource, rssSource, replaceRule, ...); detected when left out. */
-  readonly kind?: string;
+  readonly kind?: string | undefined;
   /**
    * All or nothing: any record that cannot be stored, or any file of a backup that cannot be
    * read, fails the whole import. Without it such records and files are skipped and reported.
    */
-  readonly strict?: boolean;
+  readonly strict?: boolean | undefined;
   /** The backup password, for an encrypted servers.json (the app's default key otherwise). */
-  readonly password?: string;
+  readonly password?: string | undefined;
   readonly onProgress?: (progress: ImportProgress) => void;
   /** The time used for the app's time defaults (epoch ms); now when left out. */
   readonly now?: number;
@@ -58,13 +59,15 @@ export interface ImportOptions extends Partial<ImportChoices> {
   readonly zipLimits?: Partial<ZipLimits>;
 }
 
+type ChoicesOrDefault = { readonly [K in keyof ImportChoices]?: ImportChoices[K] | undefined };
+
 /** A file to read: its bytes, what to call it, and how its kind is known. */
 export interface PlannedFile {
   readonly display: string;
   readonly source: ByteSource;
   /** In a backup the kind comes from the file name; a rule file's from --kind or its keys. */
   readonly mode: 'backup' | 'collection';
-  readonly byName?: BackupFile;
+  readonly byName?: BackupFile | undefined;
 }
 
 export interface Plan {
@@ -233,7 +236,10 @@ class ImportRun {
    * Archive limits always fail the import (a zip bomb is not a file to skip).
    */
   importFile(file: PlannedFile): void {
-    if (file.mode !== 'backup' || this.options.strict) return this.readFile(file);
+    if (file.mode !== 'backup' || this.options.strict) {
+      this.readFile(file);
+      return;
+    }
     const files = this.files.length;
     const skipped = this.merger.skipped.length;
     const conflicts = this.merger.conflicts.length;

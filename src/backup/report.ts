@@ -39,8 +39,8 @@ export type FileStatus = 'imported' | 'empty' | 'not-imported';
 
 export interface FileOutcome {
   readonly file: string;
-  kind?: string;
-  table?: string;
+  kind?: string | undefined;
+  table?: string | undefined;
   status: FileStatus;
   /** Why a file was not imported, or a note on how it was read. */
   reason?: string;

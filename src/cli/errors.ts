@@ -2,6 +2,7 @@
 // a JSON object on stdout ({ ok: false, error: { code, message, ... } }), and exit code 1.
 import { FileExistsError, LegadoStoreError } from '../errors.js';
 import { fsError } from '../io/fs-errors.js';
+import type { CliIo } from './io.js';
 import { printable } from './printable.js';
 
 export interface ErrorJson {
@@ -27,13 +28,13 @@ export function errorJson(e: unknown): ErrorJson {
 }
 
 /** Writes the error the way the command line reports failures. */
-export function printError(e: unknown, json: boolean): void {
+export function printError(io: CliIo, e: unknown, json: boolean): void {
   const j = errorJson(e);
   if (json) {
-    process.stdout.write(JSON.stringify({ ok: false, error: j }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ ok: false, error: j }, null, 2) + '\n');
   } else {
     // A message may quote a name from outside (a file, a server's answer): escaped for the terminal.
-    process.stderr.write(`legado-store: ${j.code}: ${printable(j.message.replace(/\s*\n\s*/g, ' '))}\n`);
+    io.stderr.write(`legado-store: ${j.code}: ${printable(j.message.replace(/\s*\n\s*/g, ' '))}\n`);
   }
 }
 

@@ -1,5 +1,5 @@
-#!/usr/bin/env node
 // The legado-store command: each subcommand lives in commands/<name>.ts and registers itself here.
+// Importing this runs nothing: bin.ts runs main() on the process's streams; tests run it in-process.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerBook } from './commands/book.js';
@@ -22,6 +22,7 @@ import { useNodeDrivers } from '../engine/drivers/index.js';
 import { printError } from './errors.js';
 import { NEWEST_VERSION, OLDEST_VERSION } from '../schema/index.js';
 import { EXIT, UsageError, wantsJson } from './exit.js';
+import type { CliIo, CliRun } from './io.js';
 
 /** The package's version (package.json ships with the package, two folders above dist/src/cli). */
 export function packageVersion(): string {
@@ -29,32 +30,42 @@ export function packageVersion(): string {
   return pkg.version;
 }
 
-export function buildProgram(): Command {
+export function buildProgram(io: CliRun): Command {
   const program = new Command('legado-store')
     .description(`Create, check and fill Legado (阅读) reader databases (Room schemas ${OLDEST_VERSION} to ${NEWEST_VERSION}).`)
     .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text.trimEnd() + '\n') });
-  for (const register of [registerInit, registerInfo, registerVerify, registerDemo, registerMigrate, registerImport, registerExport, registerWebDav, registerShelf, registerList, registerQuery, registerDiff, registerSources, registerCache, registerBook, registerServe]) register(program);
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(text.trimEnd() + '\n'),
+    });
+  for (const register of [registerInit, registerInfo, registerVerify, registerDemo, registerMigrate, registerImport, registerExport, registerWebDav, registerShelf, registerList, registerQuery, registerDiff, registerSources, registerCache, registerBook, registerServe]) register(program, io);
   return program;
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+/**
+ * Runs `legado-store <argv>` with `io`'s streams and environment; resolves to the exit code
+ * (0 done, 1 failed, 2 bad usage; a command may set another, as `query` passes on its child's).
+ * It never exits the process: bin.ts does that with the code.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const run: CliRun = { ...io, exitCode: undefined };
   useNodeDrivers();
-  const program = buildProgram();
+  const program = buildProgram(run);
   // No command: that is a usage error, not a request for help.
   if (argv.length === 0) {
-    process.stderr.write(program.helpInformation());
+    io.stderr.write(program.helpInformation());
     return EXIT.usage;
   }
   // `help <command>` for a command that does not exist.
   if (argv[0] === 'help' && argv.length > 1 && !program.commands.some((c) => c.name() === argv[1] || c.aliases().includes(argv[1]!))) {
-    process.stderr.write(`legado-store: no command ${JSON.stringify(argv[1])}; the commands are ${program.commands.map((c) => c.name()).join(', ')}\n`);
+    io.stderr.write(`legado-store: no command ${JSON.stringify(argv[1])}; the commands are ${program.commands.map((c) => c.name()).join(', ')}\n`);
     return EXIT.usage;
   }
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
-    return process.exitCode === undefined ? EXIT.ok : Number(process.exitCode);
+    return run.exitCode ?? EXIT.ok;
   } catch (e) {
     if (e instanceof CommanderError) {
       // Help and version are successes; every other commander complaint is bad usage.
@@ -62,22 +73,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       return EXIT.usage;
     }
     if (e instanceof UsageError) {
-      process.stderr.write(`legado-store: ${e.message}\n`);
+      io.stderr.write(`legado-store: ${e.message}\n`);
       return EXIT.usage;
     }
-    printError(e, wantsJson(argv));
+    printError(io, e, wantsJson(argv));
     return EXIT.failure;
   }
 }
-
-// Output piped into a reader that stopped early (`| head`): stop quietly, as other tools do. The
-// command is not cut short here: row output stops at the next write (rows-output.ts) and the
-// command closes its store, so nothing is left beside it.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') return;
-  throw e;
-});
-
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});

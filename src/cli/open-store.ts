@@ -6,6 +6,7 @@ import { refuseDamagedStore } from '../backup/store-check.js';
 import { CorruptError, type Damage } from '../errors.js';
 import { inspectFile, openStore, type OpenOptions } from '../store/open.js';
 import type { AnyStore } from '../store/store.js';
+import type { CliIo } from './io.js';
 
 /** True when the open will create the store: no file, or an empty one (openStore's rule). */
 function willCreate(path: string): boolean {
@@ -58,8 +59,8 @@ const fileSize = (path: string): number => {
 };
 
 /** "created PATH at schema N", on stderr (stdout may be JSON). */
-export function sayCreated(path: string, version: number): void {
-  process.stderr.write(`legado-store: created ${path} at schema ${version}\n`);
+export function sayCreated(io: CliIo, path: string, version: number): void {
+  io.stderr.write(`legado-store: created ${path} at schema ${version}\n`);
 }
 
 /** Removes a store this command created (closed first) and its companions, after a failure. */

@@ -1,6 +1,7 @@
 // A progress bar on the terminal (stderr) for long imports and exports: records, rate, file.
 // Nothing is drawn when stderr is not a terminal or when the output is --json.
 import cliProgress from 'cli-progress';
+import type { CliOut } from './io.js';
 import { printable } from './printable.js';
 
 export interface ProgressBar {
@@ -16,12 +17,12 @@ const NONE: ProgressBar = { update: () => {}, stop: () => {} };
  * so the bar may hide the cursor and turn line wrap off while it draws; `stop()` turns both back.
  * Other commands run in one synchronous step a Ctrl-C ends at once: their bar leaves both alone.
  */
-export function progressBar(enabled: boolean, unit: string, stream: NodeJS.WriteStream = process.stderr, ownsTerminal = false): ProgressBar {
+export function progressBar(enabled: boolean, unit: string, stream: CliOut, ownsTerminal = false): ProgressBar {
   if (!enabled || !stream.isTTY) return NONE;
   const started = performance.now();
   const bar = new cliProgress.SingleBar(
     {
-      stream,
+      stream: stream as NodeJS.WritableStream,
       format: `{bar} {percentage}% | {records} ${unit} | {rate} ${unit}/s | {file}`,
       hideCursor: ownsTerminal,
       linewrap: !ownsTerminal,

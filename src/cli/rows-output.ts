@@ -3,6 +3,7 @@
 // rows come, and stopping when it has gone (`| head`): nothing piles up in memory meanwhile.
 import { csvRecord, textTable, toJson } from '../inspect/format.js';
 import { UsageError } from './exit.js';
+import type { CliOut } from './io.js';
 
 export type RowFormat = 'text' | 'json' | 'csv';
 
@@ -35,7 +36,7 @@ const isGone = (out: NodeJS.WritableStream & { destroyed?: boolean }): boolean =
  * Writes `text` to stdout; when the reader is behind, waits until it has taken what is queued.
  * Throws OutputClosed once stdout cannot be written any more.
  */
-export async function writeOut(text: string, out: NodeJS.WritableStream & { destroyed?: boolean } = process.stdout): Promise<void> {
+export async function writeOut(text: string, out: CliOut): Promise<void> {
   watch(out);
   if (isGone(out)) throw new OutputClosed();
   if (out.write(text)) {
@@ -62,21 +63,21 @@ export async function writeOut(text: string, out: NodeJS.WritableStream & { dest
  * objects keyed by column (`asObjects`) or of arrays; CSV a header record then one per row.
  * Resolves to the number of rows written (or read, when the reader went away first).
  */
-export async function writeRows(format: RowFormat, columns: readonly string[], rows: Iterable<readonly unknown[]>, asObjects = true): Promise<number> {
+export async function writeRows(out: CliOut, format: RowFormat, columns: readonly string[], rows: Iterable<readonly unknown[]>, asObjects = true): Promise<number> {
   let n = 0;
   try {
     if (format === 'text') {
       const all: (readonly unknown[])[] = [];
       for (const r of rows) all.push(r);
       n = all.length;
-      await writeOut(all.length ? textTable(columns, all) : '(no rows)\n');
+      await writeOut(all.length ? textTable(columns, all) : '(no rows)\n', out);
       return n;
     }
     let buf: string[] = [];
     const flush = async (): Promise<void> => {
       const text = buf.join('');
       buf = [];
-      if (text) await writeOut(text);
+      if (text) await writeOut(text, out);
     };
     if (format === 'csv') {
       buf.push(csvRecord(columns));

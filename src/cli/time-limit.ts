@@ -11,13 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDriver } from '../engine/registry.js';
+import type { CliIo } from './io.js';
 
 /** Set in the child's environment: run the command here, without another child. */
 export const CHILD_ENV = 'LEGADO_STORE_TIMED_CHILD';
 
-export const inTimedChild = (): boolean => process.env[CHILD_ENV] === '1';
+export const inTimedChild = (io: CliIo): boolean => io.env[CHILD_ENV] === '1';
 
-const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+const BIN = fileURLToPath(new URL('./bin.js', import.meta.url));
 
 export type TimedOutcome = { readonly timedOut: false; readonly code: number } | { readonly timedOut: true };
 
@@ -26,13 +27,18 @@ export type TimedOutcome = { readonly timedOut: false; readonly code: number } |
  * its exit code; after `timeoutMs` (0: no limit) the child is killed and cleaned up after.
  * SIGINT and SIGTERM to this process stop the child the same way.
  */
-export async function runWithTimeLimit(args: readonly string[], timeoutMs: number, storePath: string): Promise<TimedOutcome> {
+export async function runWithTimeLimit(io: CliIo, args: readonly string[], timeoutMs: number, storePath: string): Promise<TimedOutcome> {
   const companions = [`${storePath}-wal`, `${storePath}-shm`].filter((p) => !existsSync(p));
   const tmp = mkdtempSync(join(tmpdir(), 'legado-store-query-'));
-  const child = spawn(process.execPath, [...process.execArgv, MAIN, ...args], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, [CHILD_ENV]: '1', TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+  // The process's own streams are handed over as they are (a terminal stays one, a closed pipe
+  // reaches the child); other writers (the CLI run inside a program) get the child's output piped.
+  const own = io.stdout === process.stdout && io.stderr === process.stderr;
+  const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], {
+    stdio: ['ignore', own ? 'inherit' : 'pipe', own ? 'inherit' : 'pipe'],
+    env: { ...io.env, [CHILD_ENV]: '1', TMPDIR: tmp, TMP: tmp, TEMP: tmp },
   });
+  child.stdout?.pipe(io.stdout, { end: false });
+  child.stderr?.pipe(io.stderr, { end: false });
   let stopped: NodeJS.Signals | 'timeout' | undefined;
   const stop = (why: NodeJS.Signals | 'timeout'): void => {
     stopped ??= why;
@@ -45,12 +51,13 @@ export async function runWithTimeLimit(args: readonly string[], timeoutMs: numbe
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
       child.once('error', reject);
-      child.once('exit', (c) => resolve(c));
+      // 'close': the child has exited and its piped output has all been passed on.
+      child.once('close', (c) => resolve(c));
     });
     if (stopped !== undefined) {
       cleanUpAfterKill(storePath, companions);
       if (stopped !== 'timeout') {
-        process.stderr.write('legado-store: interrupted\n');
+        io.stderr.write('legado-store: interrupted\n');
         return { timedOut: false, code: stopped === 'SIGINT' ? 130 : 143 };
       }
       return { timedOut: true };

@@ -65,7 +65,9 @@ export class Rss extends Area {
   /** Stars an article (starTime now); starring it again refreshes the copy and the time. */
   star(article: StarInput, now: number = this.now()): void {
     const { origin, sort, title, link, pubDate, description, content, image, variable } = article;
-    this.starsTable.upsert({ origin, sort, title, link, pubDate, description, content, image, variable, starTime: now });
+    // The optional fields only when given: a left-out one takes the column's default.
+    const given = Object.fromEntries(Object.entries({ pubDate, description, content, image, variable }).filter(([, v]) => v !== undefined));
+    this.starsTable.upsert({ origin, sort, title, link, ...(given as Partial<Omit<StarInput, 'origin' | 'sort' | 'title' | 'link'>>), starTime: now });
   }
 
   unstar(origin: string, link: string): boolean {

@@ -12,13 +12,13 @@ export type Db = Connection;
 
 export interface DriverOptions {
   /** The SQLite engine: a driver name or a Driver (default: the best one available). */
-  readonly driver?: DriverChoice;
+  readonly driver?: DriverChoice | undefined;
 }
 
 export interface ConnectionOptions extends DriverOptions {
   readonly readonly?: boolean;
   /** Milliseconds to wait for a lock held by another connection (SQLite busy timeout). */
-  readonly busyTimeout?: number;
+  readonly busyTimeout?: number | undefined;
 }
 
 export const DEFAULT_BUSY_TIMEOUT = 5000;

@@ -73,9 +73,9 @@ export interface Statement {
   /** True when running the statement cannot write (SQLite's sqlite3_stmt_readonly). */
   readonly readonly: boolean;
   /** True when the statement returns rows (better-sqlite3's `reader`); left out where an engine cannot tell. */
-  readonly reader?: boolean;
+  readonly reader?: boolean | undefined;
   /** The result columns and where each comes from, where an engine tells (SQLite's column metadata). */
-  columns?(): ColumnInfo[];
+  readonly columns?: (() => ColumnInfo[]) | undefined;
 }
 
 /** A result column: its name, and the table and column it is read from (null for an expression). */
@@ -99,6 +99,7 @@ export const REPLACEABLE = ['run', 'get', 'all', 'iterate'] as const;
 /** Makes a statement's REPLACEABLE methods its own properties (call it last in the constructor). */
 export function ownReplaceable(stmt: Statement): void {
   const s = stmt as unknown as Record<(typeof REPLACEABLE)[number], unknown>;
+  // biome-ignore lint/correctness/noSelfAssign: reads the prototype's method, writes it as the object's own property
   for (const m of REPLACEABLE) s[m] = s[m];
 }
 
@@ -175,7 +176,7 @@ export interface Driver {
    * checked from the bytes, a copy read instead of the file): required where
    * `capabilities.files` is true, left out otherwise.
    */
-  readonly files?: DriverFiles;
+  readonly files?: DriverFiles | undefined;
 }
 
 /** A file opened for reading bytes at given positions. */

@@ -124,6 +124,7 @@ function diffTable(a: Store<SchemaVersion>, b: Store<SchemaVersion>, ta: Table, 
 function sameValue(x: unknown, y: unknown): boolean {
   if (x === y) return true;
   if (x instanceof Uint8Array && y instanceof Uint8Array) return compareBytes(x, y) === 0;
+  // biome-ignore lint/suspicious/noDoubleEquals: a bigint and a number compare by value only with ==
   if ((typeof x === 'bigint' || typeof x === 'number') && (typeof y === 'bigint' || typeof y === 'number')) return x == y;
   return false;
 }

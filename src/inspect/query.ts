@@ -89,7 +89,7 @@ function checkPragma(sql: string, rest: SqlToken[]): void {
 }
 
 /** Throws WriteRefusedError unless `sql` is a statement that only reads. Exported for callers with their own connection (checkQueryText first: some PRAGMAs act while compiled). */
-export function checkReadOnlySql(sql: string, stmt: { readonly readonly: boolean; readonly reader?: boolean }): void {
+export function checkReadOnlySql(sql: string, stmt: { readonly readonly: boolean; readonly reader?: boolean | undefined }): void {
   checkQueryText(sql);
   if (!stmt.readonly) throw new WriteRefusedError(sql, 'the statement writes (SQLite reports it as not read-only)');
   if (stmt.reader === false) {

@@ -27,7 +27,7 @@ export interface MigrateOptions extends DriverOptions {
   /** Replace an existing file at `backup` (written to a temporary file, then renamed over it). Default false. */
   readonly overwrite?: boolean;
   /** Milliseconds to wait for another connection's lock (default 5000). */
-  readonly busyTimeout?: number;
+  readonly busyTimeout?: number | undefined;
   /**
    * Called with each step's name as it starts: `backup`, `begin`, then per version N of the
    * chain `N: drop view <v>`, `N: add <table>.<column>`, `N: create <table>`, `N: rebuild <table>`,

@@ -28,7 +28,7 @@ import { isZipSignature, ZipReader, type ZipLimits } from '../backup/zip.js';
 
 export interface ExportFileOptions extends ExportOptions {
   /** Replace an existing `out` (the CLI's --force); without it an existing file or non-empty folder is refused. */
-  readonly overwrite?: boolean;
+  readonly overwrite?: boolean | undefined;
   /** The original backup (a zip or a folder): its files that hold no table are carried through unchanged. */
   readonly carry?: string;
   readonly zipLimits?: Partial<ZipLimits>;

@@ -23,11 +23,11 @@ export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'dat
   /** HTTP port (default 1122; 0 picks a free one, and the WebSocket port is then free-chosen too). */
   readonly port?: number;
   /** The app's web folder (assets/web). */
-  readonly web?: string;
+  readonly web?: string | undefined;
   /** Where local books are kept (default: `books` beside the store, as `legado-store book` keeps them). */
-  readonly booksDir?: string;
+  readonly booksDir?: string | undefined;
   /** Upload progress to the app's WebDAV folder on every save. */
-  readonly webdav?: WebDavOptions;
+  readonly webdav?: WebDavOptions | undefined;
   /** Where messages go (default: nowhere). */
   readonly log?: (line: string) => void;
   /** Longest wait for requests in flight at stop, in ms (default 10,000). */

@@ -14,14 +14,14 @@ export interface ServeOptions {
   /** Largest request body in bytes (default 32 MiB); a larger one is answered 413. */
   readonly maxBodyBytes?: number;
   /** HTTP Basic credentials every request must carry (required off 127.0.0.1 by the CLI). */
-  readonly auth?: { readonly user: string; readonly password: string };
+  readonly auth?: { readonly user: string; readonly password: string } | undefined;
   /**
    * Uploads a book's progress to the app's WebDAV folder and records the sync (syncTime);
    * resolves false, never rejects, when the upload failed. None: nothing is uploaded.
    */
-  readonly uploadProgress?: (progress: ProgressUpload) => Promise<boolean>;
+  readonly uploadProgress?: ((progress: ProgressUpload) => Promise<boolean>) | undefined;
   /** A static file for a path no endpoint takes (the app's `assets/web`); undefined when there is none. */
-  readonly staticFile?: (path: string, request: Request) => Promise<Response | undefined>;
+  readonly staticFile?: ((path: string, request: Request) => Promise<Response | undefined>) | undefined;
   /** Where local book files are kept (a folder on Node); none: local books are not read. */
   readonly bookStorage?: BookStorage;
   /** The store's database file, for GET /api/database (host-specific: a file copy in Node). */

@@ -3,7 +3,7 @@
 import type { ServeOptions } from './context.js';
 import type { AnyStore } from './context.js';
 
-const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function welcomePage(store: AnyStore, _options: ServeOptions): string {
   const counts = store.read(() => ({
@@ -25,7 +25,7 @@ replace rules without the phone. It does not fetch from book sources: searching 
 that are not stored need the app.</p>
 <h2>This store</h2>
 <table id="counts">
-<tr><td>file</td><td><code>${escape(name)}</code> (schema ${store.version})</td></tr>
+<tr><td>file</td><td><code>${escapeHtml(name)}</code> (schema ${store.version})</td></tr>
 <tr><td>books</td><td data-count="books">${counts.books}</td></tr>
 <tr><td>book sources</td><td data-count="bookSources">${counts.bookSources}</td></tr>
 <tr><td>RSS sources</td><td data-count="rssSources">${counts.rssSources}</td></tr>
@@ -35,7 +35,7 @@ that are not stored need the app.</p>
 <h2>Add the app's web front-end</h2>
 <p>The front-end (bookshelf, reader, source editor) is part of the app, GPL-3.0, and not shipped here.
 Copy the app's <code>assets/web</code> folder (the built front-end is under <code>vue/</code>) and start the server with it:</p>
-<pre>legado-store serve ${escape(name)} --web path/to/assets/web</pre>
+<pre>legado-store serve ${escapeHtml(name)} --web path/to/assets/web</pre>
 <p>Then open <a href="/vue/index.html">/vue/index.html</a>. WebSockets (search, debugging) listen on this port + 1.</p>
 <h2>For programs</h2>
 <ul><li><code>POST /api/import</code>: a backup zip or a rule collection; the report as JSON</li>

@@ -45,13 +45,13 @@ export interface StoreOptions {
   /** Milliseconds since the epoch, for cache expiry, reading times and stars (default Date.now). */
   readonly clock?: () => number;
   /** The engine the connection is on (to close a damaged store without a checkpoint). */
-  readonly driver?: DriverChoice;
+  readonly driver?: DriverChoice | undefined;
   /**
    * A -wal was beside the file before this store opened it (default true). Only such a -wal is
    * kept apart from a damaged file at close; one this store's connection made is its own,
    * closed as usual (checkpointed, removed with its -shm), so a refused write leaves nothing.
    */
-  readonly walAtOpen?: boolean;
+  readonly walAtOpen?: boolean | undefined;
 }
 
 export class Store<V extends SchemaVersion = 62> implements DomainContext {

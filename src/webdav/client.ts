@@ -29,11 +29,11 @@ export interface WebDavConnection {
   /** The WebDAV address the app is configured with (its "WebDav server" setting), e.g. `https://dav.jianguoyun.com/dav/`. */
   readonly url: string;
   /** The app's sub-folder setting (default `legado`; '' for none). */
-  readonly dir?: string;
+  readonly dir?: string | undefined;
   /** The account; no authentication when left out. */
-  readonly user?: string;
+  readonly user?: string | undefined;
   /** The password. Never printed, never stored, never part of an error. */
-  readonly password?: string;
+  readonly password?: string | undefined;
   /** Retries after a 503/429 answer, each after a longer wait (default 3). */
   readonly retries?: number;
   /** First wait before a retry, doubled each time, in ms (default 1000). A Retry-After header is honoured up to `maxDelayMs`. */
@@ -43,14 +43,14 @@ export interface WebDavConnection {
   /** Time limit for one request, in ms (default 60000). */
   readonly timeoutMs?: number;
   /** Largest answer read into memory, a listing (PROPFIND) or a progress file, in bytes (default 16 MiB). */
-  readonly maxListingBytes?: number;
+  readonly maxListingBytes?: number | undefined;
   /** Largest backup download, written to disk as it arrives, in bytes (default 1 GiB). */
-  readonly maxDownloadBytes?: number;
+  readonly maxDownloadBytes?: number | undefined;
   /**
    * Stops the request under way when aborted (the CLI's Ctrl-C): it fails with the signal's
    * reason, and a download's temporary file is removed as on any failure.
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface DavFile {

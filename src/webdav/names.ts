@@ -34,7 +34,7 @@ export function normalizeFileName(name: string): string {
 
 export function replaceReservedChar(text: string): string {
   let out = text;
-  for (const [c, escape] of RESERVED_ESCAPES) out = out.split(c).join(escape);
+  for (const [c, replacement] of RESERVED_ESCAPES) out = out.split(c).join(replacement);
   return out;
 }
 

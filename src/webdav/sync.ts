@@ -21,7 +21,7 @@ import { syncProgress, type ProgressDirection, type ProgressReport } from './pro
 
 export interface WebDavOptions extends WebDavConnection {
   /** The app's device name setting: backups are named `backup<date>-<device>.zip`. */
-  readonly device?: string;
+  readonly device?: string | undefined;
   /** Where the sync state is kept for stores below schema 71 (default `<store>.webdav-sync.json`). */
   readonly stateFile?: string;
 }
@@ -75,7 +75,7 @@ export class WebDavSync {
   }
 
   /** Uploads a backup zip of the store under the app's name for today. */
-  async backup(options: { overwrite?: boolean; device?: string } = {}): Promise<BackupReport> {
+  async backup(options: { overwrite?: boolean | undefined; device?: string | undefined } = {}): Promise<BackupReport> {
     const dav = new DavClient(this.options);
     const name = backupFileName(new Date(this.store.clock()), options.device ?? this.options.device);
     const listing = await dav.list();
@@ -158,7 +158,7 @@ export class WebDavSync {
    * never replaces a file further ahead, or one moved back elsewhere since the last sync, unless
    * `force`: then every book read here since its last sync is sent as it is.
    */
-  async progress(options: { direction?: ProgressDirection; force?: boolean } = {}): Promise<ProgressReport> {
+  async progress(options: { direction?: ProgressDirection | undefined; force?: boolean | undefined } = {}): Promise<ProgressReport> {
     const dav = new DavClient(this.options);
     const marks = syncMarks(this.store, dav.root, this.options.stateFile);
     return syncProgress(this.store, dav, marks, options.direction ?? 'both', () => ensureFolders(dav, undefined), options.force ?? false);

@@ -14,10 +14,10 @@ interface DedupeJson {
   sets: { normalizedUrl: string; keep: { url: string }; drop: { url: string }[] }[];
 }
 
-test('dedupe of a real collection: valid JSON, the file untouched', () => {
+test('dedupe of a real collection: valid JSON, the file untouched', async () => {
   const input = join(corpora(), 'booksources-legado-export-2005', 'exportBookSource5.json');
   const before = snapshot(input);
-  const r = cli('sources', 'dedupe', input, '--json');
+  const r = await cli('sources', 'dedupe', input, '--json');
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(snapshot(input), before);
   const d = JSON.parse(r.stdout) as DedupeJson;

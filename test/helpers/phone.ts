@@ -46,7 +46,7 @@ export class Phone {
 
   private async send(method: string, raw: string, body?: string | Uint8Array, headers: Record<string, string> = {}): Promise<Response> {
     this.requests++;
-    return fetch(appHttpUrl(raw), { method, body, headers: { Authorization: AUTH, ...headers } });
+    return fetch(appHttpUrl(raw), { method, body: body ?? null, headers: { Authorization: AUTH, ...headers } });
   }
 
   /** upConfig(): MKCOL the folder and its sub-folders. */

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# npm run test:runtimes: the compiled suites (dist/test, built by the npm script) on the
-# runtimes users have besides the machine's Node, each fetched as a package from the npm
-# registry, each on its own engine:
+# npm run test:runtimes: the engine tier (node scripts/tests.js engine: the suites whose outcome
+# depends on the SQLite engine, CONTRIBUTING.md) on the runtimes users have besides the machine's
+# Node, each fetched as a package from the npm registry, each on its own engine:
 #   Node 22 and Node 24 (npm package `node`)  -> node:sqlite
 #   Bun (npm package `bun`)                    -> bun:sqlite
 # (The machine's Node runs them on better-sqlite3 in `npm test`.) First every runtime, the
-# machine's Node too, writes store files into one folder; then each runtime's suite, which
-# includes test/runtimes/cross-runtime.test.js, opens all of them. Each runtime also runs the
-# corpus tier (test/corpus, which needs ../shared beside the repository). Exits non-zero if anything failed.
+# machine's Node too, writes store files into one folder; then each runtime's suites, which
+# include test/runtimes/cross-runtime.test.js, open all of them. Each runtime also runs the corpus
+# suites that go through the engine (corpora, collection-round-trip; they need ../shared beside
+# the repository). The command line, servers, formats and the slow tier run once, on the
+# machine's Node (npm test, npm run test:slow). Exits non-zero if anything failed.
 # RUNTIMES="node@22 node@24 bun@1" chooses which to run (WASM="" leaves out the SQLite WASM run). Node 22.13.0, the oldest node:sqlite
 # the store supports (no setReturnArrays, isTransaction or unknown named parameters, which the
 # adapter then makes up for), runs the seam's own suites (OLDEST_NODE="" leaves it out).
@@ -16,10 +18,12 @@ cd "$(dirname "$0")/../.."
 
 RUNTIMES=${RUNTIMES:-"node@22 node@24 bun@1"}
 OLDEST_NODE=${OLDEST_NODE-node@22.13.0}
-# Every suite on every runtime: npm test's, the corpus tier's (which needs ../shared) and the
-# check of the files every runtime wrote (runtimes/cross-runtime.test.js).
+# On every runtime: the engine tier, the corpus suites that go through the engine (they need
+# ../shared) and the check of the files every runtime wrote (runtimes/cross-runtime.test.js).
 CROSS="dist/test/cross-engine.test.js dist/test/runtimes/cross-runtime.test.js"
-SUITES="dist/test/*.test.js dist/test/corpus/*.test.js dist/test/runtimes/cross-runtime.test.js"
+SUITES="$(node scripts/tests.js engine --list | tr '\n' ' ') dist/test/corpus/corpora.test.js dist/test/corpus/collection-round-trip.test.js dist/test/runtimes/cross-runtime.test.js"
+# Files side by side on the Node runtimes, as npm test runs them (Bun: a file per process, below).
+CONCURRENCY=${TEST_CONCURRENCY:-$(($(node -p 'require("node:os").availableParallelism()') + 1))}
 SEAM_SUITES="dist/test/driver.test.js dist/test/seam.test.js $CROSS dist/test/changes.test.js dist/test/tables.test.js"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/legado-runtimes-XXXXXX")
 export LEGADO_STORE_CROSS_DIR="$WORK/cross"
@@ -63,7 +67,7 @@ for rt in $RUNTIMES; do
     node@*)
       version=$($cmd --version 2> /dev/null)
       echo "== Node $version ($rt from the npm registry), LEGADO_STORE_DRIVER=$engine: node --test $SUITES"
-      if ! $cmd --test --test-reporter=tap $SUITES > "$log" 2>&1; then failed+=("$rt"); fi
+      if ! $cmd --test --test-concurrency="$CONCURRENCY" --test-reporter=tap $SUITES > "$log" 2>&1; then failed+=("$rt"); fi
       grep -E '^# (checked|tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)' "$log"
       grep -E -A14 '^ *not ok' "$log" | head -150 || true
       ;;
@@ -105,7 +109,7 @@ if [ -n "$OLDEST_NODE" ]; then
   export LEGADO_STORE_DRIVER=node:sqlite
   echo
   echo "== Node $($cmd --version 2> /dev/null) ($OLDEST_NODE), LEGADO_STORE_DRIVER=node:sqlite: node --test $SEAM_SUITES"
-  if ! $cmd --test --test-reporter=tap $SEAM_SUITES > "$log" 2>&1; then failed+=("$OLDEST_NODE"); fi
+  if ! $cmd --test --test-concurrency="$CONCURRENCY" --test-reporter=tap $SEAM_SUITES > "$log" 2>&1; then failed+=("$OLDEST_NODE"); fi
   grep -E '^# (checked|tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)' "$log"
   grep -E -A14 '^ *not ok' "$log" | head -150 || true
 fi
@@ -125,7 +129,7 @@ if [ "${WASM-1}" != "" ]; then
   log="$WORK/wasm.log"
   echo
   echo "== SQLite WASM ($(node -p "require('./node_modules/@sqlite.org/sqlite-wasm/package.json').version"), memory storage) on the machine's Node, LEGADO_STORE_DRIVER=wasm: node --import dist/test/runtimes/wasm-preload.js --test <$(echo $WASM_SUITES | wc -w) suites>"
-  if ! LEGADO_STORE_DRIVER=wasm node --import ./dist/test/runtimes/wasm-preload.js --test --test-reporter=tap $files > "$log" 2>&1; then failed+=("wasm"); fi
+  if ! LEGADO_STORE_DRIVER=wasm node --import ./dist/test/runtimes/wasm-preload.js --test --test-concurrency="$CONCURRENCY" --test-reporter=tap $files > "$log" 2>&1; then failed+=("wasm"); fi
   grep -a -E '^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)' "$log"
   grep -a -E -A14 '^ *not ok' "$log" | head -150 || true
 fi

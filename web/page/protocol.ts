@@ -45,4 +45,4 @@ export interface LoadResult {
 
 export type Response =
   | { readonly id: number; readonly ok: true; readonly result: unknown }
-  | { readonly id: number; readonly ok: false; readonly error: { readonly name: string; readonly code?: string; readonly message: string } };
+  | { readonly id: number; readonly ok: false; readonly error: { readonly name: string; readonly code?: string | undefined; readonly message: string } };

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { toJson } from '../../inspect/format.js';
 import { openStore } from '../../store/open.js';
 import { addLocalBook, bookFileAt, readLocalChapter } from '../../node/localbook.js';
@@ -14,7 +15,7 @@ interface Flags {
 
 const booksOption = ['--books <dir>', 'the books folder (default: books beside the store)'] as const;
 
-export function registerBook(program: Command): void {
+export function registerBook(program: Command, io: CliRun): void {
   const book = program.command('book').description('local books: add TXT files, list their chapters, read a chapter');
   book
     .command('add')
@@ -32,8 +33,8 @@ export function registerBook(program: Command): void {
           const r = addLocalBook(store, bookFileAt(f), { ...(flags.books ? { booksDir: flags.books } : {}), ...(flags.force ? { force: true } : {}) });
           return { file: f, bookUrl: r.book.bookUrl, name: r.book.name, author: r.book['author'], chapters: r.chapters.length, charset: r.book['charset'], tocUrl: r.book['tocUrl'], refreshed: r.refreshed, notes: r.notes };
         });
-        if (flags.json) process.stdout.write(toJson(results) + '\n');
-        else for (const r of results) process.stdout.write(`${r.refreshed ? 're-split' : 'added'} ${r.name}${r.author ? ` (${r.author})` : ''}: ${r.chapters} chapters, ${r.charset}\n  ${r.bookUrl}\n${r.notes.map((n) => `  - ${n}\n`).join('')}`);
+        if (flags.json) io.stdout.write(toJson(results) + '\n');
+        else for (const r of results) io.stdout.write(`${r.refreshed ? 're-split' : 'added'} ${r.name}${r.author ? ` (${r.author})` : ''}: ${r.chapters} chapters, ${r.charset}\n  ${r.bookUrl}\n${r.notes.map((n) => `  - ${n}\n`).join('')}`);
       } finally {
         store.close();
       }
@@ -49,8 +50,8 @@ export function registerBook(program: Command): void {
       try {
         const b = findLocalBook(store, ref);
         const rows = store.chapters.list(b.bookUrl).map((c) => ({ index: c.index, title: c.title, url: c.url, start: c.start ?? null, end: c.end ?? null, isVolume: c.isVolume }));
-        if (flags.json) process.stdout.write(toJson({ bookUrl: b.bookUrl, name: b.name, chapters: rows }) + '\n');
-        else process.stdout.write(rows.map((c) => `${c.index}\t${c.title}\t${c.start ?? ''}-${c.end ?? ''}\n`).join(''));
+        if (flags.json) io.stdout.write(toJson({ bookUrl: b.bookUrl, name: b.name, chapters: rows }) + '\n');
+        else io.stdout.write(rows.map((c) => `${c.index}\t${c.title}\t${c.start ?? ''}-${c.end ?? ''}\n`).join(''));
       } finally {
         store.close();
       }
@@ -68,10 +69,10 @@ export function registerBook(program: Command): void {
       const store = openStore(storePath, { create: false, readonly: true });
       try {
         const c = readLocalChapter(store, ref, Number(index), { title: true, ...(flags.books ? { booksDir: flags.books } : {}) });
-        if (flags.json) process.stdout.write(toJson(c) + '\n');
+        if (flags.json) io.stdout.write(toJson(c) + '\n');
         else {
-          process.stdout.write(c.text.endsWith('\n') ? c.text : `${c.text}\n`);
-          for (const n of c.notes) process.stderr.write(`note: ${n}\n`);
+          io.stdout.write(c.text.endsWith('\n') ? c.text : `${c.text}\n`);
+          for (const n of c.notes) io.stderr.write(`note: ${n}\n`);
         }
       } finally {
         store.close();

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { toJson } from '../../inspect/format.js';
 import { openForWrite } from '../open-store.js';
 
-export function registerCache(program: Command): void {
+export function registerCache(program: Command, io: CliRun): void {
   const cache = program.command('cache').description('the expiring key/value cache');
   cache
     .command('purge')
@@ -15,7 +16,7 @@ export function registerCache(program: Command): void {
       try {
         const before = store.tables.caches.count();
         const deleted = store.cache.purgeExpired();
-        process.stdout.write(flags.json ? toJson({ deleted, remaining: before - deleted }) + '\n' : `deleted ${deleted} expired entr${deleted === 1 ? 'y' : 'ies'}, ${before - deleted} left\n`);
+        io.stdout.write(flags.json ? toJson({ deleted, remaining: before - deleted }) + '\n' : `deleted ${deleted} expired entr${deleted === 1 ? 'y' : 'ies'}, ${before - deleted} left\n`);
       } finally {
         store.close();
       }

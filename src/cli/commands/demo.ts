@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { SQLITE_COMPANIONS, writeFileSafely } from '../../fs/safe-write.js';
 import { inspectFile, openStore } from '../../store/open.js';
 import { fillSample } from '../../sample/sample.js';
@@ -7,7 +8,7 @@ import type { Store } from '../../store/store.js';
 import { forceOption } from '../exit.js';
 import { renderInspection } from '../report.js';
 
-export function registerDemo(program: Command): void {
+export function registerDemo(program: Command, io: CliRun): void {
   program
     .command('demo')
     .description('create a store file filled with a small made-up sample, and show what is in it (an existing file is refused unless --force)')
@@ -31,11 +32,11 @@ export function registerDemo(program: Command): void {
       );
       const store = openStore(file) as unknown as Store<62>;
       try {
-        process.stdout.write(describeShelf(store));
+        io.stdout.write(describeShelf(store));
       } finally {
         store.close();
       }
-      process.stdout.write('\n' + renderInspection(inspectFile(file)));
+      io.stdout.write('\n' + renderInspection(inspectFile(file)));
     });
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { comparePaths, type PathDiff } from '../../node/compare.js';
 import { cellText, toJson } from '../../inspect/format.js';
 import { EXIT } from '../exit.js';
@@ -6,7 +7,7 @@ import { EXIT } from '../exit.js';
 /** Rows listed per table and kind in the text output (JSON lists all). */
 const SHOWN = 10;
 
-export function registerDiff(program: Command): void {
+export function registerDiff(program: Command, io: CliRun): void {
   program
     .command('diff')
     .description('compare two stores, two backups (zip or folder) or one of each, per table by primary key; exit 0 when equal, 1 when not')
@@ -24,8 +25,8 @@ export function registerDiff(program: Command): void {
         ...(tables ? { tables } : {}),
         ...(flags.password !== undefined ? { password: flags.password } : {}),
       });
-      process.stdout.write(flags.json ? toJson(diff) + '\n' : renderDiff(diff));
-      process.exitCode = diff.equal ? EXIT.ok : EXIT.failure;
+      io.stdout.write(flags.json ? toJson(diff) + '\n' : renderDiff(diff));
+      io.exitCode = diff.equal ? EXIT.ok : EXIT.failure;
     });
 }
 

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { exportBackup } from '../../node/backup-export.js';
 import { openStore } from '../../store/open.js';
 import { progressBar } from '../progress.js';
 
-export function registerExport(program: Command): void {
+export function registerExport(program: Command, io: CliRun): void {
   program
     .command('export')
     .description("write a store as a Legado backup the app restores (a .zip, or a new folder of the same files)")
@@ -15,7 +16,7 @@ export function registerExport(program: Command): void {
     .option('--json', 'print a machine-readable summary, no progress bar')
     .action(async (storePath: string, out: string, flags: { tables?: string; json?: boolean; force?: boolean; carry?: string }) => {
       const store = openStore(storePath, { create: false, readonly: true });
-      const bar = progressBar(!flags.json, 'rows');
+      const bar = progressBar(!flags.json, 'rows', io.stderr);
       try {
         const tables = flags.tables?.split(',').map((t) => t.trim()).filter(Boolean);
         const result = await exportBackup(store, out, {
@@ -26,12 +27,12 @@ export function registerExport(program: Command): void {
         });
         bar.stop();
         if (flags.json) {
-          process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+          io.stdout.write(JSON.stringify(result, null, 2) + '\n');
         } else {
           const lines = result.files.map((f) => `${f.file.padEnd(22)} ${String(f.rows).padStart(7)} rows`);
           if (result.carried.length) lines.push(`carried unchanged: ${result.carried.join(', ')}`);
           lines.push(`wrote ${result.files.length + result.carried.length} file(s) to ${out}`);
-          process.stdout.write(lines.join('\n') + '\n');
+          io.stdout.write(lines.join('\n') + '\n');
         }
       } finally {
         bar.stop();

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { CliIo, CliRun } from '../io.js';
 import type { Command } from 'commander';
 import type { DatabaseImportResult } from '../../backup/database.js';
 import { isSqliteFileOnDisk } from '../../fs/byte-sources.js';
@@ -38,7 +39,7 @@ export function parseSize(flag: string, value: string | undefined): number | und
   return Math.round(Number(m[1]) * 1024 ** ' KMG'.indexOf((m[2] || ' ').toUpperCase()));
 }
 
-export function registerImport(program: Command): void {
+export function registerImport(program: Command, io: CliRun): void {
   program
     .command('import')
     .description('import a Legado backup (zip or folder), rule files (book sources, RSS sources, replace rules, ...) or another Legado database file (any version or fork) into a store')
@@ -82,8 +83,8 @@ export function registerImport(program: Command): void {
         ...(flags.maxRecordSize !== undefined ? { recordBytes: parseSize('--max-record-size', flags.maxRecordSize)! } : {}),
       };
       // Asked before the store opens, so nothing waits on a lock while someone types.
-      const password = await backupPassword(flags);
-      const bar = progressBar(!flags.json, databases.length ? 'rows' : 'records', process.stderr, true);
+      const password = await backupPassword(io, flags);
+      const bar = progressBar(!flags.json, databases.length ? 'rows' : 'records', io.stderr, true);
       let total = 0;
       // In a worker, so that Ctrl-C and SIGTERM are answered (import-run.ts).
       const outcome = await importInWorker<ImportResult>(
@@ -111,25 +112,25 @@ export function registerImport(program: Command): void {
       if (outcome.kind !== 'done' && outcome.created) removeCreated(storePath);
       if (outcome.kind === 'failed') throw outcome.error;
       if (outcome.kind === 'interrupted') {
-        process.stderr.write('legado-store: interrupted: nothing stored\n');
-        process.exitCode = signalExitCode(outcome.signal);
+        io.stderr.write('legado-store: interrupted: nothing stored\n');
+        io.exitCode = signalExitCode(outcome.signal);
         return;
       }
       const result = outcome.result;
-      if (databases.length) process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderDatabaseImport(result as DatabaseImportResult));
-      else process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderImport(result));
+      if (databases.length) io.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderDatabaseImport(result as DatabaseImportResult));
+      else io.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderImport(result));
       const hint = databases.length ? undefined : nothingStoredHint(result);
       if (hint !== undefined) {
-        process.stderr.write(`legado-store: nothing was stored: ${hint}\n`);
-        process.exitCode = EXIT.failure;
+        io.stderr.write(`legado-store: nothing was stored: ${hint}\n`);
+        io.exitCode = EXIT.failure;
       }
       // A new store is named once the import is through.
-      if (outcome.created) sayCreated(storePath, outcome.version);
+      if (outcome.created) sayCreated(io, storePath, outcome.version);
       if (outcome.signal !== undefined) {
-        process.stderr.write('legado-store: interrupted after the import was stored\n');
-        process.exitCode = signalExitCode(outcome.signal);
+        io.stderr.write('legado-store: interrupted after the import was stored\n');
+        io.exitCode = signalExitCode(outcome.signal);
       }
-      process.exitCode ??= EXIT.ok;
+      io.exitCode ??= EXIT.ok;
     });
 }
 
@@ -166,9 +167,9 @@ export function renderDatabaseImport(r: DatabaseImportResult): string {
 }
 
 /** The backup password: --password, else --ask-password's prompt, else LEGADO_BACKUP_PASSWORD, else none (the app's default key). */
-async function backupPassword(flags: ImportFlags): Promise<string | undefined> {
+async function backupPassword(io: CliIo, flags: ImportFlags): Promise<string | undefined> {
   if (flags.password !== undefined && flags.askPassword) throw new UsageError('--password and --ask-password: give one');
   if (flags.password !== undefined) return flags.password;
-  if (flags.askPassword) return askSecret('Backup password: ', `set ${BACKUP_PASSWORD_ENV}, or run on a terminal to be asked`);
-  return secretFromEnv(BACKUP_PASSWORD_ENV);
+  if (flags.askPassword) return askSecret(io, 'Backup password: ', `set ${BACKUP_PASSWORD_ENV}, or run on a terminal to be asked`);
+  return secretFromEnv(io, BACKUP_PASSWORD_ENV);
 }

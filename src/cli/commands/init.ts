@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { SQLITE_COMPANIONS, writeFileSafely } from '../../fs/safe-write.js';
 import { openStore } from '../../store/open.js';
 import { NEWEST_VERSION, OLDEST_VERSION, schemas } from '../../schema/index.js';
 import { forceOption, parseSchemaOption } from '../exit.js';
 
-export function registerInit(program: Command): void {
+export function registerInit(program: Command, io: CliRun): void {
   program
     .command('init')
     .description('create a new, empty store file (an existing file is refused unless --force)')
@@ -18,6 +19,6 @@ export function registerInit(program: Command): void {
         purpose: 'a new store',
         companions: SQLITE_COMPANIONS,
       });
-      process.stdout.write(`created ${file} at schema ${version} (identity hash ${schemas[version].identityHash})\n`);
+      io.stdout.write(`created ${file} at schema ${version} (identity hash ${schemas[version].identityHash})\n`);
     });
 }

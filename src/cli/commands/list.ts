@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { listRows } from '../../inspect/list.js';
 import { openStore } from '../../store/open.js';
 import { UsageError } from '../exit.js';
@@ -6,7 +7,7 @@ import { rowFormat, writeRows } from '../rows-output.js';
 
 const collect = (v: string, all: string[]) => [...all, v];
 
-export function registerList(program: Command): void {
+export function registerList(program: Command, io: CliRun): void {
   program
     .command('list')
     .description('print rows of a table with the API types (booleans, exact 64-bit group masks); read-only')
@@ -35,7 +36,7 @@ export function registerList(program: Command): void {
         const rows = (function* () {
           for (const r of listing.rows) yield listing.fields.map((f) => r[f]);
         })();
-        await writeRows(format, listing.fields, rows);
+        await writeRows(io.stdout, format, listing.fields, rows);
       } finally {
         store.close();
       }

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { LegadoStoreError, MigrationFailedError, SchemaMismatchError } from '../../errors.js';
 import { migrate, type MigrateResult } from '../../migrate/migrate.js';
 import { CURRENT_VERSION, NEWEST_VERSION, SUPPORTED_VERSIONS, isSupportedVersion } from '../../schema/index.js';
 import { EXIT, forceOption, UsageError } from '../exit.js';
 
-export function registerMigrate(program: Command): void {
+export function registerMigrate(program: Command, io: CliRun): void {
   program
     .command('migrate')
     .description("upgrade a store file to a later schema version step by step, as the app's migrations do, in one transaction")
@@ -26,17 +27,17 @@ export function registerMigrate(program: Command): void {
         if (!(e instanceof LegadoStoreError)) throw e;
         const differences = e instanceof SchemaMismatchError || e instanceof MigrationFailedError ? e.differences : [];
         if (opts.json) {
-          process.stdout.write(JSON.stringify({ ok: false, path: file, error: { code: e.code, message: e.message, differences } }, null, 2) + '\n');
+          io.stdout.write(JSON.stringify({ ok: false, path: file, error: { code: e.code, message: e.message, differences } }, null, 2) + '\n');
         } else {
           // A mismatch's message joins its differences on one line; here they get one line each.
           const head = e instanceof SchemaMismatchError ? `${file}: structure does not match schema ${e.version}; nothing was changed:` : e.message;
-          process.stderr.write(`legado-store: ${e.code}: ${head}\n`);
-          for (const d of differences) process.stderr.write(`  - ${d.message}\n`);
+          io.stderr.write(`legado-store: ${e.code}: ${head}\n`);
+          for (const d of differences) io.stderr.write(`  - ${d.message}\n`);
         }
-        process.exitCode = EXIT.failure;
+        io.exitCode = EXIT.failure;
         return;
       }
-      process.stdout.write(opts.json ? JSON.stringify({ ok: true, ...result }, null, 2) + '\n' : render(result));
+      io.stdout.write(opts.json ? JSON.stringify({ ok: true, ...result }, null, 2) + '\n' : render(result));
     });
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { QueryTimeoutError } from '../../errors.js';
 import { readOnlyQuery } from '../../inspect/query.js';
 import { openStore } from '../../store/open.js';
@@ -16,7 +17,7 @@ interface QueryFlags {
   timeout: string;
 }
 
-export function registerQuery(program: Command): void {
+export function registerQuery(program: Command, io: CliRun): void {
   program
     .command('query')
     .description('run one read-only SQL statement on a store (writes are refused; reading cookie values or server configs only with --show-secrets)')
@@ -36,15 +37,16 @@ export function registerQuery(program: Command): void {
       if (!/^\d+(\.\d+)?$/.test(flags.timeout) || !Number.isFinite(seconds)) {
         throw new UsageError(`--timeout must be a number of seconds (0: no limit), not ${JSON.stringify(flags.timeout)}`);
       }
-      if (inTimedChild()) return runQuery(storePath, sql, format, flags.showSecrets ?? false);
+      // No limit: nothing to stop, so no child to run it in.
+      if (inTimedChild(io) || seconds === 0) return runQuery(io, storePath, sql, format, flags.showSecrets ?? false);
       const args = ['query', `--timeout=${flags.timeout}`, ...(flags.json ? ['--json'] : []), ...(flags.csv ? ['--csv'] : []), ...(flags.showSecrets ? ['--show-secrets'] : []), '--', storePath, sql];
-      const outcome = await runWithTimeLimit(args, seconds * 1000, storePath);
+      const outcome = await runWithTimeLimit(io, args, seconds * 1000, storePath);
       if (outcome.timedOut) throw new QueryTimeoutError(sql, seconds * 1000);
-      process.exitCode = outcome.code;
+      io.exitCode = outcome.code;
     });
 }
 
-async function runQuery(storePath: string, sql: string, format: ReturnType<typeof rowFormat>, showSecrets: boolean): Promise<void> {
+async function runQuery(io: CliRun, storePath: string, sql: string, format: ReturnType<typeof rowFormat>, showSecrets: boolean): Promise<void> {
   const store = openStore(storePath, { create: false, readonly: true });
   try {
     const result = readOnlyQuery(store.db, sql, { showSecrets, path: storePath });
@@ -54,7 +56,7 @@ async function runQuery(storePath: string, sql: string, format: ReturnType<typeo
       seen.set(c, n);
       return n === 1 ? c : `${c}:${n}`;
     });
-    await writeRows(format, columns, result.rows);
+    await writeRows(io.stdout, format, columns, result.rows);
   } finally {
     store.close();
   }

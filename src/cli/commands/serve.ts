@@ -3,6 +3,7 @@
 // required (--user, the password from LEGADO_SERVE_PASSWORD only, never printed). SIGINT or
 // SIGTERM stop it: no new requests, those in flight finish, the store is closed.
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import type { BookshelfSortValue } from '../../domain/books.js';
 import type { SchemaVersion } from '../../schema/index.js';
 import { startServer } from '../../node/server.js';
@@ -27,7 +28,7 @@ interface Flags {
   webdavUser?: string;
 }
 
-export function registerServe(program: Command): void {
+export function registerServe(program: Command, io: CliRun): void {
   program
     .command('serve')
     .description("answer the app's web API (its web front-end, its clients) from the store; WebSockets on port + 1")
@@ -48,13 +49,13 @@ export function registerServe(program: Command): void {
       if (!/^[0-3]$/.test(flags.sort)) throw new UsageError(`--sort must be 0, 1, 2 or 3, not ${JSON.stringify(flags.sort)}`);
       const maxBody = Number(flags.maxBody);
       if (!(maxBody > 0)) throw new UsageError(`--max-body must be a positive number of MiB, not ${JSON.stringify(flags.maxBody)}`);
-      const password = flags.user === undefined ? undefined : secretFromEnv(SERVE_PASSWORD_ENV);
+      const password = flags.user === undefined ? undefined : secretFromEnv(io, SERVE_PASSWORD_ENV);
       if (flags.user !== undefined && !password) throw new UsageError(`--user needs the password in ${SERVE_PASSWORD_ENV}`);
       if (!LOOPBACK.has(flags.host) && flags.user === undefined) {
         throw new UsageError(`listening on ${flags.host} lets other machines in: give --user and the password in ${SERVE_PASSWORD_ENV}`);
       }
       const webdav = flags.webdavUrl
-        ? { url: flags.webdavUrl, dir: flags.webdavDir, user: flags.webdavUser, password: flags.webdavUser === undefined ? undefined : secretFromEnv(WEBDAV_PASSWORD_ENV), timeoutMs: 15_000, retries: 1 }
+        ? { url: flags.webdavUrl, dir: flags.webdavDir, user: flags.webdavUser, password: flags.webdavUser === undefined ? undefined : secretFromEnv(io, WEBDAV_PASSWORD_ENV), timeoutMs: 15_000, retries: 1 }
         : undefined;
 
       const store = openStore(path, { create: false }) as Store<SchemaVersion>;
@@ -67,9 +68,9 @@ export function registerServe(program: Command): void {
           maxBodyBytes: Math.round(maxBody * (1 << 20)),
           auth: flags.user !== undefined ? { user: flags.user, password: password! } : undefined,
           webdav,
-          log: (line) => process.stderr.write(`${line}\n`),
+          log: (line) => io.stderr.write(`${line}\n`),
         });
-        const out = process.stdout;
+        const out = io.stdout;
         out.write(`legado-store serve: ${path} (schema ${store.version})\n`);
         out.write(`  HTTP       ${server.url}\n  WebSocket  ${server.wsUrl}\n`);
         out.write(flags.web ? `  web folder ${flags.web}\n` : `  no --web folder: ${server.url} shows how to add the app's front-end\n`);
@@ -85,7 +86,7 @@ export function registerServe(program: Command): void {
       } finally {
         store.close();
       }
-      process.stdout.write('stopped, store closed\n');
-      process.exitCode = EXIT.ok;
+      io.stdout.write('stopped, store closed\n');
+      io.exitCode = EXIT.ok;
     });
 }

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import type { BookshelfSortValue } from '../../domain/books.js';
 import { toJson } from '../../inspect/format.js';
 import { bookshelf, SORT_NAMES, type ShelfTab } from '../../inspect/shelf.js';
 import { openStore } from '../../store/open.js';
 import { UsageError } from '../exit.js';
 
-export function registerShelf(program: Command): void {
+export function registerShelf(program: Command, io: CliRun): void {
   program
     .command('shelf')
     .description('show the bookshelf as the app does: visible tabs in order, each tab\'s books with progress and latest chapter; read-only')
@@ -22,7 +23,7 @@ export function registerShelf(program: Command): void {
           ...(flags.group !== undefined ? { group: flags.group } : {}),
           defaultSort: Number(flags.sort) as BookshelfSortValue,
         });
-        process.stdout.write(flags.json ? toJson(tabs) + '\n' : renderShelf(tabs));
+        io.stdout.write(flags.json ? toJson(tabs) + '\n' : renderShelf(tabs));
       } finally {
         store.close();
       }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { CliRun } from '../io.js';
 import type { Command } from 'commander';
 import {
   applyDedupe,
@@ -21,7 +22,7 @@ import { UsageError } from '../exit.js';
 
 const collect = (v: string, all: string[]) => [...all, v];
 
-export function registerSources(program: Command): void {
+export function registerSources(program: Command, io: CliRun): void {
   const sources = program.command('sources').description('book sources: find duplicates, enable or disable');
 
   sources
@@ -74,7 +75,7 @@ export function registerSources(program: Command): void {
         written = { path: flags.write, sources: writeSources(flags.write, keptEntries(entries, report), { overwrite: flags.force ?? false, version }) };
       }
       if (flags.json) {
-        process.stdout.write(toJson({ input, ...report, skippedRecords: skipped, notKept, ...(applied ? { applied } : {}), ...(written ? { written } : {}) }) + '\n');
+        io.stdout.write(toJson({ input, ...report, skippedRecords: skipped, notKept, ...(applied ? { applied } : {}), ...(written ? { written } : {}) }) + '\n');
         return;
       }
       const lines: string[] = [];
@@ -92,7 +93,7 @@ export function registerSources(program: Command): void {
       if (written && lost.length) lines.push(`not kept (no column of book_sources at schema ${version}): ${lost.map(([f, n]) => `${f} ×${n}`).join(', ')}`);
       if (!listSets && report.sets.length) lines.push('--list shows every set (--json too)');
       if (!applied && !written && report.dropped) lines.push('nothing changed (--apply to delete from the store, --write <out.json> for a new file)');
-      process.stdout.write(lines.join('\n') + '\n');
+      io.stdout.write(lines.join('\n') + '\n');
     });
 
   for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
@@ -109,7 +110,7 @@ export function registerSources(program: Command): void {
         const store = openForWrite(storePath);
         try {
           const r = setSourcesEnabled(store, { ...(flags.group !== undefined ? { group: flags.group } : {}), urls: flags.url }, enabled);
-          process.stdout.write(flags.json ? toJson({ enabled, ...r }) + '\n' : `${name}d ${r.changed} of ${r.sources.length} source(s) (the others already were)\n`);
+          io.stdout.write(flags.json ? toJson({ enabled, ...r }) + '\n' : `${name}d ${r.changed} of ${r.sources.length} source(s) (the others already were)\n`);
         } finally {
           store.close();
         }

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { inspectFile } from '../../store/open.js';
 import { EXIT } from '../exit.js';
 import { renderInspection } from '../report.js';
 
-export function registerVerify(program: Command): void {
+export function registerVerify(program: Command, io: CliRun): void {
   program
     .command('verify')
     .description('check the file against its schema version and its pages (quick_check); exit 1 and list what differs or is damaged')
@@ -14,7 +15,7 @@ export function registerVerify(program: Command): void {
     .action((file: string, opts: { json?: boolean; deep?: boolean }) => {
       const r = inspectFile(file, { check: opts.deep ? 'deep' : 'quick' });
       const { rows: _rows, ...result } = r;
-      process.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : renderInspection(r, false));
-      if (!r.ok) process.exitCode = EXIT.failure;
+      io.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : renderInspection(r, false));
+      if (!r.ok) io.exitCode = EXIT.failure;
     });
 }

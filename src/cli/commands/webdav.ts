@@ -1,6 +1,7 @@
 // `legado-store webdav backup|list|restore|progress`: the store as one more device in the app's
 // WebDAV folder. The password comes from LEGADO_WEBDAV_PASSWORD or a terminal prompt only.
 import { Option, type Command } from 'commander';
+import type { CliRun } from '../io.js';
 import { openStore } from '../../store/open.js';
 import { openForWrite, openOrCreateStore } from '../open-store.js';
 import type { Store } from '../../store/store.js';
@@ -27,7 +28,7 @@ interface Flags {
   password?: string | boolean;
 }
 
-export function registerWebDav(program: Command): void {
+export function registerWebDav(program: Command, io: CliRun): void {
   const webdav = program
     .command('webdav')
     .description(`sync with the app's WebDAV folder: backups and reading progress (password from ${PASSWORD_ENV} or a prompt)`)
@@ -48,7 +49,7 @@ export function registerWebDav(program: Command): void {
     .option('--device <name>', "the app's device name: backup<date>-<name>.zip")
     .option('--force', 'replace a backup of the same name on the server')
     .action(async (path: string, flags: Flags & { device?: string; force?: boolean }) => {
-      await withStore(path, 'read', flags, async (store, options) => {
+      await withStore(io, path, 'read', flags, async (store, options) => {
         const r = await webdavSync(store, { ...options, device: flags.device }).backup({ overwrite: flags.force });
         if (flags.json) return r;
         return printableLines([
@@ -61,7 +62,7 @@ export function registerWebDav(program: Command): void {
 
   common(webdav.command('list').description('the backups on the server, newest first (no store needed)').argument('[store]', 'not read: a listing needs only the address and the account'))
     .action(async (_path: string | undefined, flags: Flags) => {
-      await connected(flags, async (options) => {
+      await connected(io, flags, async (options) => {
         const r = await webdavList(options);
         if (flags.json) return r;
         if (!r.backups.length) return `no backups in ${printable(r.folder)}`;
@@ -75,8 +76,8 @@ export function registerWebDav(program: Command): void {
 
   common(webdav.command('restore').description('download the newest backup (or NAME) and import it (merge, one transaction)').argument('<store>', 'the store file (created at the newest schema when missing)').argument('[name]', 'the backup to restore'))
     .action(async (path: string, name: string | undefined, flags: Flags) => {
-      await withStore(path, 'create', flags, async (store, options) => {
-        const r = await webdavSync(store, options).restore(name, { password: secretFromEnv(BACKUP_PASSWORD_ENV) });
+      await withStore(io, path, 'create', flags, async (store, options) => {
+        const r = await webdavSync(store, options).restore(name, { password: secretFromEnv(io, BACKUP_PASSWORD_ENV) });
         return flags.json ? r : `${printable(`restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests`)}\n${renderImport(r.import).trimEnd()}`;
         // Stopped before the import (which is synchronous: a signal waits for its end).
       }, 'interrupted: nothing stored');
@@ -89,7 +90,7 @@ export function registerWebDav(program: Command): void {
     .action(async (path: string, flags: Flags & { pull?: boolean; push?: boolean; force?: boolean }) => {
       if (flags.pull && flags.push) throw new UsageError('--pull and --push together are the default (both): give one or neither');
       const direction: ProgressDirection = flags.pull ? 'pull' : flags.push ? 'push' : 'both';
-      await withStore(path, 'write', flags, async (store, options) => {
+      await withStore(io, path, 'write', flags, async (store, options) => {
         const r = await webdavSync(store, options).progress({ direction, force: flags.force });
         return flags.json ? r : renderProgress(r);
       });
@@ -97,20 +98,20 @@ export function registerWebDav(program: Command): void {
 }
 
 /** Opens the store, then runs as `connected` does, and closes it. */
-async function withStore(path: string, mode: 'read' | 'create' | 'write', flags: Flags, run: (store: Store<SchemaVersion>, options: WebDavOptions) => Promise<unknown>, interrupted?: string): Promise<void> {
+async function withStore(io: CliRun, path: string, mode: 'read' | 'create' | 'write', flags: Flags, run: (store: Store<SchemaVersion>, options: WebDavOptions) => Promise<unknown>, interrupted?: string): Promise<void> {
   const options = connection(flags);
   // A store written to is checked first (a restore's import checks its own).
   const store = (mode === 'write' ? openForWrite(path) : mode === 'create' ? openOrCreateStore(path).store : openStore(path, { create: false })) as Store<SchemaVersion>;
   try {
-    await connected(flags, (o) => run(store, o), options, interrupted);
+    await connected(io, flags, (o) => run(store, o), options, interrupted);
   } finally {
     store.close();
   }
 }
 
 /** Asks for the password when there is an account, runs, prints. */
-async function connected(flags: Flags, run: (options: WebDavOptions) => Promise<unknown>, options = connection(flags), interrupted = 'interrupted'): Promise<void> {
-  const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
+async function connected(io: CliRun, flags: Flags, run: (options: WebDavOptions) => Promise<unknown>, options = connection(flags), interrupted = 'interrupted'): Promise<void> {
+  const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(io, PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
   // Ctrl-C or SIGTERM stop the request under way (a download's temporary file goes with it) and
   // end the command with the signal's code. One that comes during an import (one synchronous
   // transaction) is answered once it is through: what it stored is then said.
@@ -126,17 +127,17 @@ async function connected(flags: Flags, run: (options: WebDavOptions) => Promise<
     out = await run({ ...options, password, signal: stop.signal });
   } catch (e) {
     if (signal === undefined) throw e;
-    process.stderr.write(`legado-store: ${interrupted}\n`);
-    process.exitCode = signalExitCode(signal);
+    io.stderr.write(`legado-store: ${interrupted}\n`);
+    io.exitCode = signalExitCode(signal);
     return;
   } finally {
     for (const s of SIGNALS) process.off(s, onSignal);
   }
-  process.stdout.write(typeof out === 'string' ? `${out}\n` : `${JSON.stringify(out, null, 2)}\n`);
-  process.exitCode = EXIT.ok;
+  io.stdout.write(typeof out === 'string' ? `${out}\n` : `${JSON.stringify(out, null, 2)}\n`);
+  io.exitCode = EXIT.ok;
   if (signal !== undefined) {
-    process.stderr.write('legado-store: interrupted after the command was through\n');
-    process.exitCode = signalExitCode(signal);
+    io.stderr.write('legado-store: interrupted after the command was through\n');
+    io.exitCode = signalExitCode(signal);
   }
 }
 

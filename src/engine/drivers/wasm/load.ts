@@ -10,7 +10,7 @@ export interface WasmDriverOptions {
   /** Where databases live (default 'memory'). 'opfs' works only in a dedicated Worker. */
   readonly storage?: WasmStorage;
   /** OPFS directory of the pool (default '.legado-store'); stores in other directories are invisible. */
-  readonly directory?: string;
+  readonly directory?: string | undefined;
   /** Files the pool keeps open at least (default 12: a database and its journal take two). */
   readonly capacity?: number;
 }
