@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     return i < 0 ? undefined : args[i + 1];
   };
   const dir = flag('before');
-  if (!dir) throw new Error('--before <folder of the previous build\'s dist/src> is required');
+  if (!dir) throw new Error("--before <folder of the previous build's dist/src> is required");
   const rounds = Number(flag('rounds') ?? 40);
   const only = flag('only')?.split(',') ?? Object.keys(PATHS);
   const before = (await import(pathToFileURL(join(resolve(dir), 'index.js')).href)) as { openStore: Open };

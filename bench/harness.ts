@@ -261,7 +261,10 @@ export function environment(loadBefore: number): Record<string, string> {
     'drizzle-orm': version('drizzle-orm'),
     kysely: version('kysely'),
     'load average (1 min) before/after': `${loadBefore.toFixed(2)} / ${os.loadavg()[0]!.toFixed(2)}`,
-    'load average (1, 5, 15 min) after': os.loadavg().map((l) => l.toFixed(2)).join(', '),
+    'load average (1, 5, 15 min) after': os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', '),
   };
 }
 

@@ -118,7 +118,10 @@ function parent(count: number, runs: number, generated: boolean, driver: string 
   const pool = generated ? undefined : fitToSize(corpusSources(corpora), TARGET_BYTES_PER_SOURCE);
   const modern = pool?.filter((o) => !isLegacyBookSource(o));
   const inputs: [string, Record<string, unknown>[] | undefined][] = pool
-    ? [[`like for like: 3.x-format sources only (${modern!.length} real ones from the corpora)`, modern], [`mixed: ${pool.length} real sources of the corpora, ${pool.length - modern!.length} of them 2.0-format`, pool]]
+    ? [
+        [`like for like: 3.x-format sources only (${modern!.length} real ones from the corpora)`, modern],
+        [`mixed: ${pool.length} real sources of the corpora, ${pool.length - modern!.length} of them 2.0-format`, pool],
+      ]
     : [[`like for like: the generator's 3.x-format sources${generated ? '' : ' (../shared/corpora not found)'}`, undefined]];
   const dir = mkdtempSync(join(tmpdir(), 'legado-bench-'));
   const lines: string[] = [];
@@ -168,7 +171,9 @@ function parent(count: number, runs: number, generated: boolean, driver: string 
         '',
       );
     }
-    lines.push(`${existsSync('/proc/cpuinfo') ? 'linux' : process.platform}, ${(globalThis as { Bun?: { version: string } }).Bun ? `bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}` : `node ${process.version}`}${driver ? `, ${driver}` : ''}`);
+    lines.push(
+      `${existsSync('/proc/cpuinfo') ? 'linux' : process.platform}, ${(globalThis as { Bun?: { version: string } }).Bun ? `bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}` : `node ${process.version}`}${driver ? `, ${driver}` : ''}`,
+    );
     process.stdout.write(lines.join('\n') + '\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -17,7 +17,12 @@ const RUNS = 7;
 const TO = NEWEST_VERSION;
 const NONE: FixtureSize = { books: 2000, chaptersPerBook: 0, bigBookChapters: 0, introLength: 300 };
 const MANY: FixtureSize = { books: 2000, chaptersPerBook: 150, bigBookChapters: 150, introLength: 300 };
-const CASES: readonly FixtureSize[] = [NONE, { ...NONE, chaptersPerBook: 15, bigBookChapters: 15 }, MANY, { books: 4000, chaptersPerBook: 8, introLength: 300 }];
+const CASES: readonly FixtureSize[] = [
+  NONE,
+  { ...NONE, chaptersPerBook: 15, bigBookChapters: 15 },
+  MANY,
+  { books: 4000, chaptersPerBook: 8, introLength: 300 },
+];
 /** The issue's bound on (upgrade with 300,000 chapters) / (upgrade with none). */
 const BOUND = 1.5;
 
@@ -76,7 +81,9 @@ try {
   });
   // Round robin, so that load from outside falls on every file alike.
   for (let r = 0; r < RUNS; r++) for (const c of sources) c.runs.push(timeOne(c.source, join(dir, 'run.db')));
-  console.log(`${'file'.padEnd(32)} ${'size MB'.padStart(8)} ${'upgrade'.padStart(10)} ${'CPU'.padStart(10)} ${'books'.padStart(10)} ${'54_55'.padStart(10)} ${'chapters'.padStart(10)} ${'commit'.padStart(10)} ${'full FK chk'.padStart(12)}`);
+  console.log(
+    `${'file'.padEnd(32)} ${'size MB'.padStart(8)} ${'upgrade'.padStart(10)} ${'CPU'.padStart(10)} ${'books'.padStart(10)} ${'54_55'.padStart(10)} ${'chapters'.padStart(10)} ${'commit'.padStart(10)} ${'full FK chk'.padStart(12)}`,
+  );
   for (const c of sources) {
     const step = (name: string): number => median(c.runs.map((r) => r.steps.get(name) ?? 0));
     console.log(
@@ -91,11 +98,13 @@ try {
   const ratio = (f: (t: Timing) => number): number => median(many.runs.map(f)) / median(none.runs.map(f));
   const wall = ratio((t) => t.total);
   const cpu = ratio((t) => t.cpu);
-  console.log(`\n300,000 chapters / no chapters: ${wall.toFixed(2)}x wall time, ${cpu.toFixed(2)}x CPU time (bound ${BOUND}x: ${Math.max(wall, cpu) <= BOUND ? 'met' : 'NOT met'})`);
+  console.log(
+    `\n300,000 chapters / no chapters: ${wall.toFixed(2)}x wall time, ${cpu.toFixed(2)}x CPU time (bound ${BOUND}x: ${Math.max(wall, cpu) <= BOUND ? 'met' : 'NOT met'})`,
+  );
   console.log(
     '\nupgrade: the whole migrate() call (read-only inspection, open, transaction, close and checkpoint);' +
-      '\nCPU: this process\'s CPU time in it; books: copying books into _new_books, twice (54 and 55);' +
-      '\n54_55: the app\'s five UPDATEs of books.type; chapters: 73\'s ALTER TABLE chapters ADD COLUMN wordCount;' +
+      "\nCPU: this process's CPU time in it; books: copying books into _new_books, twice (54 and 55);" +
+      "\n54_55: the app's five UPDATEs of books.type; chapters: 73's ALTER TABLE chapters ADD COLUMN wordCount;" +
       '\ncommit: COMMIT, closing and checkpointing; full FK chk: what a database-wide PRAGMA foreign_key_check' +
       '\nwould cost on top (migrate checks only the tables it rewrote).',
   );

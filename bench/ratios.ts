@@ -44,7 +44,9 @@ export function byInstance(r: Report): Map<Workload, Map<string, Measurement>> {
 
 /** The fastest hand-written contender of a workload instance, by median wall time. */
 export function fastestHand(ms: ReadonlyMap<string, Measurement>): Measurement | undefined {
-  return [...ms.values()].filter((m) => m.kind === 'hand').reduce<Measurement | undefined>((a, m) => (a === undefined || m.median < a.median ? m : a), undefined);
+  return [...ms.values()]
+    .filter((m) => m.kind === 'hand')
+    .reduce<Measurement | undefined>((a, m) => (a === undefined || m.median < a.median ? m : a), undefined);
 }
 
 /** Median and 95% interval of a / b, round by round. */
@@ -88,14 +90,23 @@ export function targets(r: Report): Target[] {
     if (best) add(`≤ ${limit.toFixed(2)}× fastest hand-written (${best.contender})`, paired(store, best, r.seed), limit, control);
     const floor = all.find((m) => m.kind === 'floor');
     if (floor) add(`≤ 1.20× the C floor (${floor.contender})`, paired(store, floor, r.seed), 1.2, control);
-    for (const l of all.filter((m) => m.kind === 'listener')) add(`${l.contender} ≤ ${SINGLE_LIMIT.toFixed(2)}× ${STORE}`, paired(l, store, r.seed), SINGLE_LIMIT, control);
+    for (const l of all.filter((m) => m.kind === 'listener'))
+      add(`${l.contender} ≤ ${SINGLE_LIMIT.toFixed(2)}× ${STORE}`, paired(l, store, r.seed), SINGLE_LIMIT, control);
     if (w.key === 'import') {
       const raw = ms.get('raw');
       if (raw) add('≤ 1.05× JSON.parse of the file + raw inserts (raw)', paired(store, raw, r.seed), 1.05, control);
       const input = w.inputBytes?.();
       if (input) {
         const m = store.peakBytes / input;
-        out.push({ workload: w, target: `peak memory above the start < input size (${(input / 2 ** 20).toFixed(1)} MB)`, ratio: { median: m, low: m, high: m, n: 1 }, control: undefined, limit: 1, verdict: same && m < 1 ? 'met' : 'not met', met: same && m < 1 });
+        out.push({
+          workload: w,
+          target: `peak memory above the start < input size (${(input / 2 ** 20).toFixed(1)} MB)`,
+          ratio: { median: m, low: m, high: m, n: 1 },
+          control: undefined,
+          limit: 1,
+          verdict: same && m < 1 ? 'met' : 'not met',
+          met: same && m < 1,
+        });
       }
     }
   }

@@ -7,16 +7,16 @@ import type { Workload } from './workloads.js';
 
 const CONTENDER_NOTES = [
   '- **legado-store**: its public API only: `store.chapters.replaceToc`, `store.tables.book_sources.upsertMany`, ' +
-    '`store.books.shelf` (the bookshelf\'s last-read order), `store.books.get`, `store.books.updateProgress`, `store.cache.put/get`, ' +
+    "`store.books.shelf` (the bookshelf's last-read order), `store.books.get`, `store.books.updateProgress`, `store.cache.put/get`, " +
     '`store.chapters.get/list`, `store.tables.chapters.insertMany`, `openStore` (which checks version, identity hash and every ' +
     'table, index and foreign key), `exportBackup`/`importBackup` (streamed, lenient coercion and a per-record report).',
   '- **store+listener** / **store+other-listener**: the same store with one `store.onChange` listener subscribed before the clock ' +
     'starts, on the table the workload writes / on a table it does not write (`rssStars`).',
-  '- **raw**: the fastest hand-written code we know, with the engine\'s own API: statements prepared once per connection, ' +
+  "- **raw**: the fastest hand-written code we know, with the engine's own API: statements prepared once per connection, " +
     'transaction functions made once, rows read as arrays (`.raw()`, `setReturnArrays`, `values()`) and built into objects by a literal, ' +
     'multi-row `INSERT … VALUES` (128 chapters per statement; sources one per statement, where more were not faster). Backups: ' +
     '`JSON.parse`/`JSON.stringify` of whole files.',
-  '- **raw-again** (the control): raw\'s own code run as one more contender, never counted as hand-written. Its per-round ratio ' +
+  "- **raw-again** (the control): raw's own code run as one more contender, never counted as hand-written. Its per-round ratio " +
     'to raw (the same code) is chance alone: the Targets table shows its interval beside every verdict.',
   '- **raw-naive**: the naive hand-written baseline: rows as objects mapped afterwards, one statement per row, statements ' +
     'looked up by their SQL, a transaction wrapper per call.',
@@ -26,7 +26,7 @@ const CONTENDER_NOTES = [
     'prepared once on the engine\'s connection (Kysely\'s recipe "Splitting query building and execution"); multi-row ' +
     '`values([...])` for bulk inserts. Rows as the engine gives them (booleans 0/1). Runs on every engine.',
   '- **c-floor** (bulk insert only): the same rows made by SQLite itself, one `INSERT … SELECT` over a recursive CTE.',
-  '- Every contender\'s result (rows read, or the table state left) is compared with legado-store\'s; the `result` column says so.',
+  "- Every contender's result (rows read, or the table state left) is compared with legado-store's; the `result` column says so.",
   '- `peak RSS Δ`: the highest resident-set peak of a timed run above the RSS at its start (Linux `VmHWM`, reset before each run).',
 ];
 
@@ -56,11 +56,18 @@ export function markdown(r: Report, contenders: readonly string[], command: stri
     '',
   );
   const count = (v: string) => tg.filter((t) => t.verdict === v).length;
-  lines.push('## Targets', '', `${count('met')} of ${tg.length} met, ${count('not met')} not met, ${count('noise')} judged noise in this run (wall time, paired per round).`, '');
+  lines.push(
+    '## Targets',
+    '',
+    `${count('met')} of ${tg.length} met, ${count('not met')} not met, ${count('noise')} judged noise in this run (wall time, paired per round).`,
+    '',
+  );
   lines.push('| # | workload | rows | target | median | 95% interval | control [interval] | verdict |', '|---|---|---:|---|---:|---|---|---|');
   for (const t of tg) {
     const store = by.get(t.workload)!.get(STORE)!;
-    lines.push(`| ${instance(t.workload)} | ${t.workload.title} | ${store.rows} | ${t.target} | ${x(t.ratio.median)} | ${ci(t.ratio)} | ${t.control ? `${x(t.control.median)} ${ci(t.control)}` : '–'} | ${t.verdict === 'met' ? 'met' : `**${t.verdict}**`} |`);
+    lines.push(
+      `| ${instance(t.workload)} | ${t.workload.title} | ${store.rows} | ${t.target} | ${x(t.ratio.median)} | ${ci(t.ratio)} | ${t.control ? `${x(t.control.median)} ${ci(t.control)}` : '–'} | ${t.verdict === 'met' ? 'met' : `**${t.verdict}**`} |`,
+    );
   }
   lines.push('', '## Medians (wall ms)', '');
   lines.push(`| # | workload | rows | ${contenders.join(' | ')} |`, `|---|---|---:|${contenders.map(() => '---:').join('|')}|`);

@@ -42,7 +42,17 @@ import { targets, label } from './ratios.js';
 import { markdown } from './report.js';
 import { DEFAULT_SIZES, SMOKE_SIZES, workloads, type Sizes, type Workload } from './workloads.js';
 
-export const CONTENDERS: readonly Contender[] = [legadoStore, storeListening, storeListeningElsewhere, raw, rawAgain, rawNaive, drizzleContender, kyselyContender, cFloor];
+export const CONTENDERS: readonly Contender[] = [
+  legadoStore,
+  storeListening,
+  storeListeningElsewhere,
+  raw,
+  rawAgain,
+  rawNaive,
+  drizzleContender,
+  kyselyContender,
+  cFloor,
+];
 
 export interface BenchArgs {
   readonly smoke: boolean;
@@ -88,11 +98,17 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     if (!k || !(k in sizes) || !Number.isInteger(Number(v)) || Number(v) < 1) throw new Error(`--size: ${kv} (keys: ${Object.keys(sizes).join(', ')})`);
     sizes[k] = Number(v);
   }
-  const list = (k: string) => flags.get(k)?.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (k: string) =>
+    flags
+      .get(k)
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   const tiers = list('tiers')?.map(Number) ?? (smoke ? [1, 2] : on.has('--big') ? [1, 10, 100] : [1, 10]);
   if (!tiers.every((t) => Number.isInteger(t) && t >= 1)) throw new Error('--tiers: positive integers');
   const driver = flags.get('driver');
-  const out = flags.get('out') ?? (smoke ? '-' : driver && driver !== 'better-sqlite3' ? `bench/results-${driver.replace(/\W+/g, '-')}.md` : 'bench/results.md');
+  const out =
+    flags.get('out') ?? (smoke ? '-' : driver && driver !== 'better-sqlite3' ? `bench/results-${driver.replace(/\W+/g, '-')}.md` : 'bench/results.md');
   return {
     smoke,
     only: list('only'),
@@ -127,14 +143,14 @@ export async function bench(args: BenchArgs, log: (line: string) => void = conso
     args.processes > 1 && !args.json
       ? pool(selected, inProcesses(args))
       : await runHarness({
-    contenders,
-    workloads: selected,
-    sizes: args.sizes,
-    tiers: args.tiers,
-    repeats: args.repeats,
-    warmup: args.warmup,
-    openRepeats: args.smoke ? 1 : 25,
-    minTimedMs: args.minTimedMs,
+          contenders,
+          workloads: selected,
+          sizes: args.sizes,
+          tiers: args.tiers,
+          repeats: args.repeats,
+          warmup: args.warmup,
+          openRepeats: args.smoke ? 1 : 25,
+          minTimedMs: args.minTimedMs,
           maxRepeats: args.maxRepeats,
           seed: args.seed,
           log,
@@ -143,7 +159,11 @@ export async function bench(args: BenchArgs, log: (line: string) => void = conso
   // What ran, as it can be run again (npm run bench is tsc, then node dist/bench/run.js).
   const runtime = (globalThis as { Bun?: unknown }).Bun ? 'bun' : 'node';
   const command = `${runtime} dist/bench/run.js${args.argv.length ? ` ${args.argv.join(' ')}` : ''}`;
-  const text = markdown(report, contenders.map((c) => c.name), command);
+  const text = markdown(
+    report,
+    contenders.map((c) => c.name),
+    command,
+  );
   return { report, markdown: text };
 }
 
@@ -151,7 +171,10 @@ export async function bench(args: BenchArgs, log: (line: string) => void = conso
 type MeasurementJson = Omit<Measurement, 'workload'> & { key: string; tier: number };
 type ReportJson = Omit<Report, 'measurements'> & { measurements: MeasurementJson[] };
 
-const toJson = (r: Report): ReportJson => ({ ...r, measurements: r.measurements.map(({ workload, ...m }) => ({ ...m, key: workload.key, tier: workload.tier })) });
+const toJson = (r: Report): ReportJson => ({
+  ...r,
+  measurements: r.measurements.map(({ workload, ...m }) => ({ ...m, key: workload.key, tier: workload.tier })),
+});
 
 /** Runs the harness in `args.processes` child processes, one after another, each with its own seed. */
 function inProcesses(args: BenchArgs): ReportJson[] {
@@ -160,9 +183,13 @@ function inProcesses(args: BenchArgs): ReportJson[] {
     return Array.from({ length: args.processes }, (_, p) => {
       const json = join(dir, `${p}.json`);
       const argv = [...args.argv.filter((_, i, a) => !['--seed', '--processes'].includes(a[i]!) && !['--seed', '--processes'].includes(a[i - 1]!))];
-      const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...argv, '--processes', '1', '--seed', String(args.seed + p), '--json', json, '--out', '-'], {
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
+      const child = spawnSync(
+        process.execPath,
+        [...process.execArgv, fileURLToPath(import.meta.url), ...argv, '--processes', '1', '--seed', String(args.seed + p), '--json', json, '--out', '-'],
+        {
+          stdio: ['ignore', 'inherit', 'inherit'],
+        },
+      );
       if (child.status !== 0) throw new Error(`bench process ${p + 1} of ${args.processes} failed (exit ${child.status ?? child.signal})`);
       return JSON.parse(readFileSync(json, 'utf8')) as ReportJson;
     });
@@ -201,7 +228,10 @@ export function pool(ws: readonly Workload[], runs: readonly ReportJson[]): Repo
     ...first,
     measurements,
     processes: runs.length,
-    environment: { ...environment(Number(load[0]!.split(' / ')[0])), 'load average (1 min) before/after': `${load[0]!.split(' / ')[0]} / ${load.at(-1)!.split(' / ')[1]}` },
+    environment: {
+      ...environment(Number(load[0]!.split(' / ')[0])),
+      'load average (1 min) before/after': `${load[0]!.split(' / ')[0]} / ${load.at(-1)!.split(' / ')[1]}`,
+    },
     mismatches: [...new Set(runs.flatMap((r) => r.mismatches))],
   };
 }

@@ -42,7 +42,14 @@ async function child(kind: string, path: string): Promise<void> {
   const table = store.schema.table('books')!;
   const app = new Hono();
   app.post('/saveBookProgress', async (c) => {
-    const p = JSON.parse(await c.req.text()) as { name: string; author: string; durChapterIndex: number; durChapterPos: number; durChapterTime: number; durChapterTitle?: string };
+    const p = JSON.parse(await c.req.text()) as {
+      name: string;
+      author: string;
+      durChapterIndex: number;
+      durChapterPos: number;
+      durChapterTime: number;
+      durChapterTitle?: string;
+    };
     const url = find.get(p.name, p.author) as string | undefined;
     if (url === undefined) return c.body(gsonPretty({ isSuccess: false, errorMsg: '格式不对' }), 200, { 'Content-Type': 'application/json' });
     update.run(p.durChapterIndex, p.durChapterPos, p.durChapterTitle ?? null, p.durChapterTime, url);
@@ -117,7 +124,18 @@ async function main(): Promise<void> {
       paths[kind] = join(work, `${kind}.db`);
       const store = openStore(paths[kind]!, { schema: 62 });
       store.transaction(() => {
-        for (let i = 0; i < BOOKS; i++) store.tables.books.insert({ bookUrl: `https://books.example.org/${i}`, name: `书${i}`, author: '作者', origin: 'https://books.example.org', originName: '示例', durChapterTime: i, latestChapterTime: i, intro: '简介'.repeat(40), totalChapterNum: 500 });
+        for (let i = 0; i < BOOKS; i++)
+          store.tables.books.insert({
+            bookUrl: `https://books.example.org/${i}`,
+            name: `书${i}`,
+            author: '作者',
+            origin: 'https://books.example.org',
+            originName: '示例',
+            durChapterTime: i,
+            latestChapterTime: i,
+            intro: '简介'.repeat(40),
+            totalChapterNum: 500,
+          });
       });
       store.close();
     }
@@ -134,7 +152,10 @@ async function main(): Promise<void> {
         runs[kind]!.latencies.push(...slice.latencies);
         runs[kind]!.errors += slice.errors;
         runs[kind]!.requests += slice.requests;
-        p50[kind === 'store' ? 0 : 1] = pct([...slice.latencies].sort((a, b) => a - b), 50);
+        p50[kind === 'store' ? 0 : 1] = pct(
+          [...slice.latencies].sort((a, b) => a - b),
+          50,
+        );
       }
       pairRatios.push(p50[0]! / p50[1]!);
     }
@@ -155,7 +176,9 @@ async function main(): Promise<void> {
     const r = runs[kind]!;
     const sorted = [...r.latencies].sort((a, b) => a - b);
     stats[kind] = [50, 95, 99].map((p) => pct(sorted, p));
-    rows.push(`| ${kind === 'store' ? '`legado-store serve`' : 'bare Hono handler'} | ${r.requests} | ${(r.requests / ((SLICES * SLICE_MS) / 1000)).toFixed(0)} | ${stats[kind]!.map((v) => v.toFixed(2)).join(' | ')} | ${r.errors} | ${lost[kind]} |`);
+    rows.push(
+      `| ${kind === 'store' ? '`legado-store serve`' : 'bare Hono handler'} | ${r.requests} | ${(r.requests / ((SLICES * SLICE_MS) / 1000)).toFixed(0)} | ${stats[kind]!.map((v) => v.toFixed(2)).join(' | ')} | ${r.errors} | ${lost[kind]} |`,
+    );
   }
   const ratio = [0, 1, 2].map((i) => (stats.store![i]! / stats.bare![i]!).toFixed(2));
   const pairs = [...pairRatios].sort((a, b) => a - b);
@@ -174,7 +197,9 @@ store / bare, pooled: p50 ${ratio[0]}x, p95 ${ratio[1]}x, p99 ${ratio[2]}x.
 Paired p50 ratios of the ${SLICES} slices (store / bare, each against the slice next to it): median ${pct(pairs, 50).toFixed(2)}x,
 range ${pairs[0]!.toFixed(2)}-${pairs[pairs.length - 1]!.toFixed(2)}x: ${pairRatios.map((r) => r.toFixed(2)).join(', ')}.
 
-Run on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.env.LEGADO_STORE_DRIVER ?? 'the default engine'}, a shared 2-core machine (load average ${loadavg().map((l) => l.toFixed(1)).join(', ')} at the end).
+Run on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.env.LEGADO_STORE_DRIVER ?? 'the default engine'}, a shared 2-core machine (load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ')} at the end).
 The same run with the first-run layout (two 5 s halves each) on this machine gave p50 1.47x and 0.66x in two
 runs minutes apart: single slices swing with the machine's load; the paired slices above say more.
 `;

@@ -28,7 +28,16 @@ const SETTINGS: Record<string, string[]> = {
 
 const dir = mkdtempSync(join(tmpdir(), 'legado-settings-'));
 const bookUrl = (b: number) => `https://b.example/${b}`;
-const chapter = (b: string, i: number, url = `${b}/c/${i}`): NewRow<'chapters'> => ({ url, title: `第${i}章 标题`, bookUrl: b, index: i, baseUrl: b, isVolume: false, isVip: false, isPay: false });
+const chapter = (b: string, i: number, url = `${b}/c/${i}`): NewRow<'chapters'> => ({
+  url,
+  title: `第${i}章 标题`,
+  bookUrl: b,
+  index: i,
+  baseUrl: b,
+  isVolume: false,
+  isVip: false,
+  isPay: false,
+});
 
 const big = join(dir, 'big.db');
 {

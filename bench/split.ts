@@ -11,7 +11,8 @@ import { txtFormat } from '../src/localbook/txt/index.js';
 
 const MB = Number(process.argv[2] ?? 50);
 const RUNS = Number(process.argv[3] ?? 5);
-const RULE = '^[ 　\\t]{0,4}(?:序章|楔子|正文(?!完|结)|终章|后记|尾声|番外|第\\s{0,4}[\\d〇零一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟]+?\\s{0,4}(?:章|节(?!课)|卷|集(?![合和])|部(?![分赛游])|篇(?!张))).{0,30}$';
+const RULE =
+  '^[ 　\\t]{0,4}(?:序章|楔子|正文(?!完|结)|终章|后记|尾声|番外|第\\s{0,4}[\\d〇零一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟]+?\\s{0,4}(?:章|节(?!课)|卷|集(?![合和])|部(?![分赛游])|篇(?!张))).{0,30}$';
 
 const dir = mkdtempSync(join(tmpdir(), 'split-bench-'));
 const path = join(dir, 'big.txt');

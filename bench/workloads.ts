@@ -261,7 +261,9 @@ function tierWorkloads(sizes: Sizes, tier: number): Workload[] {
     const books = data.books(sizes.readBooks, 62);
     const r = data.random(63);
     // One url in twenty is not on the shelf.
-    const urls = Array.from({ length: sizes.pointReads }, (_, i) => (i % 20 === 19 ? `https://missing.example.com/${i}` : books[Math.floor(r() * books.length)]!.bookUrl));
+    const urls = Array.from({ length: sizes.pointReads }, (_, i) =>
+      i % 20 === 19 ? `https://missing.example.com/${i}` : books[Math.floor(r() * books.length)]!.bookUrl,
+    );
     return { books, urls };
   });
   const saves = lazy(() => data.progressSaves(shelf(), sizes.updates));

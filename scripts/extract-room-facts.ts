@@ -90,8 +90,12 @@ export function roomFactsText(facts: RoomFactsFile): string {
   const body = [
     ` "about": ${flat(facts.about)}`,
     ` "line": ${flat(facts.line)}`,
-    ` "versions": {\n${Object.entries(facts.versions).map(([k, v]) => `  ${flat(k)}: ${version(v)}`).join(',\n')}\n }`,
-    ` "entities": {\n${Object.entries(facts.entities).map(([k, e]) => `  ${flat(k)}: ${entity(e)}`).join(',\n')}\n }`,
+    ` "versions": {\n${Object.entries(facts.versions)
+      .map(([k, v]) => `  ${flat(k)}: ${version(v)}`)
+      .join(',\n')}\n }`,
+    ` "entities": {\n${Object.entries(facts.entities)
+      .map(([k, e]) => `  ${flat(k)}: ${entity(e)}`)
+      .join(',\n')}\n }`,
   ];
   return `{\n${body.join(',\n')}\n}\n`;
 }

@@ -22,17 +22,7 @@ const base = join(root, 'dist', 'test');
 const OWN_TIER = new Set(['corpus', 'browser', 'runtimes', 'worker', 'helpers', 'fixtures']);
 
 /** Slow: a packed install, processes killed at every step, large stores, real servers and processes. */
-const SLOW = [
-  'pack',
-  'backup-kill',
-  'migrate-kill',
-  'backup-scale',
-  'bench-smoke',
-  'cli-query-bounds',
-  'serve-cli',
-  'webdav-cli',
-  'webdav-rclone',
-];
+const SLOW = ['pack', 'backup-kill', 'migrate-kill', 'backup-scale', 'bench-smoke', 'cli-query-bounds', 'serve-cli', 'webdav-cli', 'webdav-rclone'];
 
 /**
  * What depends on the engine: everything that goes through the Driver seam to SQLite (types,

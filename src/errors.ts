@@ -74,9 +74,7 @@ export function show(value: unknown): string {
 }
 
 const showFields = (fields: readonly string[], values: readonly unknown[]): string =>
-  fields.length === 1
-    ? `${fields[0]} = ${show(values[0])}`
-    : `(${fields.join(', ')}) = (${values.map(show).join(', ')})`;
+  fields.length === 1 ? `${fields[0]} = ${show(values[0])}` : `(${fields.join(', ')}) = (${values.map(show).join(', ')})`;
 
 /** Base of the errors raised by a row that breaks a constraint of a table. */
 export class ConstraintError extends LegadoStoreError {
@@ -342,7 +340,7 @@ export class FileExistsError extends LegadoStoreError {
 const DRIVER_FIXES: Readonly<Record<string, string>> = {
   'better-sqlite3': 'install it (npm install better-sqlite3; npm 11 runs its build script only where allowScripts lets it)',
   'node:sqlite': 'run Node 22.13 or later, where it needs no flag',
-  'bun:sqlite': 'it is Bun\'s own engine: run under Bun',
+  'bun:sqlite': "it is Bun's own engine: run under Bun",
   '(any)': 'install better-sqlite3 (npm install better-sqlite3), or run Node 22.13 or later for its node:sqlite',
 };
 
@@ -509,8 +507,7 @@ export class CorruptError extends FileAccessError {
     super(
       'CORRUPT',
       path,
-      `${path}: ${what}` +
-        (shown.length ? `: ${shown.join('; ')}${damage.length > shown.length ? `; ... ${damage.length - shown.length} more` : ''}` : ''),
+      `${path}: ${what}` + (shown.length ? `: ${shown.join('; ')}${damage.length > shown.length ? `; ... ${damage.length - shown.length} more` : ''}` : ''),
     );
     this.damage = damage;
   }

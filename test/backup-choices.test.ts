@@ -30,9 +30,20 @@ const source = (n: number, time: number, extra: Record<string, unknown> = {}) =>
 /** A store holding 5 sources the user has reordered, regrouped, renamed and switched off. */
 async function userStore(dir: string): Promise<Store<62>> {
   const store = openStore(join(dir, 's.db')) as Store<62>;
-  await importFiles(store, [writeJson(join(dir, 'v1.json'), [1, 2, 3, 4, 5].map((n) => source(n, 1000)))]);
+  await importFiles(store, [
+    writeJson(
+      join(dir, 'v1.json'),
+      [1, 2, 3, 4, 5].map((n) => source(n, 1000)),
+    ),
+  ]);
   for (const n of [1, 2, 3, 4, 5]) {
-    store.tables.book_sources.update(`https://s${n}`, { customOrder: -n, bookSourceGroup: 'mine', bookSourceName: `My ${n}`, enabled: false, enabledExplore: false });
+    store.tables.book_sources.update(`https://s${n}`, {
+      customOrder: -n,
+      bookSourceGroup: 'mine',
+      bookSourceName: `My ${n}`,
+      enabled: false,
+      enabledExplore: false,
+    });
   }
   return store;
 }
@@ -46,7 +57,10 @@ test("re-importing a collection: only newer sources replace stored ones (the app
   const dir = tempDir();
   const store = await userStore(dir);
   // The same collection again, with source 2 updated upstream.
-  const v2 = writeJson(join(dir, 'v2.json'), [1, 2, 3, 4, 5].map((n) => source(n, n === 2 ? 2000 : 1000, n === 2 ? { bookSourceName: 'Source 2 new' } : {})));
+  const v2 = writeJson(
+    join(dir, 'v2.json'),
+    [1, 2, 3, 4, 5].map((n) => source(n, n === 2 ? 2000 : 1000, n === 2 ? { bookSourceName: 'Source 2 new' } : {})),
+  );
   const r = await importFiles(store, [v2]);
   const k = r.kinds.bookSource!;
   assert.deepEqual([k.read, k.stored, k.updated, k.notNewer], [5, 1, 1, 4]);

@@ -19,7 +19,11 @@ const MAIN = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
 
 test('import --json prints a per-kind summary with skipped records and their reasons, and no bar', async () => {
   const dir = tempDir();
-  const f = writeJson(join(dir, 'sources.json'), [{ bookSourceUrl: 'https://a' }, { bookSourceUrl: '' }, { bookSourceUrl: 'https://a', bookSourceName: 'again' }]);
+  const f = writeJson(join(dir, 'sources.json'), [
+    { bookSourceUrl: 'https://a' },
+    { bookSourceUrl: '' },
+    { bookSourceUrl: 'https://a', bookSourceName: 'again' },
+  ]);
   const r = await cli('import', join(dir, 's.db'), f, '--json');
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, `legado-store: created ${join(dir, 's.db')} at schema 75\n`);
@@ -28,7 +32,10 @@ test('import --json prints a per-kind summary with skipped records and their rea
   assert.deepEqual([k.read, k.stored, k.updated, k.duplicates, k.conflicts, k.skipped], [3, 1, 0, 0, 1, 1]);
   assert.equal(summary.conflicts[0]!.kept, `${f} [2]`);
   assert.deepEqual(k.skipReasons, { 'blank key bookSourceUrl': 1 });
-  assert.deepEqual(summary.skipped.map((s) => [s.file, s.index]), [[f, 1]]);
+  assert.deepEqual(
+    summary.skipped.map((s) => [s.file, s.index]),
+    [[f, 1]],
+  );
 });
 
 test('plain output: a table per kind, files not imported, skipped records', async () => {
@@ -56,7 +63,10 @@ test('exit codes: 1 with a one-line error for invalid JSON and a rejected strict
   r = await cli('import', store, mixed, '--strict');
   assert.equal(r.code, 1);
   assert.equal(existsSync(store), false);
-  assert.match(r.stderr, /IMPORT_REJECTED: strict import rejected: 1 record could not be stored \(first: .*m\.json \[1\]: no bookSourceUrl\); nothing was stored/);
+  assert.match(
+    r.stderr,
+    /IMPORT_REJECTED: strict import rejected: 1 record could not be stored \(first: .*m\.json \[1\]: no bookSourceUrl\); nothing was stored/,
+  );
   const s = openStore(store);
   assert.equal(s.tables.book_sources.count(), 0);
   s.close();
@@ -79,7 +89,10 @@ test('export writes a zip or a folder and prints what it wrote', async () => {
   assert.match(r.stdout, /bookSource\.json +1 rows/);
   r = await cli('export', store, join(dir, 'out'), '--tables', 'bookSource,replaceRule', '--json');
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual((JSON.parse(r.stdout) as { files: { file: string }[] }).files.map((f) => f.file), ['bookSource.json', 'replaceRule.json']);
+  assert.deepEqual(
+    (JSON.parse(r.stdout) as { files: { file: string }[] }).files.map((f) => f.file),
+    ['bookSource.json', 'replaceRule.json'],
+  );
   r = await cli('export', join(dir, 'missing.db'), join(dir, 'o.zip'));
   assert.equal(r.code, 1);
 });
@@ -91,9 +104,14 @@ const NO_SCRIPT = 'no `script` command to run the CLI on a pseudo-terminal: apt-
 test('on a terminal the import shows a progress bar with records and rate; --json shows none', () => {
   assert.ok(hasScript, NO_SCRIPT);
   const dir = tempDir();
-  const f = writeJson(join(dir, 'sources.json'), Array.from({ length: 3000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: 'x'.repeat(200) })));
+  const f = writeJson(
+    join(dir, 'sources.json'),
+    Array.from({ length: 3000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: 'x'.repeat(200) })),
+  );
   const run = (extra: string) =>
-    spawnSync('script', ['-qfec', `"${process.execPath}" "${MAIN}" import "${join(dir, `${extra ? 'j' : 't'}.db`)}" "${f}" ${extra}`, '/dev/null'], { encoding: 'utf8' });
+    spawnSync('script', ['-qfec', `"${process.execPath}" "${MAIN}" import "${join(dir, `${extra ? 'j' : 't'}.db`)}" "${f}" ${extra}`, '/dev/null'], {
+      encoding: 'utf8',
+    });
   const tty = run('');
   assert.equal(tty.status, 0, tty.stdout);
   assert.match(tty.stdout, /100% \| 3000 records \| \d+ records\/s \|/); // cut at the terminal's width
@@ -110,7 +128,10 @@ test('the backup password: from LEGADO_BACKUP_PASSWORD, asked on a terminal with
   assert.ok(hasScript, NO_SCRIPT);
   const dir = tempDir();
   const servers = JSON.stringify([{ id: 1, name: 'dav-with-password', type: 'WEBDAV', config: '{"url":"u"}', sortNumber: 0 }]);
-  const backup = writeBackupFolder(join(dir, 'b'), { 'servers.json': encryptBackupText(servers, 'pw-s3cret'), 'bookSource.json': [{ bookSourceUrl: 'https://s' }] });
+  const backup = writeBackupFolder(join(dir, 'b'), {
+    'servers.json': encryptBackupText(servers, 'pw-s3cret'),
+    'bookSource.json': [{ bookSourceUrl: 'https://s' }],
+  });
   const serverName = (db: string): string | undefined => {
     const s = openStore(db, { readonly: true, schema: 75 });
     try {
@@ -125,7 +146,10 @@ test('the backup password: from LEGADO_BACKUP_PASSWORD, asked on a terminal with
   assert.equal(r.status, 0, r.stderr);
   assert.equal(serverName(join(dir, 'none.db')), undefined);
   // From the environment.
-  r = spawnSync(process.execPath, [MAIN, 'import', join(dir, 'env.db'), backup, '--json'], { encoding: 'utf8', env: { ...process.env, LEGADO_BACKUP_PASSWORD: 'pw-s3cret' } });
+  r = spawnSync(process.execPath, [MAIN, 'import', join(dir, 'env.db'), backup, '--json'], {
+    encoding: 'utf8',
+    env: { ...process.env, LEGADO_BACKUP_PASSWORD: 'pw-s3cret' },
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(serverName(join(dir, 'env.db')), 'dav-with-password');
   assert.ok(!r.stdout.includes('pw-s3cret') && !r.stderr.includes('pw-s3cret'));
@@ -156,8 +180,16 @@ test('INVALID_JSON never quotes the file: a bearer token, cookie or login where 
   const cases: [string, string, string][] = [
     // A header value where a colon belongs, a login script after a missing comma, a cookie-like
     // bare word, a number: each is the token where the parser stopped.
-    ['header.json', `[{"bookSourceUrl":"https://a.example","header" ${JSON.stringify(`{"Authorization":"${token}"}`)}}]`, 'header.json:1:48: invalid JSON: unexpected string, expected ":"'],
-    ['login.json', `[{"bookSourceUrl":"https://a.example" "loginUrl":"SECRET-TOKEN-123"}]`, 'login.json:1:39: invalid JSON: unexpected string, expected "," or a closing bracket'],
+    [
+      'header.json',
+      `[{"bookSourceUrl":"https://a.example","header" ${JSON.stringify(`{"Authorization":"${token}"}`)}}]`,
+      'header.json:1:48: invalid JSON: unexpected string, expected ":"',
+    ],
+    [
+      'login.json',
+      `[{"bookSourceUrl":"https://a.example" "loginUrl":"SECRET-TOKEN-123"}]`,
+      'login.json:1:39: invalid JSON: unexpected string, expected "," or a closing bracket',
+    ],
     ['bare.json', '[{"bookSourceUrl":"https://a.example","header":SECRET-TOKEN-123}]', 'bare.json:1:48: invalid JSON: unexpected text (not a JSON value)'],
     ['brace.json', '[{"bookSourceUrl":"https://a.example",}]', 'brace.json:1:39: invalid JSON: unexpected "}", expected a property name in double quotes'],
   ];
@@ -188,7 +220,10 @@ function importPid(store: string): number | undefined {
 
 let bigCollection: string | undefined;
 const bigSources = (): string =>
-  (bigCollection ??= writeJson(join(tempDir(), 'sources.json'), Array.from({ length: 400_000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: `S${i}`, ruleSearch: { bookList: 'x'.repeat(100) } }))));
+  (bigCollection ??= writeJson(
+    join(tempDir(), 'sources.json'),
+    Array.from({ length: 400_000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: `S${i}`, ruleSearch: { bookList: 'x'.repeat(100) } })),
+  ));
 
 /**
  * Starts a terminal import of 400,000 sources into `store`, waits for its bar, and sends it
@@ -196,7 +231,9 @@ const bigSources = (): string =>
  * foreground process), SIGTERM with kill(2). Returns what the terminal showed and the exit code.
  */
 async function interruptedImport(store: string, signal: 'SIGINT' | 'SIGTERM'): Promise<{ out: string; code: number | null }> {
-  const child = spawn('script', ['-qfec', `"${process.execPath}" "${MAIN}" import "${store}" "${bigSources()}"`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', `"${process.execPath}" "${MAIN}" import "${store}" "${bigSources()}"`, '/dev/null'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.stdout!.on('data', (d: Buffer) => {
@@ -222,7 +259,10 @@ test('Ctrl-C or SIGTERM during a terminal import: terminal restored, "interrupte
   assert.ok(hasScript, NO_SCRIPT);
   const dir = tempDir();
   const seed = writeJson(join(dir, 'seed.json'), [{ bookSourceUrl: 'https://kept', bookSourceName: 'kept' }]);
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     const store = join(dir, `${signal}.db`);
     assert.equal((await cli('import', store, seed)).code, 0);
     const r = await interruptedImport(store, signal);
@@ -234,7 +274,10 @@ test('Ctrl-C or SIGTERM during a terminal import: terminal restored, "interrupte
     const db = openDb(store);
     assert.deepEqual(db.prepare('SELECT bookSourceUrl FROM book_sources').pluck().all(), ['https://kept']);
     db.close();
-    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(`${signal}.db`)), [`${signal}.db`]);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.startsWith(`${signal}.db`)),
+      [`${signal}.db`],
+    );
   }
   // Into a path that did not exist: the store the import created goes with it.
   const fresh = join(dir, 'fresh.db');
@@ -242,5 +285,8 @@ test('Ctrl-C or SIGTERM during a terminal import: terminal restored, "interrupte
   assert.equal(r.code, 143, r.out);
   assert.match(r.out, /interrupted: nothing stored/);
   assert.doesNotMatch(r.out, /created/);
-  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('fresh')), []);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.startsWith('fresh')),
+    [],
+  );
 });

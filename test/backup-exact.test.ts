@@ -23,7 +23,7 @@ import './helpers/engine.js'; // Node's engines, as the package's entry installs
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x297a2d39) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x297a2d39) >>> 0) / 2 ** 32;
 }
 
 const PIECES = ['a', '书', '📚', '"', '\\', '\u2028', '\u2029', '\uFEFF', '<', '&', '\n', ' ', '\u0000', 'é', '{"x":1}'];
@@ -64,7 +64,15 @@ function generate(seed: number): Record<string, Json[]> {
     enabled: bool(),
     ruleSearch: { bookList: text(), name: text(), nested: { deep: [text(), 1, true], none: null } },
   }));
-  const rules: Json[] = Array.from({ length: n }, (_, i) => ({ id: i === 0 ? Number.MAX_SAFE_INTEGER : i + 1, name: text(), pattern: `p${text()}`, replacement: text(), isRegex: bool(), order: int(), scope: text() }));
+  const rules: Json[] = Array.from({ length: n }, (_, i) => ({
+    id: i === 0 ? Number.MAX_SAFE_INTEGER : i + 1,
+    name: text(),
+    pattern: `p${text()}`,
+    replacement: text(),
+    isRegex: bool(),
+    order: int(),
+    scope: text(),
+  }));
   const groups: Json[] = [
     { groupId: '@@-9223372036854775808@@', groupName: `g${text()}`, order: 1, show: bool() },
     { groupId: '@@4611686018427387904@@', groupName: 'h', order: int(), show: true },
@@ -88,7 +96,11 @@ test('round trips over generated records: import, export, import again changes n
     const zip = zipBytes(Object.entries(backup).map(([name, v]) => ({ name, data: toBytes(v) })));
     const a = openStore(':memory:') as Store<62>;
     const ra = await importBackupBytes(a, zip, { now: 1 });
-    assert.deepEqual(ra.skipped.filter((s) => !s.category.startsWith('unstorable')), [], `seed ${seed}`);
+    assert.deepEqual(
+      ra.skipped.filter((s) => !s.category.startsWith('unstorable')),
+      [],
+      `seed ${seed}`,
+    );
     const outA = await exportBackupBytes(a);
     const b = openStore(':memory:') as Store<62>;
     const rb = await importBackupBytes(b, outA, { now: 2 });
@@ -114,7 +126,14 @@ test('integers a field cannot hold exactly are refused with a reason, never roun
   const r = await importBackupBytes(store, new TextEncoder().encode(text), { kind: 'book' });
   assert.equal(store.tables.books.get('u1')!.group, 9007199254740993n);
   assert.equal(store.tables.books.get('u2')!.group, -(2n ** 63n));
-  assert.deepEqual(r.skipped.map((s) => [s.index, s.category]), [[2, 'unstorable durChapterTime'], [3, 'unstorable durChapterTime'], [4, 'unstorable order']]);
+  assert.deepEqual(
+    r.skipped.map((s) => [s.index, s.category]),
+    [
+      [2, 'unstorable durChapterTime'],
+      [3, 'unstorable durChapterTime'],
+      [4, 'unstorable order'],
+    ],
+  );
   assert.match(r.skipped[0]!.reason, /9007199254740993 is beyond ±2\^53/);
   await assert.rejects(importBackupBytes(store, new TextEncoder().encode(text), { kind: 'book', strict: true }), /IMPORT_REJECTED|strict import rejected/);
   store.close();
@@ -124,7 +143,10 @@ test('lone surrogates are refused, not stored as replacement characters; escaped
   const store = openStore(':memory:') as Store<62>;
   const text = '[{"bookSourceUrl":"a","bookSourceName":"x\\ud800y"},{"bookSourceUrl":"b","bookSourceName":"ok 📚","ruleSearch":{"name":"\\udc00"}}]';
   const r = await importBackupBytes(store, new TextEncoder().encode(text));
-  assert.deepEqual(r.skipped.map((s) => [s.index, s.category]), [[0, 'unstorable bookSourceName']]);
+  assert.deepEqual(
+    r.skipped.map((s) => [s.index, s.category]),
+    [[0, 'unstorable bookSourceName']],
+  );
   assert.match(r.skipped[0]!.reason, /lone UTF-16 surrogate/);
   assert.equal(store.tables.book_sources.get('b')!.bookSourceName, 'ok 📚');
   assert.equal(JSON.parse(store.tables.book_sources.get('b')!.ruleSearch!).name, '\udc00');
@@ -158,13 +180,16 @@ test('nesting is counted the same whether records are read together or one by on
   for (const pad of ['', `{"bookSourceUrl":"pad","bookSourceComment":"${'x'.repeat(70_000)}"},`]) {
     const store = openStore(':memory:') as Store<62>;
     const r = await importBackupBytes(store, new TextEncoder().encode(`[${pad}${records.join(',')}]`));
-    assert.deepEqual(r.skipped.map((x) => [x.index, x.category]), [[pad ? 2 : 1, 'too deeply nested']]);
+    assert.deepEqual(
+      r.skipped.map((x) => [x.index, x.category]),
+      [[pad ? 2 : 1, 'too deeply nested']],
+    );
     assert.ok(store.tables.book_sources.get('ok'));
     store.close();
   }
 });
 
-test("errors and reasons never quote servers.json: invalid JSON, skipped records", async () => {
+test('errors and reasons never quote servers.json: invalid JSON, skipped records', async () => {
   const dir = tempDir();
   const store = openStore(join(dir, 's.db')) as Store<62>;
   const secret = 'hunter2-webdav-password';

@@ -76,18 +76,37 @@ test('write errors are typed (DISK_FULL, WRITE_FAILED with the errno) and leave 
   const full = join(dir, 'full.zip');
   writeFileSync(full, 'old');
   symlinkSync('/dev/full', `${full}.${process.pid}.tmp`);
-  await assert.rejects(exportBackup(store, full, { overwrite: true }), (e: unknown) => e instanceof WriteError && e.code === 'DISK_FULL' && e.errno === 'ENOSPC' && e.message.includes(full));
+  await assert.rejects(
+    exportBackup(store, full, { overwrite: true }),
+    (e: unknown) => e instanceof WriteError && e.code === 'DISK_FULL' && e.errno === 'ENOSPC' && e.message.includes(full),
+  );
   assert.equal(readFileSync(full, 'utf8'), 'old');
   assert.deepEqual(leftovers(dir), []);
   // EISDIR: a folder where the zip would go, even with overwrite.
   const isDir = join(dir, 'dir.zip');
   mkdirSync(isDir);
-  await assert.rejects(exportBackup(store, isDir, { overwrite: true }), (e: unknown) => e instanceof WriteError && e.code === 'WRITE_FAILED' && e.errno === 'EISDIR');
+  await assert.rejects(
+    exportBackup(store, isDir, { overwrite: true }),
+    (e: unknown) => e instanceof WriteError && e.code === 'WRITE_FAILED' && e.errno === 'EISDIR',
+  );
   // EACCES (or EROFS): a place no one may create files in, root included.
-  await assert.rejects(exportBackup(store, '/sys/legado-export-test.zip'), (e: unknown) => e instanceof WriteError && ['EACCES', 'EROFS', 'EPERM'].includes(e.errno));
+  await assert.rejects(
+    exportBackup(store, '/sys/legado-export-test.zip'),
+    (e: unknown) => e instanceof WriteError && ['EACCES', 'EROFS', 'EPERM'].includes(e.errno),
+  );
   // EFBIG: a process limit on file size (64 KiB: the store's own files stay under it), through the CLI.
   store.tables.book_sources.insertMany(
-    Array.from({ length: 1000 }, (_, i) => ({ bookSourceUrl: `https://x${i}`, bookSourceName: Array.from({ length: 20 }, () => Math.random().toString(36).slice(2)).join(''), bookSourceType: 0, customOrder: i, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 0, weight: 0 })),
+    Array.from({ length: 1000 }, (_, i) => ({
+      bookSourceUrl: `https://x${i}`,
+      bookSourceName: Array.from({ length: 20 }, () => Math.random().toString(36).slice(2)).join(''),
+      bookSourceType: 0,
+      customOrder: i,
+      enabled: true,
+      enabledExplore: true,
+      lastUpdateTime: 0,
+      respondTime: 0,
+      weight: 0,
+    })),
   );
   store.close();
   const big = join(dir, 'big.zip');
@@ -98,11 +117,16 @@ test('write errors are typed (DISK_FULL, WRITE_FAILED with the errno) and leave 
   assert.deepEqual(leftovers(dir), []);
 });
 
-test('--carry brings the original backup\'s files that hold no table through unchanged; tables come from the store', async () => {
+test("--carry brings the original backup's files that hold no table through unchanged; tables come from the store", async () => {
   const dir = tempDir();
   const original = join(dir, 'original.zip');
   const files = { ...sampleBackup(), ...SETTINGS };
-  writeFileSync(original, zipBytes(Object.entries(files).map(([name, data]) => ({ name, data: typeof data === 'string' || data instanceof Uint8Array ? data : JSON.stringify(data) }))));
+  writeFileSync(
+    original,
+    zipBytes(
+      Object.entries(files).map(([name, data]) => ({ name, data: typeof data === 'string' || data instanceof Uint8Array ? data : JSON.stringify(data) })),
+    ),
+  );
   const store = openStore(join(dir, 's.db')) as Store<62>;
   await importBackup(store, original);
   store.tables.book_sources.update('https://source.example', { bookSourceName: 'Changed here' });

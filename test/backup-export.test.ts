@@ -32,11 +32,36 @@ function dump(store: Store<62>): Record<string, unknown[]> {
 test("export writes the app's layout: file names, 2-space arrays, no HTML escaping, nulls left out, order, booleans, nested rules", async () => {
   const dir = tempDir();
   const store = await importedSample(dir);
-  store.tables.chapters.insert({ url: 'c', title: 't', isVolume: false, baseUrl: 'b', bookUrl: 'https://books.example/1', index: 0, isVip: false, isPay: false });
+  store.tables.chapters.insert({
+    url: 'c',
+    title: 't',
+    isVolume: false,
+    baseUrl: 'b',
+    bookUrl: 'https://books.example/1',
+    index: 0,
+    isVip: false,
+    isPay: false,
+  });
   const out = join(dir, 'out');
   const r = await exportBackup(store, out);
   const names = readdirSync(out).sort();
-  assert.deepEqual(names, ['bookGroup.json', 'bookSource.json', 'bookmark.json', 'bookshelf.json', 'dictRule.json', 'httpTTS.json', 'keyboardAssists.json', 'readRecord.json', 'replaceRule.json', 'rssSources.json', 'rssStar.json', 'searchHistory.json', 'servers.json', 'sourceSub.json', 'txtTocRule.json']);
+  assert.deepEqual(names, [
+    'bookGroup.json',
+    'bookSource.json',
+    'bookmark.json',
+    'bookshelf.json',
+    'dictRule.json',
+    'httpTTS.json',
+    'keyboardAssists.json',
+    'readRecord.json',
+    'replaceRule.json',
+    'rssSources.json',
+    'rssStar.json',
+    'searchHistory.json',
+    'servers.json',
+    'sourceSub.json',
+    'txtTocRule.json',
+  ]);
   assert.ok(!r.files.some((f) => f.table === 'chapters'), 'chapters are not in backups');
   const shelf = readFileSync(join(out, 'bookshelf.json'), 'utf8');
   assert.ok(shelf.startsWith('[\n  {\n    "bookUrl": "https://books.example/1",\n'));
@@ -150,7 +175,11 @@ test('rows whose text is longer than the write buffer, and characters at its edg
     const r = await exportBackup(store, out);
     const fresh = openStore(join(dir, `${out.endsWith('.zip') ? 'z' : 'f'}.db`));
     await importBackup(fresh, out);
-    const back = fresh.db.prepare('SELECT bookSourceUrl, bookSourceComment, ruleContent FROM book_sources').all() as { bookSourceUrl: string; bookSourceComment: string; ruleContent: string }[];
+    const back = fresh.db.prepare('SELECT bookSourceUrl, bookSourceComment, ruleContent FROM book_sources').all() as {
+      bookSourceUrl: string;
+      bookSourceComment: string;
+      ruleContent: string;
+    }[];
     assert.equal(back.length, 40);
     for (const row of back) {
       const i = Number(row.bookSourceUrl.slice('https://s'.length, -'.example'.length));

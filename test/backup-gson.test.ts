@@ -11,7 +11,15 @@ test('Gson layout: 2-space indent, no HTML escaping, U+2028/U+2029 escaped, 64-b
   assert.equal(gsonPretty({ a: '<b>&=</b>', n: [1, {}], e: [] }), '{\n  "a": "<b>&=</b>",\n  "n": [\n    1,\n    {}\n  ],\n  "e": []\n}');
   assert.equal(gsonCompact({ s: 'line\u2028para\u2029end' }), '{"s":"line\\u2028para\\u2029end"}');
   assert.equal(gsonPretty({ g: -(2n ** 63n), h: [2n ** 62n] }), '{\n  "g": -9223372036854775808,\n  "h": [\n    4611686018427387904\n  ]\n}');
-  assert.throws(() => gsonPretty({ toJSON() { throw new TypeError('not about BigInt'); } }), /not about BigInt/);
+  assert.throws(
+    () =>
+      gsonPretty({
+        toJSON() {
+          throw new TypeError('not about BigInt');
+        },
+      }),
+    /not about BigInt/,
+  );
 });
 
 test('an export written in batches is exactly the whole array pretty-printed at once', async () => {

@@ -14,7 +14,22 @@ import { sampleBackup, writeBackupFolder, writeBackupZip, writeJson } from './he
 import { tempDir } from './helpers/files.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
-const TABLES = ['books', 'bookmarks', 'book_sources', 'rssSources', 'rssStars', 'replace_rules', 'search_keywords', 'ruleSubs', 'txtTocRules', 'httpTTS', 'dictRules', 'keyboardAssists', 'readRecord', 'servers'];
+const TABLES = [
+  'books',
+  'bookmarks',
+  'book_sources',
+  'rssSources',
+  'rssStars',
+  'replace_rules',
+  'search_keywords',
+  'ruleSubs',
+  'txtTocRules',
+  'httpTTS',
+  'dictRules',
+  'keyboardAssists',
+  'readRecord',
+  'servers',
+];
 
 function freshStore(dir: string, name = 's.db', schema: 62 | 49 = 62): Store<62 | 49> {
   return openStore(join(dir, name), { schema }) as Store<62 | 49>;
@@ -59,7 +74,10 @@ test('a zip with the backup inside a folder is read by file name; a repeated nam
   ]);
   const store = freshStore(dir) as Store<62>;
   const r = await importBackup(store, zip);
-  assert.deepEqual(store.tables.book_sources.list().map((s) => s.bookSourceUrl), ['https://a']);
+  assert.deepEqual(
+    store.tables.book_sources.list().map((s) => s.bookSourceUrl),
+    ['https://a'],
+  );
   assert.match(r.files.find((f) => f.status === 'not-imported')!.reason!, /second entry/);
 });
 
@@ -68,7 +86,16 @@ test("merge like the app's restore: books update in place and keep their chapter
   const store = freshStore(dir) as Store<62>;
   const backup = sampleBackup();
   await importBackup(store, writeBackupFolder(join(dir, 'b1'), backup));
-  store.tables.chapters.insert({ url: 'c1', title: 'One', isVolume: false, baseUrl: 'b', bookUrl: 'https://books.example/1', index: 0, isVip: false, isPay: false });
+  store.tables.chapters.insert({
+    url: 'c1',
+    title: 'One',
+    isVolume: false,
+    baseUrl: 'b',
+    bookUrl: 'https://books.example/1',
+    index: 0,
+    isVip: false,
+    isPay: false,
+  });
   const changed = sampleBackup();
   changed['bookshelf.json']![0]!.durChapterIndex = 9;
   changed['bookshelf.json']![0]!.type = 0; // beside bitmask types: still the old code for text (every bitmask book has a kind bit)
@@ -111,7 +138,10 @@ test('a book with the name and author of another bookUrl replaces it, as the app
     { bookUrl: 'u2', name: 'Same', author: 'A' },
   ]);
   const r = await importFiles(store, [f]);
-  assert.deepEqual(store.tables.books.list().map((b) => b.bookUrl), ['u2']);
+  assert.deepEqual(
+    store.tables.books.list().map((b) => b.bookUrl),
+    ['u2'],
+  );
   assert.equal(r.kinds.book!.replaced, 1);
 });
 
@@ -129,20 +159,38 @@ test('the same key twice in one import: the same content is a duplicate, other c
   const k = r.kinds.bookSource!;
   assert.deepEqual([k.read, k.stored, k.duplicates, k.conflicts], [4, 2, 1, 1]);
   assert.equal(r.files[0]!.duplicates, 1);
-  assert.deepEqual(r.conflicts, [{ kind: 'bookSource', key: '["https://a"]', first: `${f} [0]`, kept: `${f} [2]`, reason: 'same key, different content: the later record was stored' }]);
+  assert.deepEqual(r.conflicts, [
+    { kind: 'bookSource', key: '["https://a"]', first: `${f} [0]`, kept: `${f} [2]`, reason: 'same key, different content: the later record was stored' },
+  ]);
   // Replace rules of two files sharing ids: every clash is a conflict, not a duplicate.
   const rules = (names: string[]) => names.map((n, i) => ({ id: i + 1, name: n, pattern: n }));
   const a = writeJson(join(dir, 'a.json'), rules(['x', 'y', 'z']));
   const b = writeJson(join(dir, 'b.json'), rules(['x', 'q', 'w']));
   const r2 = await importFiles(store, [a, b]);
   assert.deepEqual([r2.kinds.replaceRule!.duplicates, r2.kinds.replaceRule!.conflicts], [1, 2]);
-  assert.deepEqual(r2.conflicts.map((c) => [c.key, c.first, c.kept]), [['[2]', `${a} [1]`, `${b} [1]`], ['[3]', `${a} [2]`, `${b} [2]`]]);
+  assert.deepEqual(
+    r2.conflicts.map((c) => [c.key, c.first, c.kept]),
+    [
+      ['[2]', `${a} [1]`, `${b} [1]`],
+      ['[3]', `${a} [2]`, `${b} [2]`],
+    ],
+  );
 });
 
 test('records that cannot be stored are skipped with position and reason; --strict stores nothing; old rows stay', async () => {
   const dir = tempDir();
   const store = freshStore(dir) as Store<62>;
-  store.tables.book_sources.insert({ bookSourceUrl: 'https://old', bookSourceName: 'old', bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 0, weight: 0 });
+  store.tables.book_sources.insert({
+    bookSourceUrl: 'https://old',
+    bookSourceName: 'old',
+    bookSourceType: 0,
+    customOrder: 0,
+    enabled: true,
+    enabledExplore: true,
+    lastUpdateTime: 0,
+    respondTime: 0,
+    weight: 0,
+  });
   const f = writeJson(join(dir, 'mixed.json'), [
     { bookSourceUrl: 'https://ok1', bookSourceName: 'ok' },
     { bookSourceUrl: '', bookSourceName: 'no key' },
@@ -155,7 +203,10 @@ test('records that cannot be stored are skipped with position and reason; --stri
     assert.equal(e.result.skipped.length, 2);
     return true;
   });
-  assert.deepEqual(store.tables.book_sources.list().map((s) => s.bookSourceUrl), ['https://old']);
+  assert.deepEqual(
+    store.tables.book_sources.list().map((s) => s.bookSourceUrl),
+    ['https://old'],
+  );
   const r = await importFiles(store, [f]);
   assert.deepEqual(
     r.skipped.map((s) => [s.index, s.category]),
@@ -195,13 +246,22 @@ test('kinds are detected from the keys as the app does, or given; one object or 
     writeJson(join(dir, 'keyboardAssists.json'), [{ key: 'k', value: 'v', serialNo: 1 }]),
   ];
   const r = await importFiles(store, files);
-  assert.deepEqual(r.files.map((f) => f.kind), ['bookSource', 'rssSource', 'replaceRule', 'txtTocRule', 'httpTTS', 'dictRule', 'replaceRule', 'keyboardAssist']);
+  assert.deepEqual(
+    r.files.map((f) => f.kind),
+    ['bookSource', 'rssSource', 'replaceRule', 'txtTocRule', 'httpTTS', 'dictRule', 'replaceRule', 'keyboardAssist'],
+  );
   assert.equal(store.tables.replace_rules.count(), 2);
   const given = await importFiles(store, [writeJson(join(dir, 'h.json'), [{ word: 'w', usage: 1, lastUseTime: 1 }])], { kind: 'searchHistory' });
   assert.equal(given.kinds.searchHistory!.stored, 1);
   await assert.rejects(importFiles(store, [writeJson(join(dir, 'i.json'), [{ what: 1 }])]), /cannot tell what kind/);
-  await assert.rejects(importFiles(store, [writeJson(join(dir, 'j.json'), { sourceUrls: ['https://x/a.json'] })]), (e: unknown) => e instanceof UnsupportedInputError && /download each URL/.test(e.message));
-  await assert.rejects(importFiles(store, ['https://example.com/sources.json']), (e: unknown) => e instanceof UnsupportedInputError && /download it first/.test(e.message));
+  await assert.rejects(
+    importFiles(store, [writeJson(join(dir, 'j.json'), { sourceUrls: ['https://x/a.json'] })]),
+    (e: unknown) => e instanceof UnsupportedInputError && /download each URL/.test(e.message),
+  );
+  await assert.rejects(
+    importFiles(store, ['https://example.com/sources.json']),
+    (e: unknown) => e instanceof UnsupportedInputError && /download it first/.test(e.message),
+  );
   const theme = await importFiles(store, [writeJson(join(dir, 'themes.json'), [{ themeName: 't' }])]);
   assert.equal(theme.files[0]!.status, 'not-imported');
 });
@@ -230,7 +290,11 @@ test("servers.json encrypted with the app's default key or a backup password", a
   const loose = writeJson(join(dir, 'my-servers.txt'), encryptBackupText(servers.replace('dav', 'dav3')));
   await importFiles(store, [loose], { kind: 'servers' });
   assert.equal(store.tables.servers.get(1)!.name, 'dav3');
-  assert.equal(encryptBackupText('[]'), 'bF6sxj5FCEbxFyh1WJYCrQ==' /* openssl enc -aes-128-ecb -K hex(d41d8cd98f00b204) -base64 */, 'key d41d8cd98f00b204, AES-128-ECB, PKCS5, Base64');
+  assert.equal(
+    encryptBackupText('[]'),
+    'bF6sxj5FCEbxFyh1WJYCrQ==' /* openssl enc -aes-128-ecb -K hex(d41d8cd98f00b204) -base64 */,
+    'key d41d8cd98f00b204, AES-128-ECB, PKCS5, Base64',
+  );
 });
 
 test('a 49 store imports into its own columns; what only 62 has is reported as dropped', async () => {

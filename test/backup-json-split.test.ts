@@ -18,7 +18,7 @@ const values = (text: string, chunk: number) => [...new JsonRecordReader(mem(tex
 /** A small deterministic generator, so a failure can be reproduced from its seed. */
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x297a2d39) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x297a2d39) >>> 0) / 2 ** 32;
 }
 
 const PIECES = ['"', '\\', '\\"', '\\\\', '[', ']', '{', '}', ',', ':', ' ', '\n', '书', '📚', '\uFEFF', 'a', '9', '\u0000', '\u2028'];
@@ -26,11 +26,16 @@ const PIECES = ['"', '\\', '\\"', '\\\\', '[', ']', '{', '}', ',', ':', ' ', '\n
 function randomValue(r: () => number, depth: number): unknown {
   const k = Math.floor(r() * (depth > 3 ? 4 : 7));
   switch (k) {
-    case 0: return Array.from({ length: Math.floor(r() * 6) }, () => PIECES[Math.floor(r() * PIECES.length)]).join('');
-    case 1: return Math.floor(r() * 1e6) * (r() < 0.3 ? -1 : 1) + (r() < 0.2 ? 0.25 : 0);
-    case 2: return r() < 0.5 ? null : r() < 0.5;
-    case 3: return '12345678901234567890'; // a long digit run inside a string stays a string
-    case 4: return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
+    case 0:
+      return Array.from({ length: Math.floor(r() * 6) }, () => PIECES[Math.floor(r() * PIECES.length)]).join('');
+    case 1:
+      return Math.floor(r() * 1e6) * (r() < 0.3 ? -1 : 1) + (r() < 0.2 ? 0.25 : 0);
+    case 2:
+      return r() < 0.5 ? null : r() < 0.5;
+    case 3:
+      return '12345678901234567890'; // a long digit run inside a string stays a string
+    case 4:
+      return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
       for (let i = Math.floor(r() * 5); i > 0; i--) o[String(randomValue(r, 9)).slice(0, 8) + i] = randomValue(r, depth + 1);
@@ -71,12 +76,18 @@ test('after an element that does not parse, the records before it come once, the
   const text = '[\n  {"a": 1},\n  {"b": 2},\n  {"c": tru}\n]';
   const reader = new JsonRecordReader(mem(text, 4));
   const seen: unknown[] = [];
-  assert.throws(() => {
-    for (const rec of reader.records()) seen.push(rec.value);
-  }, (e: unknown) => e instanceof InvalidJsonError && e.line === 4 && e.column === 12 && /unexpected character "}"/.test(e.message));
+  assert.throws(
+    () => {
+      for (const rec of reader.records()) seen.push(rec.value);
+    },
+    (e: unknown) => e instanceof InvalidJsonError && e.line === 4 && e.column === 12 && /unexpected character "}"/.test(e.message),
+  );
   assert.deepEqual(seen, [{ a: 1 }, { b: 2 }]);
   // A trailing comma: every element parses, the array does not close as JSON allows.
-  assert.throws(() => values('[{"a": 1},\n{"b": 2},\n]', 3), (e: unknown) => e instanceof InvalidJsonError && e.line === 3 && e.column === 1);
+  assert.throws(
+    () => values('[{"a": 1},\n{"b": 2},\n]', 3),
+    (e: unknown) => e instanceof InvalidJsonError && e.line === 3 && e.column === 1,
+  );
   // Bytes that are not UTF-8 inside a string.
   assert.throws(() => [...new JsonRecordReader(bytesSource('bin.json', Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]))).records()], InvalidJsonError);
 });
@@ -97,8 +108,15 @@ test('cuts that strings and nested arrays only look like are not taken: the reco
     const text = JSON.stringify(items, null, indent);
     for (const chunk of [7, 64, 500, 4096, 1 << 16]) {
       const records = [...new JsonRecordReader(mem(text, chunk)).records()];
-      assert.deepEqual(records.map((r) => r.value), items, `indent ${String(indent)}, chunk ${chunk}`);
-      assert.deepEqual(records.map((r) => r.index), items.map((_, i) => i));
+      assert.deepEqual(
+        records.map((r) => r.value),
+        items,
+        `indent ${String(indent)}, chunk ${chunk}`,
+      );
+      assert.deepEqual(
+        records.map((r) => r.index),
+        items.map((_, i) => i),
+      );
     }
   }
 });
@@ -110,7 +128,10 @@ test('what the reader tells of each record: its depth, and whether a surrogate o
   const text = JSON.stringify(items, null, 2).replace('9007199254740992', '9007199254740993');
   for (const chunk of [16, 1 << 16]) {
     const records = [...new JsonRecordReader(mem(text, chunk)).records()];
-    assert.deepEqual(records.map((r) => r.text?.depth), [1, 4, 1, 1, 1, 1]);
+    assert.deepEqual(
+      records.map((r) => r.text?.depth),
+      [1, 4, 1, 1, 1, 1],
+    );
     assert.equal(records[5]!.value && (records[5]!.value as { n: unknown }).n, 9007199254740993n);
     // Facts are per parsed group: a record alone in its group is exact; a shared group may only say "check".
     const only = (i: number) => [...new JsonRecordReader(mem(JSON.stringify([items[i]]), chunk)).records()][0]!.text!;
@@ -130,9 +151,15 @@ test('a file read through one reused buffer: an element across many chunks, and 
   writeFileSync(good, JSON.stringify(items, null, 2));
   for (const chunk of [13, 256, 4096]) {
     const records = [...new JsonRecordReader(fileSource(good, good, chunk)).records()];
-    assert.deepEqual(records.map((r) => r.value), items);
+    assert.deepEqual(
+      records.map((r) => r.value),
+      items,
+    );
     // All from the fast reader: bytes it kept were not overwritten by the next read (the exact reader would have hidden that).
-    assert.ok(records.every((r) => r.text !== undefined), `chunk ${chunk}`);
+    assert.ok(
+      records.every((r) => r.text !== undefined),
+      `chunk ${chunk}`,
+    );
   }
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, `[\n{"a": "${'书'.repeat(1000)}", "b": tru }\n]`);
@@ -151,10 +178,20 @@ test('elements longer than the reader keeps at first (128 KB) and than it carrie
     const text = JSON.stringify(items, null, indent);
     for (const chunk of [4096, 1 << 16]) {
       const records = [...new JsonRecordReader(mem(text, chunk)).records()];
-      assert.deepEqual(records.map((r) => r.value), items, `indent ${String(indent)}, chunk ${chunk}`);
-      assert.deepEqual(records.map((r) => r.index), items.map((_, i) => i));
+      assert.deepEqual(
+        records.map((r) => r.value),
+        items,
+        `indent ${String(indent)}, chunk ${chunk}`,
+      );
+      assert.deepEqual(
+        records.map((r) => r.index),
+        items.map((_, i) => i),
+      );
       // Every record from the fast reader (the exact reader, which knows no text facts, would hide a failure there).
-      assert.ok(records.every((r) => r.text !== undefined), `indent ${String(indent)}, chunk ${chunk}`);
+      assert.ok(
+        records.every((r) => r.text !== undefined),
+        `indent ${String(indent)}, chunk ${chunk}`,
+      );
     }
   }
 });

@@ -21,13 +21,23 @@ test('array elements come one by one with their index, across tiny chunks and mu
   const items = [{ a: '书源📚', b: [1, { c: null }] }, 'x', 3, { d: true }];
   const { reader, records } = read(mem(JSON.stringify(items, null, 2)), 3);
   assert.equal(reader.root, 'array');
-  assert.deepEqual(records.map((r) => r.index), [0, 1, 2, 3]);
-  assert.deepEqual(records.map((r) => r.value), items);
+  assert.deepEqual(
+    records.map((r) => r.index),
+    [0, 1, 2, 3],
+  );
+  assert.deepEqual(
+    records.map((r) => r.value),
+    items,
+  );
 });
 
 test('U+FEFF inside strings is kept, wherever the chunks split', () => {
   const items = ['a)\uFEFF]b', '\uFEFFx', '书\uFEFF'];
-  for (const chunk of [1, 2, 3, 5, 64]) assert.deepEqual(read(mem(JSON.stringify(items)), chunk).records.map((r) => r.value), items);
+  for (const chunk of [1, 2, 3, 5, 64])
+    assert.deepEqual(
+      read(mem(JSON.stringify(items)), chunk).records.map((r) => r.value),
+      items,
+    );
 });
 
 test('a top-level object is one record; a BOM, CRLF and surrounding whitespace are fine', () => {
@@ -59,9 +69,15 @@ test('invalid JSON names the file, line and column (characters, 1-based)', () =>
     (e: unknown) => e instanceof InvalidJsonError && e.line === 5 && e.column === 3 && e.code === 'INVALID_JSON' && /bad\.json:5:3/.test(e.message),
   );
   // A stray character: reported where the tokenizer stops.
-  assert.throws(() => read(mem('[1,\n 2,\n @]')), (e: unknown) => e instanceof InvalidJsonError && e.line === 3 && e.column === 2);
+  assert.throws(
+    () => read(mem('[1,\n 2,\n @]')),
+    (e: unknown) => e instanceof InvalidJsonError && e.line === 3 && e.column === 2,
+  );
   // Truncated input: reported at the end.
-  assert.throws(() => read(mem('[{"a": "b"')), (e: unknown) => e instanceof InvalidJsonError && /end/.test(e.detail));
+  assert.throws(
+    () => read(mem('[{"a": "b"')),
+    (e: unknown) => e instanceof InvalidJsonError && /end/.test(e.detail),
+  );
   // Trailing garbage after the value.
   assert.throws(() => read(mem('[1] x')), InvalidJsonError);
 });
@@ -73,7 +89,10 @@ test('a scalar at the top level is not a collection of records', () => {
 test('whole-source text and collected output are copies: a reused read buffer does not change them', () => {
   const dir = tempDir();
   const path = join(dir, 'servers.json');
-  const text = JSON.stringify([{ id: 1, config: '书'.repeat(100) }, { id: 2, config: 'x'.repeat(100) }]);
+  const text = JSON.stringify([
+    { id: 1, config: '书'.repeat(100) },
+    { id: 2, config: 'x'.repeat(100) },
+  ]);
   writeFileSync(path, text);
   assert.equal(readText(fileSource(path, path, 16)), text);
   const sink = new MemorySink();

@@ -62,10 +62,21 @@ test('SIGKILL at any moment of an import leaves all or nothing of it, and every 
   const t = openStore(template);
   for (let i = 0; i < OLD + 5; i++) {
     const url = i < OLD ? String(generatedSource(i).bookSourceUrl) : `https://old${i}.example`;
-    t.tables.book_sources.insert({ bookSourceUrl: url, bookSourceName: 'old', bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 0, weight: 0 });
+    t.tables.book_sources.insert({
+      bookSourceUrl: url,
+      bookSourceName: 'old',
+      bookSourceType: 0,
+      customOrder: 0,
+      enabled: true,
+      enabledExplore: true,
+      lastUpdateTime: 0,
+      respondTime: 0,
+      weight: 0,
+    });
   }
   t.tables.books.insert({ bookUrl: 'https://book', name: 'Kept', author: 'K', type: 8 });
-  for (let i = 0; i < 5; i++) t.tables.chapters.insert({ url: `c${i}`, title: `C${i}`, isVolume: false, baseUrl: 'b', bookUrl: 'https://book', index: i, isVip: false, isPay: false });
+  for (let i = 0; i < 5; i++)
+    t.tables.chapters.insert({ url: `c${i}`, title: `C${i}`, isVolume: false, baseUrl: 'b', bookUrl: 'https://book', index: i, isVip: false, isPay: false });
   t.close();
 
   const check = (path: string): 'all' | 'none' => {
@@ -116,5 +127,8 @@ test('SIGKILL at any moment of an import leaves all or nothing of it, and every 
     outcomes.push(`${JSON.stringify(when)}→${run.outcome}/${state}`);
   }
   tc.diagnostic(outcomes.join(' '));
-  assert.ok(outcomes.some((o) => o.endsWith('killed/none')), outcomes.join(' '));
+  assert.ok(
+    outcomes.some((o) => o.endsWith('killed/none')),
+    outcomes.join(' '),
+  );
 });

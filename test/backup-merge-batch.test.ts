@@ -17,13 +17,33 @@ import './helpers/engine.js'; // Node's engines, as the package's entry installs
 const source = (i: number, extra: Record<string, unknown> = {}) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: `s${i}`, customOrder: i, ...extra });
 
 /** A search result of the store's search cache; `origin` names its source. */
-const searchBook = (i: number, origin: string) => ({ bookUrl: `https://b${i}`, origin, originName: 'src', type: 8, name: `b${i}`, author: 'a', tocUrl: '', time: i, originOrder: 0 });
+const searchBook = (i: number, origin: string) => ({
+  bookUrl: `https://b${i}`,
+  origin,
+  originName: 'src',
+  type: 8,
+  name: `b${i}`,
+  author: 'a',
+  tocUrl: '',
+  time: i,
+  originOrder: 0,
+});
 
 test('a row refused inside a batch is skipped at its place; the others of its batch are stored', () => {
   const dir = tempDir();
   // A damaged file: written with foreign keys off, some search results name a source it lacks.
   const damaged = openStore(join(dir, 'damaged.db')) as Store<62>;
-  damaged.tables.book_sources.insert({ bookSourceUrl: 'https://src', bookSourceName: 'src', bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 0, weight: 0 });
+  damaged.tables.book_sources.insert({
+    bookSourceUrl: 'https://src',
+    bookSourceName: 'src',
+    bookSourceType: 0,
+    customOrder: 0,
+    enabled: true,
+    enabledExplore: true,
+    lastUpdateTime: 0,
+    respondTime: 0,
+    weight: 0,
+  });
   damaged.db.exec('PRAGMA foreign_keys = OFF');
   const missing = new Set([5, 40, 199]); // 199: in the last batch, which is not full
   for (let i = 0; i < 200; i++) damaged.tables.searchBooks.insert(searchBook(i, missing.has(i) ? 'https://missing' : 'https://src'));
@@ -56,8 +76,14 @@ test('a repeated key sees the row written before it in the same batch: a duplica
   records[60] = 'not an object';
   const f = writeJson(join(dir, 'sources.json'), records);
   const r = await importFiles(store, [f]);
-  assert.deepEqual(r.skipped.map((x) => [x.index, x.category]), [[60, 'not an object']]);
-  assert.deepEqual(r.conflicts.map((c) => [c.key, c.first, c.kept]), [['["https://s3"]', `${f} [3]`, `${f} [20]`]]);
+  assert.deepEqual(
+    r.skipped.map((x) => [x.index, x.category]),
+    [[60, 'not an object']],
+  );
+  assert.deepEqual(
+    r.conflicts.map((c) => [c.key, c.first, c.kept]),
+    [['["https://s3"]', `${f} [3]`, `${f} [20]`]],
+  );
   const k = r.kinds.bookSource!;
   assert.deepEqual([k.read, k.inserted, k.stored, k.conflicts, k.duplicates, k.skipped], [100, 97, 97, 1, 1, 1]);
   assert.equal(store.db.prepare('SELECT count(*) FROM book_sources').pluck().get(), 97);

@@ -49,7 +49,7 @@ function backupFolder(files: Record<string, Json[]>, extra: Record<string, strin
 
 const readJson = (path: string): Json[] => JSON.parse(readFileSync(path, 'utf8'));
 
-test('at 75 every post-62 field is stored and exported under the app\'s key; enabledReview is reported dropped', async () => {
+test("at 75 every post-62 field is stored and exported under the app's key; enabledReview is reported dropped", async () => {
   const store = openStore(join(dir, `s${n++}.db`), { schema: 75 });
   const r = await importBackup(store, backupFolder(CURRENT));
   assert.deepEqual(r.kinds.bookSource!.droppedFields, { enabledReview: 1 });
@@ -84,7 +84,11 @@ test('a store of an older version reports each field it lacks as dropped, per ve
     const r = await importBackup(store, backupFolder(CURRENT));
     store.close();
     for (const k of Object.values(r.kinds)) assert.deepEqual(k.unknownFields, {}, `${version} ${k.kind}`);
-    return Object.fromEntries(Object.entries(r.kinds).map(([k, v]) => [k, Object.keys(v.droppedFields).sort()]).filter(([, f]) => f!.length));
+    return Object.fromEntries(
+      Object.entries(r.kinds)
+        .map(([k, v]) => [k, Object.keys(v.droppedFields).sort()])
+        .filter(([, f]) => f!.length),
+    );
   };
   assert.deepEqual(await dropped(62), {
     bookSource: ['exploreScreen', 'jsLib'],
@@ -124,9 +128,16 @@ test('export never writes an array holding null, at any depth of a rule', async 
   assert.deepEqual(JSON.parse(text)[0].ruleExplore, { list: ['a', { x: [1] }], n: null });
 });
 
-test('a current app\'s extra files and the LegadoTeam line\'s are reported as not tables', async () => {
+test("a current app's extra files and the LegadoTeam line's are reported as not tables", async () => {
   const store = openStore(join(dir, `s${n++}.db`), { schema: 75 });
-  const extras = { 'coverRule.json': '{"enable":true}', 'highlight.json': '[]', 'highlightRule.json': '[]', 'cookies.json': '[]', 'autoTask.json': '[]', 'videoConfig.xml': '<map/>' };
+  const extras = {
+    'coverRule.json': '{"enable":true}',
+    'highlight.json': '[]',
+    'highlightRule.json': '[]',
+    'cookies.json': '[]',
+    'autoTask.json': '[]',
+    'videoConfig.xml': '<map/>',
+  };
   // A current app always encrypts servers.json; without a password, with the default key.
   const servers = encryptBackupText(JSON.stringify([{ id: 1, name: 'dav', type: 'WEBDAV', config: '{"url":"https://dav.example"}', sortNumber: 0 }]));
   const r = await importBackup(store, backupFolder({ 'httpTTS.json': CURRENT['httpTTS.json']! }, { ...extras, 'servers.json': servers }));

@@ -47,7 +47,10 @@ test('zip faults are BAD_ARCHIVE errors naming the file and the entry; nothing i
   // import, and in a lenient one skips that file like any unreadable file (tested below).
   const dir = tempDir();
   const store = fresh(dir);
-  const good = zipBytes([{ name: 'bookSource.json', data: SOURCES }, { name: 'bookGroup.json', data: '[]' }]);
+  const good = zipBytes([
+    { name: 'bookSource.json', data: SOURCES },
+    { name: 'bookGroup.json', data: '[]' },
+  ]);
   const write = (name: string, bytes: Uint8Array) => {
     const p = join(dir, name);
     writeFileSync(p, bytes);
@@ -97,7 +100,10 @@ test('zip faults are BAD_ARCHIVE errors naming the file and the entry; nothing i
   await assert.rejects(importBackupBytes(store, headOnly, { name: 'mem.zip' }), bad('mem.zip', undefined, /truncated/));
   // In a lenient import a damaged table file of a backup is skipped like an unreadable one, and
   // reported with its code; --strict fails on it.
-  const mixed = zipBytes([{ name: 'bookSource.json', data: SOURCES }, { name: 'replaceRule.json', data: '[{"id":1,"pattern":"a"}]' }]);
+  const mixed = zipBytes([
+    { name: 'bookSource.json', data: SOURCES },
+    { name: 'replaceRule.json', data: '[{"id":1,"pattern":"a"}]' },
+  ]);
   const rr = offsets(mixed, CENTRAL)[1]!;
   mixed[rr + 16]! ^= 1;
   const r = await importBackupBytes(store, mixed, { name: 'mixed.zip' });
@@ -126,7 +132,11 @@ test('zip bombs stop at a limit with ARCHIVE_LIMIT, nothing stored; the limits c
   const counting = { name: 'bomb.zip', size: bomb.length, read: (at: number, n: number) => (reads.push([at, n]), bomb.subarray(at, at + n)) };
   assert.throws(
     () => planZip(newPlan(), counting, {}),
-    (e: unknown) => e instanceof ArchiveLimitError && e.limit === 'ratio' && e.entry === 'bookSource.json' && /^bomb\.zip:bookSource\.json: declares more than 67108864 bytes, 100 times/.test(e.message),
+    (e: unknown) =>
+      e instanceof ArchiveLimitError &&
+      e.limit === 'ratio' &&
+      e.entry === 'bookSource.json' &&
+      /^bomb\.zip:bookSource\.json: declares more than 67108864 bytes, 100 times/.test(e.message),
   );
   const dataEnd = offsets(bomb, CENTRAL)[0]!;
   // The directory's tail (the last 64 KiB, where the end record is looked for) and the headers only.
@@ -135,9 +145,18 @@ test('zip bombs stop at a limit with ARCHIVE_LIMIT, nothing stored; the limits c
   await assert.rejects(importBackupBytes(store, bomb, { name: 'bomb.zip' }), (e: unknown) => e instanceof ArchiveLimitError && e.limit === 'ratio');
   assert.equal(store.tables.book_sources.count(), 0);
   // A declared size over the entry limit fails before anything is inflated; so does the real size.
-  await assert.rejects(importBackupBytes(store, bomb, { name: 'bomb.zip', zipLimits: { entryBytes: 2 ** 20, ratio: 1e9 } }), (e: unknown) => e instanceof ArchiveLimitError && e.limit === 'entryBytes');
-  const two = zipBytes([{ name: 'bookSource.json', data: SOURCES }, { name: 'rssSources.json', data: '[]'.padEnd(4000, ' ') }]);
-  await assert.rejects(importBackupBytes(store, two, { name: 'two.zip', zipLimits: { archiveBytes: 1000 } }), (e: unknown) => e instanceof ArchiveLimitError && e.limit === 'archiveBytes');
+  await assert.rejects(
+    importBackupBytes(store, bomb, { name: 'bomb.zip', zipLimits: { entryBytes: 2 ** 20, ratio: 1e9 } }),
+    (e: unknown) => e instanceof ArchiveLimitError && e.limit === 'entryBytes',
+  );
+  const two = zipBytes([
+    { name: 'bookSource.json', data: SOURCES },
+    { name: 'rssSources.json', data: '[]'.padEnd(4000, ' ') },
+  ]);
+  await assert.rejects(
+    importBackupBytes(store, two, { name: 'two.zip', zipLimits: { archiveBytes: 1000 } }),
+    (e: unknown) => e instanceof ArchiveLimitError && e.limit === 'archiveBytes',
+  );
   assert.equal(store.tables.book_sources.count(), 0);
   // An entry that inflates past the size its directory declares is stopped there.
   const liar = new Uint8Array(zipBytes([{ name: 'bookSource.json', data: SOURCES.padEnd(5000, ' ') }]));
@@ -145,7 +164,10 @@ test('zip bombs stop at a limit with ARCHIVE_LIMIT, nothing stored; the limits c
   new DataView(liar.buffer).setUint32(cd + 24, 100, true);
   await assert.rejects(
     importBackupBytes(store, liar, { name: 'liar.zip', strict: true }),
-    (e: unknown) => e instanceof BadArchiveError && e.entry === 'bookSource.json' && /^liar\.zip:bookSource\.json: expands past the 100 bytes the directory declares$/.test(e.message),
+    (e: unknown) =>
+      e instanceof BadArchiveError &&
+      e.entry === 'bookSource.json' &&
+      /^liar\.zip:bookSource\.json: expands past the 100 bytes the directory declares$/.test(e.message),
   );
   // Raised limits let the same archive through (its white space is read as part of its record).
   const r = await importBackupBytes(store, bomb, { name: 'bomb.zip', zipLimits: { ratio: 10_000, recordBytes: 2 ** 27 } });
@@ -160,7 +182,11 @@ test('zip bombs stop at a limit with ARCHIVE_LIMIT, nothing stored; the limits c
  */
 function importMeasured(dir: string, zip: string, ...flags: string[]): { code: number | null; stderr: string; maxRss: number } {
   const peak = `process.on("exit",()=>{let k;try{k=/VmHWM:\\s*(\\d+)/.exec(readFileSync("/proc/self/status","utf8"))[1]}catch{k=process.resourceUsage().maxRSS}process.stderr.write("peakKB="+k+"\\n")})`;
-  const r = spawnSync(MACHINE_NODE, ['--import', `data:text/javascript,import{readFileSync}from"node:fs";${peak}`, CLI, 'import', join(dir, 'm.db'), zip, ...flags], { encoding: 'utf8', env: machineEnv() });
+  const r = spawnSync(
+    MACHINE_NODE,
+    ['--import', `data:text/javascript,import{readFileSync}from"node:fs";${peak}`, CLI, 'import', join(dir, 'm.db'), zip, ...flags],
+    { encoding: 'utf8', env: machineEnv() },
+  );
   const kb = Number(/peakKB=(\d+)/.exec(r.stderr)?.[1]);
   return { code: r.status, stderr: r.stderr, maxRss: kb * 1024 };
 }
@@ -183,13 +209,16 @@ test('bombs of huge records are refused before their memory is spent', () => {
   writeFileSync(one, bombZip([{ name: 'bookSource.json', data: record }]));
   const b = importMeasured(dir, one, '--max-ratio', '1000000');
   assert.equal(b.code, 1, b.stderr);
-  assert.match(b.stderr, /^legado-store: ARCHIVE_LIMIT: .*one\.zip:bookSource\.json: holds a record of more than 67108864 bytes \(the limit for one record\); nothing was stored/m);
+  assert.match(
+    b.stderr,
+    /^legado-store: ARCHIVE_LIMIT: .*one\.zip:bookSource\.json: holds a record of more than 67108864 bytes \(the limit for one record\); nothing was stored/m,
+  );
   assert.ok(b.maxRss < 700 * 2 ** 20, `peak memory ${b.maxRss}`);
   // Nothing stored: the import was into a new path, so it leaves no store there at all.
   assert.equal(existsSync(join(dir, 'm.db')), false);
 });
 
-test("the store takes back its own export: a 10 MB field of one repeated character", async () => {
+test('the store takes back its own export: a 10 MB field of one repeated character', async () => {
   const dir = tempDir();
   const comment = 'a'.repeat(10_000_000);
   const rules = join(dir, 'sources.json');
@@ -205,7 +234,12 @@ test("the store takes back its own export: a 10 MB field of one repeated charact
   assert.equal(r.code, 0, r.stderr);
   // Read back by SQL on the machine's engine (this suite also runs on SQLite WASM, which has no
   // file system to open the CLI's file): 10,000,000 characters, every one of them an 'a'.
-  const q = machineCli('query', join(dir, 'back.db'), "SELECT length(bookSourceComment) AS n, length(replace(bookSourceComment, 'a', '')) AS others FROM book_sources WHERE bookSourceUrl = 'https://long'", '--json');
+  const q = machineCli(
+    'query',
+    join(dir, 'back.db'),
+    "SELECT length(bookSourceComment) AS n, length(replace(bookSourceComment, 'a', '')) AS others FROM book_sources WHERE bookSourceUrl = 'https://long'",
+    '--json',
+  );
   assert.equal(q.code, 0, q.stderr);
   assert.deepEqual(JSON.parse(q.stdout), [{ n: 10_000_000, others: 0 }]);
 });
@@ -221,7 +255,10 @@ test('importBackupBytes and exportBackupBytes: the same reports and rows as the 
   const rBytes = await importBackupBytes(fromBytes, zip, { name: 'mem.zip' });
   assert.deepEqual(rBytes.kinds, rFolder.kinds);
   assert.deepEqual(rBytes.totals, rFolder.totals);
-  assert.deepEqual(rBytes.files.map((f) => f.file.split(':').pop()), rFolder.files.map((f) => f.file.split('/').pop()));
+  assert.deepEqual(
+    rBytes.files.map((f) => f.file.split(':').pop()),
+    rFolder.files.map((f) => f.file.split('/').pop()),
+  );
   // A rule file in memory.
   const rule = fresh(dir, 'c.db');
   const rRule = await importBackupBytes(rule, new TextEncoder().encode(SOURCES));
@@ -253,7 +290,8 @@ test('the in-memory entry points import no Node module, however deep', () => {
     for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
       const spec = m[1]!;
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
-      else if (spec.startsWith('node:') || ['fs', 'path', 'os', 'crypto', 'stream', 'util', 'better-sqlite3'].includes(spec)) nodeImports.push(`${file}: ${spec}`);
+      else if (spec.startsWith('node:') || ['fs', 'path', 'os', 'crypto', 'stream', 'util', 'better-sqlite3'].includes(spec))
+        nodeImports.push(`${file}: ${spec}`);
     }
   };
   visit(root);

@@ -21,7 +21,22 @@ test('quick mode runs every workload at two tiers against every contender and wr
   const { report, markdown } = await bench(parseArgs(['--quick']), () => {});
   const all = workloads(SMOKE_SIZES, [1, 2]);
   const keys = new Set(all.map((w) => w.key));
-  for (const key of ['toc', 'sources', 'shelf', 'progress', 'transaction', 'cache', 'chapters', 'chapter-get', 'book-get', 'bulk', 'open', 'backup', 'import', 'export']) {
+  for (const key of [
+    'toc',
+    'sources',
+    'shelf',
+    'progress',
+    'transaction',
+    'cache',
+    'chapters',
+    'chapter-get',
+    'book-get',
+    'bulk',
+    'open',
+    'backup',
+    'import',
+    'export',
+  ]) {
     assert.ok(keys.has(key), `workload ${key}`);
   }
   // Write and read workloads come at both tiers; open and backup once.
@@ -45,7 +60,8 @@ test('quick mode runs every workload at two tiers against every contender and wr
   assert.deepEqual(new Set(report.measurements.map((m) => m.contender)), new Set(here.map((c) => c.name)));
   // The bulk insert has its C floor and both listener variants; the import its memory target.
   const bulk = report.measurements.filter((m) => m.workload.key === 'bulk').map((m) => m.contender);
-  for (const name of ['legado-store', 'c-floor', 'store+listener', 'store+other-listener', 'raw', 'raw-again', 'raw-naive', 'kysely']) assert.ok(bulk.includes(name), `${name} in the bulk insert`);
+  for (const name of ['legado-store', 'c-floor', 'store+listener', 'store+other-listener', 'raw', 'raw-again', 'raw-naive', 'kysely'])
+    assert.ok(bulk.includes(name), `${name} in the bulk insert`);
   const t = targets(report).map((x) => `${instance(x.workload)} ${x.target}`);
   assert.ok(t.some((x) => x.startsWith('9×2 ≤ 1.20× the C floor')));
   assert.ok(t.some((x) => x.startsWith('9×1 store+listener ≤ 1.05×')));
@@ -61,16 +77,31 @@ test('quick mode runs every workload at two tiers against every contender and wr
     const store = report.measurements.find((m) => m.workload === w && m.contender === 'legado-store')!;
     const fastest = best(w);
     assert.ok(target.target.includes(`(${fastest.contender})`), `${instance(w)} judged against ${fastest.contender}`);
-    assert.deepEqual(target.ratio, bootstrapMedian(store.times.map((t, i) => t / fastest.times[i]!), 2000, report.seed));
+    assert.deepEqual(
+      target.ratio,
+      bootstrapMedian(
+        store.times.map((t, i) => t / fastest.times[i]!),
+        2000,
+        report.seed,
+      ),
+    );
     const again = report.measurements.find((m) => m.workload === w && m.contender === 'raw-again')!;
     const twin = report.measurements.find((m) => m.workload === w && m.contender === 'raw')!;
-    assert.deepEqual(target.control, bootstrapMedian(again.times.map((t, i) => t / twin.times[i]!), 2000, report.seed));
+    assert.deepEqual(
+      target.control,
+      bootstrapMedian(
+        again.times.map((t, i) => t / twin.times[i]!),
+        2000,
+        report.seed,
+      ),
+    );
     const row = `| ${instance(w)} | ${w.title} | ${store.rows} | ${target.target} | ${target.ratio.median.toFixed(2)}× | [${target.ratio.low.toFixed(2)}–${target.ratio.high.toFixed(2)}] | ${target.control!.median.toFixed(2)}× [`;
     assert.ok(markdown.includes(row), `printed: ${row}`);
   }
   assert.ok(!t.some((x) => x.includes('raw-again')), 'no target names the control');
   assert.match(markdown, /nproc \d+, load average [\d.]+ \/ [\d.]+/);
-  for (const heading of ['## Targets', '## Medians (wall ms)', '## Scaling (µs per row, wall medians)', '## Detail']) assert.ok(markdown.includes(heading), heading);
+  for (const heading of ['## Targets', '## Medians (wall ms)', '## Scaling (µs per row, wall medians)', '## Detail'])
+    assert.ok(markdown.includes(heading), heading);
   assert.deepEqual(report.mismatches, [], 'every contender returned the same results as legado-store');
 });
 
@@ -104,7 +135,7 @@ test('a short workload runs more rounds, up to --max-repeats, until each contend
   assert.equal(parseArgs(['--quick']).minTimedMs, 0);
 });
 
-test('each workload\'s data is dropped once it is done, before the next workload runs', async () => {
+test("each workload's data is dropped once it is done, before the next workload runs", async () => {
   // The harness logs a workload's medians after it is done: by then nothing it made is held.
   const held: number[] = [];
   await bench(parseArgs(['--quick', '--only', 'toc,shelf,progress', '--contenders', 'legado-store,raw']), () => held.push(heldData()));
@@ -122,7 +153,7 @@ test('the bootstrap interval of the median, on data whose answer is worked out b
   // draws are that one value (p < 1e-20), so the interval is [1, 1] and the outlier moves nothing.
   assert.deepEqual(bootstrapMedian([...Array(50).fill(1), 9]), { median: 1, low: 1, high: 1, n: 51 });
   // Seeded: the same data and seed give the same interval.
-  const xs = Array.from({ length: 99 }, (_, i) => 0.9 + (i * 37 % 99) / 495);
+  const xs = Array.from({ length: 99 }, (_, i) => 0.9 + ((i * 37) % 99) / 495);
   assert.deepEqual(bootstrapMedian(xs, 500, 7), bootstrapMedian(xs, 500, 7));
   const i = bootstrapMedian(xs, 500, 7);
   assert.ok(i.low < i.median && i.median < i.high, `${i.low} < ${i.median} < ${i.high}`);
@@ -146,7 +177,11 @@ test('processes: rounds of several processes pooled, the results file names comm
   try {
     const out = join(dir, 'r.md');
     const run = fileURLToPath(new URL('../bench/run.js', import.meta.url));
-    const child = spawnSync(process.execPath, [run, '--quick', '--only', 'progress', '--tiers', '1', '--contenders', 'legado-store,raw,raw-again', '--processes', '2', '--repeats', '3', '--out', out], { encoding: 'utf8' });
+    const child = spawnSync(
+      process.execPath,
+      [run, '--quick', '--only', 'progress', '--tiers', '1', '--contenders', 'legado-store,raw,raw-again', '--processes', '2', '--repeats', '3', '--out', out],
+      { encoding: 'utf8' },
+    );
     assert.equal(child.status, 0, child.stderr);
     const md = readFileSync(out, 'utf8');
     assert.match(md, /Command: `(node|bun) dist\/bench\/run\.js --quick --only progress .*--processes 2 --repeats 3/);
@@ -154,7 +189,10 @@ test('processes: rounds of several processes pooled, the results file names comm
     assert.match(md, new RegExp(`Engine ${testDriver.name} \\(SQLite [\\d.]+\\), (Node v|Bun )[\\d.]+; machine: .+, nproc \\d+, load average`));
     // Two processes of three rounds: six timed runs per contender (the detail table's runs column).
     for (const c of ['legado-store', 'raw', 'raw-again']) assert.match(md, new RegExp(`^\\| 4×1 \\| Reading progress \\| ${c} \\| 6 \\|`, 'm'));
-    assert.match(md, /^\| 4×1 \| Reading progress \| \d+ \| ≤ 1\.05× fastest hand-written \(raw\) \| [\d.]+× \| \[[\d.]+–[\d.]+\] \| [\d.]+× \[[\d.]+–[\d.]+\] \| (met|\*\*not met\*\*|\*\*noise\*\*) \|$/m);
+    assert.match(
+      md,
+      /^\| 4×1 \| Reading progress \| \d+ \| ≤ 1\.05× fastest hand-written \(raw\) \| [\d.]+× \| \[[\d.]+–[\d.]+\] \| [\d.]+× \[[\d.]+–[\d.]+\] \| (met|\*\*not met\*\*|\*\*noise\*\*) \|$/m,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

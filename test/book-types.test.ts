@@ -112,7 +112,15 @@ test('a store at 55 or later refuses a book type below 8 on every write; an omit
     const refused = (e: unknown) => e instanceof ValueTypeError && e.code === 'WRONG_TYPE' && e.fields[0] === 'type' && /at least 8/.test(e.message);
     for (const type of [0, 1, 3, 7, -1]) {
       assert.throws(() => books.insert({ bookUrl: `u${type}`, name: `n${type}`, type }), refused, `${version} insert ${type}`);
-      assert.throws(() => books.insertMany([{ bookUrl: 'm1', name: 'm1', type: 8 }, { bookUrl: `m${type}`, name: `m${type}`, type }]), refused, `${version} insertMany ${type}`);
+      assert.throws(
+        () =>
+          books.insertMany([
+            { bookUrl: 'm1', name: 'm1', type: 8 },
+            { bookUrl: `m${type}`, name: `m${type}`, type },
+          ]),
+        refused,
+        `${version} insertMany ${type}`,
+      );
       assert.throws(() => books.upsert({ bookUrl: `p${type}`, name: `p${type}`, type }), refused, `${version} upsert ${type}`);
     }
     books.insert({ bookUrl: 'ok', name: 'ok' });

@@ -105,7 +105,14 @@ function tightConnection(seen: Seen, path: string, inner: Connection, capabiliti
 
 function tightDriver(claims: Partial<DriverCapabilities> = {}): { driver: Driver; seen: Seen } {
   const seen: Seen = { refused: [], mostBound: 0 };
-  const capabilities: DriverCapabilities = { ...testDriver.capabilities, maxParameters: LIMIT, transactions: 'callback', userVersion: false, maxLikePatternBytes: 50, ...claims };
+  const capabilities: DriverCapabilities = {
+    ...testDriver.capabilities,
+    maxParameters: LIMIT,
+    transactions: 'callback',
+    userVersion: false,
+    maxLikePatternBytes: 50,
+    ...claims,
+  };
   const driver: Driver = {
     name: 'tight',
     capabilities,
@@ -128,10 +135,16 @@ test('a store is created, filled in batches of at most maxParameters values, and
   // An IN list longer than the engine binds: one JSON array instead of 150 values.
   const wanted = Array.from({ length: 150 }, (_, i) => `c${i * 2}`);
   assert.equal(store.tables.chapters.count({ url: { in: wanted } }), 125);
-  assert.deepEqual(store.tables.chapters.list({ where: { url: { in: wanted } }, orderBy: 'index', limit: 3 }).map((c) => c.url), ['c0', 'c2', 'c4']);
+  assert.deepEqual(
+    store.tables.chapters.list({ where: { url: { in: wanted } }, orderBy: 'index', limit: 3 }).map((c) => c.url),
+    ['c0', 'c2', 'c4'],
+  );
   assert.equal(store.tables.chapters.count({ url: { notIn: wanted } }), 125);
   // A LIKE pattern longer than the engine takes is refused by name, before the engine sees it.
-  assert.throws(() => store.tables.chapters.list({ where: { title: { like: `%${'章'.repeat(20)}%` } } }), (e: unknown) => e instanceof InvalidArgumentError && /like.*62 bytes.*\(50\)/.test(e.message));
+  assert.throws(
+    () => store.tables.chapters.list({ where: { title: { like: `%${'章'.repeat(20)}%` } } }),
+    (e: unknown) => e instanceof InvalidArgumentError && /like.*62 bytes.*\(50\)/.test(e.message),
+  );
   store.close();
   assert.deepEqual(seen.refused, []);
   assert.ok(seen.mostBound > 0 && seen.mostBound <= LIMIT, `most values bound in one statement: ${seen.mostBound}`);

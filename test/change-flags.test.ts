@@ -12,7 +12,11 @@ const LOG = 'temp.legado_store_changed_tables';
 
 function recorder(store: Store, tables: Parameters<Store['onChange']>[0]) {
   const calls: string[][] = [];
-  store.onChange(tables, (changed) => calls.push([...changed].sort()), { onError: (e) => { throw e; } });
+  store.onChange(tables, (changed) => calls.push([...changed].sort()), {
+    onError: (e) => {
+      throw e;
+    },
+  });
   return calls;
 }
 
@@ -33,7 +37,10 @@ test('typed autocommit writes notify once each; where the engine has flags, thei
   books.delete('b2');
   books.insert(book('b3'));
   assert.equal(books.deleteWhere('WHERE bookUrl = ?', ['b3']), 1);
-  assert.deepEqual(calls, Array.from({ length: 8 }, () => ['books']));
+  assert.deepEqual(
+    calls,
+    Array.from({ length: 8 }, () => ['books']),
+  );
   assert.equal(counted(s, 'books') - before, hasFlags(s) ? 0 : 8, 'one trigger firing per row, unless quiet');
   if (hasFlags(s)) {
     const sql = s.db.prepare("SELECT sql FROM sqlite_temp_master WHERE type = 'trigger' AND tbl_name = 'books'").pluck().all() as string[];

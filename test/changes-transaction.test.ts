@@ -9,13 +9,16 @@ import { book, newStore } from './helpers/domain.js';
 
 function heard(s: Store): string[][] {
   const calls: string[][] = [];
-  s.onChange(['books', 'chapters'], (changed) => calls.push([...changed].sort()), { onError: (e) => { throw e; } });
+  s.onChange(['books', 'chapters'], (changed) => calls.push([...changed].sort()), {
+    onError: (e) => {
+      throw e;
+    },
+  });
   return calls;
 }
 
 /** The TEMP counter the triggers keep for a table (the store's record of changes, read as SQL). */
-const counter = (s: Store, table: string): number =>
-  s.db.prepare('SELECT n FROM temp.legado_store_changed_tables WHERE tbl = ?').pluck().get(table) as number;
+const counter = (s: Store, table: string): number => s.db.prepare('SELECT n FROM temp.legado_store_changed_tables WHERE tbl = ?').pluck().get(table) as number;
 
 /** A store with books a and b, a listener on books and chapters, and the books counter at the start. */
 function twoBooks(): { s: Store; calls: string[][]; start: number } {

@@ -12,7 +12,11 @@ import { book, chapter, newStore, newStore49 } from './helpers/domain.js';
 /** Records each notification as a sorted list of table names. */
 function recorder(store: Store, tables: Parameters<Store['onChange']>[0]) {
   const calls: string[][] = [];
-  const off = store.onChange(tables, (changed) => calls.push([...changed].sort()), { onError: (e) => { throw e; } });
+  const off = store.onChange(tables, (changed) => calls.push([...changed].sort()), {
+    onError: (e) => {
+      throw e;
+    },
+  });
   return { calls, off };
 }
 
@@ -131,7 +135,12 @@ test('each listener hears only its own tables; unsubscribing stops it and drops 
   a.off();
   s.tables.books.insert(book('b2'));
   assert.deepEqual(a.calls, [['books']]);
-  assert.deepEqual(tempObjects(s), ['legado_store_change_caches_DELETE', 'legado_store_change_caches_INSERT', 'legado_store_change_caches_UPDATE', 'legado_store_changed_tables']);
+  assert.deepEqual(tempObjects(s), [
+    'legado_store_change_caches_DELETE',
+    'legado_store_change_caches_INSERT',
+    'legado_store_change_caches_UPDATE',
+    'legado_store_changed_tables',
+  ]);
   b.off();
   assert.deepEqual(tempObjects(s), ['legado_store_changed_tables'], 'no triggers once nobody listens');
   s.close();
@@ -166,8 +175,16 @@ test('a throwing listener does not stop the others or corrupt the store', () => 
   const s = newStore();
   const errors: unknown[] = [];
   let good = 0;
-  s.onChange('books', () => { throw new Error('listener bug'); }, { onError: (e) => errors.push(e) });
-  s.onChange('books', () => { good++; });
+  s.onChange(
+    'books',
+    () => {
+      throw new Error('listener bug');
+    },
+    { onError: (e) => errors.push(e) },
+  );
+  s.onChange('books', () => {
+    good++;
+  });
   s.tables.books.insert(book('b1'));
   s.tables.books.insert(book('b2'));
   assert.equal(errors.length, 2);
@@ -303,10 +320,19 @@ test('a typed write to a table nobody observes does not read the log: what a byp
 test('replacing a long table of contents silences the triggers for the delete too, and still notifies once after commit', () => {
   const s = newStore();
   s.tables.books.insert(book('b1'));
-  s.chapters.replaceToc('b1', Array.from({ length: 600 }, (_, i) => chapter('b1', i)));
+  s.chapters.replaceToc(
+    'b1',
+    Array.from({ length: 600 }, (_, i) => chapter('b1', i)),
+  );
   const { calls } = recorder(s, ['chapters']);
   const before = tempObjects(s);
-  assert.equal(s.chapters.replaceToc('b1', Array.from({ length: 300 }, (_, i) => chapter('b1', i, { title: `new ${i}` }))), 300);
+  assert.equal(
+    s.chapters.replaceToc(
+      'b1',
+      Array.from({ length: 300 }, (_, i) => chapter('b1', i, { title: `new ${i}` })),
+    ),
+    300,
+  );
   assert.deepEqual(calls, [['chapters']]);
   assert.deepEqual(tempObjects(s), before);
   assert.throws(() => s.chapters.replaceToc('b1', [chapter('b1', 0), chapter('b1', 0)]), DuplicateKeyError);

@@ -58,7 +58,11 @@ test('a failure prints CODE: message on one stderr line; with --json a JSON erro
   assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /^legado-store: FILE_NOT_FOUND: .*missing\.db: no such file\n$/);
-  for (const args of [['info', missing, '--json'], ['verify', missing, '--json'], ['export', missing, join(dir, 'o.zip'), '--json']]) {
+  for (const args of [
+    ['info', missing, '--json'],
+    ['verify', missing, '--json'],
+    ['export', missing, join(dir, 'o.zip'), '--json'],
+  ]) {
     r = await cli(...args);
     assert.equal(r.code, 1, args.join(' '));
     const j = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; message: string; path: string } };

@@ -37,7 +37,15 @@ interface DiffJson {
   a: { kind: string; version: number };
   b: { kind: string; version: number };
   notInBackups: string[];
-  tables: { table: string; onlyInA: unknown[]; onlyInB: unknown[]; changed: { key: unknown; fields: { field: string; a: unknown; b: unknown }[] }[]; same: number; fieldsOnlyInA: string[]; fieldsOnlyInB: string[] }[];
+  tables: {
+    table: string;
+    onlyInA: unknown[];
+    onlyInB: unknown[];
+    changed: { key: unknown; fields: { field: string; a: unknown; b: unknown }[] }[];
+    same: number;
+    fieldsOnlyInA: string[];
+    fieldsOnlyInB: string[];
+  }[];
 }
 const table = (d: DiffJson, name: string) => d.tables.find((t) => t.table === name)!;
 
@@ -57,7 +65,10 @@ test('stores that differ: exit 1; rows only in a, only in b, changed with the fi
     s.tables.books.delete('https://www.biquge.example/book/3');
     s.books.save({ bookUrl: 'https://new.example/b', name: '新书', author: '某人', origin: 'x', type: 8 });
     s.books.setGroups('https://www.biquge.example/book/2', -(2n ** 63n));
-    s.chapters.replaceToc('https://new.example/b', ['c1', 'c2'].map((url, index) => ({ url, title: `第${index + 1}章`, isVolume: false, baseUrl: '', index, isVip: false, isPay: false })));
+    s.chapters.replaceToc(
+      'https://new.example/b',
+      ['c1', 'c2'].map((url, index) => ({ url, title: `第${index + 1}章`, isVolume: false, baseUrl: '', index, isVip: false, isPay: false })),
+    );
     s.tables.cookies.update('biquge.example', { cookie: 'SESSION=another-secret' });
   });
   const r = await cli('diff', a, b, '--json');
@@ -69,7 +80,10 @@ test('stores that differ: exit 1; rows only in a, only in b, changed with the fi
   assert.deepEqual(books.onlyInB, ['https://new.example/b']);
   const progress = books.changed.find((c) => c.key === 'https://www.biquge.example/book/1')!;
   assert.deepEqual(progress.fields.map((f) => f.field).sort(), ['durChapterIndex', 'durChapterPos', 'durChapterTime', 'durChapterTitle']);
-  assert.deepEqual(progress.fields.find((f) => f.field === 'durChapterIndex'), { field: 'durChapterIndex', a: 11, b: 20 });
+  assert.deepEqual(
+    progress.fields.find((f) => f.field === 'durChapterIndex'),
+    { field: 'durChapterIndex', a: 11, b: 20 },
+  );
   // The 64-bit group mask, exact on both sides.
   assert.match(r.stdout, /"field": "group",\s*"a": -9223372036854775807,\s*"b": -9223372036854775808\n/);
   assert.deepEqual(table(d, 'chapters').onlyInB, [
@@ -83,7 +97,10 @@ test('stores that differ: exit 1; rows only in a, only in b, changed with the fi
   assert.ok(shown.stdout.includes(SECRET_COOKIE) && shown.stdout.includes('another-secret'));
   const text = await cli('diff', a, b, '--tables', 'books');
   assert.equal(text.code, 1);
-  assert.match(text.stdout, /books: 1 only in a, 1 only in b, 2 changed, 1 same\n {4}- https:\/\/www\.biquge\.example\/book\/3\n {4}\+ https:\/\/new\.example\/b\n {4}~ /);
+  assert.match(
+    text.stdout,
+    /books: 1 only in a, 1 only in b, 2 changed, 1 same\n {4}- https:\/\/www\.biquge\.example\/book\/3\n {4}\+ https:\/\/new\.example\/b\n {4}~ /,
+  );
   assert.ok(!/chapters/.test(text.stdout));
 });
 
@@ -117,7 +134,10 @@ test('two backups that differ: the import readers read both (2.0 sources convert
   changed['bookshelf.json'] = files['bookshelf.json']!.map((b, i) => (i === 0 ? { ...b, durChapterIndex: 9 } : b));
   changed['searchHistory.json'] = [];
   // The same source in the 阅读 2.0 format, which the import readers convert.
-  changed['bookSource.json'] = [...files['bookSource.json']!, { bookSourceUrl: 'https://legacy.example', bookSourceName: '旧书源', enable: true, ruleSearchUrl: 'https://legacy.example/s?q=searchKey', serialNumber: 3 }];
+  changed['bookSource.json'] = [
+    ...files['bookSource.json']!,
+    { bookSourceUrl: 'https://legacy.example', bookSourceName: '旧书源', enable: true, ruleSearchUrl: 'https://legacy.example/s?q=searchKey', serialNumber: 3 },
+  ];
   const two = writeBackupFolder(join(dir, 'two'), changed);
   const before = snapshot(one);
   const r = await cli('diff', one, two, '--json');
@@ -128,7 +148,12 @@ test('two backups that differ: the import readers read both (2.0 sources convert
   assert.deepEqual(table(d, 'search_keywords').onlyInA, ['dragon']);
   assert.deepEqual(table(d, 'book_sources').onlyInB, ['https://legacy.example']);
   // servers.json config: a secret, masked even though the backup holds it.
-  const servers = await cli('diff', one, writeBackupFolder(join(dir, 'three'), { ...files, 'servers.json': [{ ...files['servers.json']![0]!, config: '{"password":"other"}' }] }), '--json');
+  const servers = await cli(
+    'diff',
+    one,
+    writeBackupFolder(join(dir, 'three'), { ...files, 'servers.json': [{ ...files['servers.json']![0]!, config: '{"password":"other"}' }] }),
+    '--json',
+  );
   assert.equal(servers.code, 1);
   assert.ok(!servers.stdout.includes('password'), servers.stdout);
   assert.deepEqual(readdirSync(join(dir, 'z1')).length > 0, true);
@@ -186,7 +211,9 @@ test('two identical stores whose primary keys hold blobs are equal', async () =>
   buildStore(b1, 62);
   const db = openDb(b1);
   // SQLite does not enforce a TEXT key's type: another tool may have written blobs.
-  db.exec("INSERT INTO book_sources (bookSourceUrl, bookSourceName, bookSourceType, customOrder, enabled, enabledExplore, lastUpdateTime, respondTime, weight) VALUES (X'68747470733a2f2f62', 'B', 0, 0, 1, 1, 0, 0, 0), (X'00ff', 'C', 0, 0, 1, 1, 0, 0, 0)");
+  db.exec(
+    "INSERT INTO book_sources (bookSourceUrl, bookSourceName, bookSourceType, customOrder, enabled, enabledExplore, lastUpdateTime, respondTime, weight) VALUES (X'68747470733a2f2f62', 'B', 0, 0, 1, 1, 0, 0, 0), (X'00ff', 'C', 0, 0, 1, 1, 0, 0, 0)",
+  );
   db.close();
   const b2 = join(dir, 'blob-b.db');
   copyFileSync(b1, b2);

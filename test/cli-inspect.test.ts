@@ -58,16 +58,27 @@ function parseCsv(text: string): string[][] {
 test('shelf: the visible tabs in order, each with its books in the tab order, progress and latest chapter', async () => {
   const r = await readOnly(db62, 'shelf', db62, '--json');
   assert.equal(r.code, 0, r.stderr);
-  const tabs = JSON.parse(r.stdout) as { name: string; groupId: number | string; sort: number; books: { name: string; chapter: number; totalChapters: number; unread: number; groups: string[]; latestChapterTitle: string }[] }[];
+  const tabs = JSON.parse(r.stdout) as {
+    name: string;
+    groupId: number | string;
+    sort: number;
+    books: { name: string; chapter: number; totalChapters: number; unread: number; groups: string[]; latestChapterTitle: string }[];
+  }[];
   const names = tabs.map((t) => t.name);
   // 全部 first (order -10), 本地 and 音频 hidden (no such books), user groups in creation order, 网络未分组 (an ungrouped net book).
   assert.equal(names[0], '全部');
   assert.ok(!names.includes('本地') && !names.includes('音频'));
   assert.ok(names.includes('网络未分组'));
-  assert.deepEqual(names.filter((n) => n === '科幻' || n === '武侠'), ['科幻', '武侠']);
+  assert.deepEqual(
+    names.filter((n) => n === '科幻' || n === '武侠'),
+    ['科幻', '武侠'],
+  );
   const all = tabs[0]!;
   // 全部 by last read (durChapterTime desc).
-  assert.deepEqual(all.books.map((b) => b.name), ['未分组的书, "引号"', '三体', '笑傲江湖', '球状闪电']);
+  assert.deepEqual(
+    all.books.map((b) => b.name),
+    ['未分组的书, "引号"', '三体', '笑傲江湖', '球状闪电'],
+  );
   const santi = all.books.find((b) => b.name === '三体')!;
   assert.deepEqual([santi.chapter, santi.totalChapters, santi.unread, santi.latestChapterTitle], [12, 36, 24, '第三十六章']);
   assert.deepEqual(all.books.find((b) => b.name === '球状闪电')!.groups, ['科幻', '组64']);
@@ -82,11 +93,17 @@ test('shelf --group NAME: one tab by name (a hidden one too); unknown name is a 
   let r = await readOnly(db62, 'shelf', db62, '--group', '组64', '--json');
   assert.equal(r.code, 0, r.stderr);
   const [tab] = JSON.parse(r.stdout) as { name: string; books: { name: string }[] }[];
-  assert.deepEqual(tab!.books.map((b) => b.name), ['球状闪电']);
+  assert.deepEqual(
+    tab!.books.map((b) => b.name),
+    ['球状闪电'],
+  );
   r = await readOnly(db62, 'shelf', db62, '--group', '科幻');
   assert.equal(r.code, 0);
   // By name, Chinese-aware (pinyin): 球 (qiu) before 三 (san).
-  assert.match(r.stdout, /^科幻 \(2 books, by name\)\n  球状闪电 \/ 刘慈欣  \[科幻, 组64\]\n      read 1\/20 序章 \(19 unread\); latest: 第二十章\n  三体 \/ 刘慈欣  \[科幻\]\n/);
+  assert.match(
+    r.stdout,
+    /^科幻 \(2 books, by name\)\n  球状闪电 \/ 刘慈欣  \[科幻, 组64\]\n      read 1\/20 序章 \(19 unread\); latest: 第二十章\n  三体 \/ 刘慈欣  \[科幻\]\n/,
+  );
   r = await readOnly(db62, 'shelf', db62, '--group', '言情');
   assert.equal(r.code, 1);
   assert.match(r.stderr, /UNKNOWN_GROUP: no book group named "言情"/);
@@ -102,20 +119,29 @@ test('shelf at schema 49: the v49 meaning (no bookSort, type 0 text)', async () 
   assert.equal(tabs[0]!.name, '全部');
   assert.equal(tabs[0]!.books.length, 4);
   assert.equal(tabs.find((t) => t.name === '科幻')!.sort, 0, 'no own order at 49: the global one');
-  assert.ok(tabs.some((t) => t.name === '未分组'), 'the v49 name of the -4 tab');
+  assert.ok(
+    tabs.some((t) => t.name === '未分组'),
+    'the v49 name of the -4 tab',
+  );
 });
 
 test('list --json: valid JSON, API types (booleans, exact 64-bit masks), filters, order, limit, fields', async () => {
   let r = await readOnly(db62, 'list', db62, 'books', '--json', '--fields', 'name,group,canUpdate', '--order', 'durChapterTime:desc');
   assert.equal(r.code, 0, r.stderr);
   const rows = JSON.parse(r.stdout) as { name: string; group: number; canUpdate: boolean }[];
-  assert.deepEqual(rows.map((b) => b.name), ['未分组的书, "引号"', '三体', '笑傲江湖', '球状闪电']);
+  assert.deepEqual(
+    rows.map((b) => b.name),
+    ['未分组的书, "引号"', '三体', '笑傲江湖', '球状闪电'],
+  );
   assert.deepEqual(Object.keys(rows[0]!), ['name', 'group', 'canUpdate']);
   assert.equal(rows[1]!.canUpdate, false);
   // 球状闪电 is in 科幻 (bit 0) and the 64th group (bit 63): -2^63 + 1, which no double holds.
   assert.match(r.stdout, /"group":-9223372036854775807\b/);
   r = await readOnly(db62, 'list', db62, 'books', '--where', 'canUpdate=true', '--where', 'author=刘慈欣', '--json');
-  assert.deepEqual((JSON.parse(r.stdout) as { name: string }[]).map((b) => b.name), ['球状闪电']);
+  assert.deepEqual(
+    (JSON.parse(r.stdout) as { name: string }[]).map((b) => b.name),
+    ['球状闪电'],
+  );
   r = await readOnly(db62, 'list', db62, 'book_groups', '--where', `groupId=${INT64_MIN}`, '--json', '--fields', 'groupId,groupName');
   assert.equal(r.stdout, `[\n  {"groupId":${INT64_MIN},"groupName":"组64"}\n]\n`);
   r = await readOnly(db62, 'list', db62, 'book_groups', '--where', 'groupId<0', '--order', 'order', '--limit', '2', '--fields', 'groupName');
@@ -195,14 +221,21 @@ test('query: rows of any read-only SQL, JSON with exact integers, CSV, repeated 
   r = await readOnly(db62, 'query', db62, 'PRAGMA user_version');
   assert.match(r.stdout, /62/);
   // SQL starting with a comment comes after `--`, or the shell's parser takes it for an option.
-  r = await readOnly(db62, 'query', db62, '--json', '--', "-- a comment\nWITH t AS (SELECT groupName FROM book_groups WHERE groupId > 0) SELECT count(*) AS n FROM t");
-  assert.equal(r.stdout, '[\n  {"n":63}\n]\n', "the 64th group is negative");
+  r = await readOnly(
+    db62,
+    'query',
+    db62,
+    '--json',
+    '--',
+    '-- a comment\nWITH t AS (SELECT groupName FROM book_groups WHERE groupId > 0) SELECT count(*) AS n FROM t',
+  );
+  assert.equal(r.stdout, '[\n  {"n":63}\n]\n', 'the 64th group is negative');
 });
 
 test('query refuses anything that writes, with WRITE_REFUSED, and the file is unchanged', async () => {
   for (const sql of [
     'DELETE FROM books',
-    "UPDATE book_sources SET enabled = 0",
+    'UPDATE book_sources SET enabled = 0',
     "INSERT INTO caches(key, value, deadline) VALUES ('k', 'v', 0) RETURNING key",
     'DROP TABLE books',
     'CREATE TEMP TABLE t(a)',
@@ -307,8 +340,11 @@ test('query reads no secret column unless --show-secrets: the attacks of issue 2
   assert.equal((await readOnly(db62, 'query', db62, 'SELECT url FROM cookies', '--json')).stdout, '[\n  {"url":"biquge.example"}\n]\n');
   // An equality lookup opens the b-tree with a seek-only flag: still no secret read.
   assert.equal((await readOnly(db62, 'query', db62, "SELECT url FROM cookies WHERE url = 'biquge.example'", '--csv')).stdout, 'url\r\nbiquge.example\r\n');
-  assert.equal((await readOnly(db62, 'query', db62, "SELECT name FROM servers WHERE id = 1", '--csv')).stdout, 'name\r\n坚果云\r\n');
-  assert.equal((await readOnly(db62, 'query', db62, 'SELECT count(*) AS n, max(id) AS id, max(name) AS name FROM servers', '--json')).stdout, '[\n  {"n":1,"id":1,"name":"坚果云"}\n]\n');
+  assert.equal((await readOnly(db62, 'query', db62, 'SELECT name FROM servers WHERE id = 1', '--csv')).stdout, 'name\r\n坚果云\r\n');
+  assert.equal(
+    (await readOnly(db62, 'query', db62, 'SELECT count(*) AS n, max(id) AS id, max(name) AS name FROM servers', '--json')).stdout,
+    '[\n  {"n":1,"id":1,"name":"坚果云"}\n]\n',
+  );
   assert.equal((await readOnly(db62, 'query', db62, 'EXPLAIN QUERY PLAN SELECT cookie FROM cookies')).code, 0);
   const r = await readOnly(db62, 'query', db62, 'SELECT upper(cookie) AS c FROM cookies', '--json', '--show-secrets');
   assert.equal(r.stdout, `[\n  {"c":"${SECRET_COOKIE.toUpperCase()}"}\n]\n`);

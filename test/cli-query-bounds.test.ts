@@ -48,7 +48,9 @@ test('list prints a text table of 150,000 rows whole', () => {
   const path = join(dir, 'big.db');
   buildStore(path, 62);
   const db = openDb(path);
-  db.exec("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 150000) INSERT INTO caches(key, value, deadline) SELECT printf('k%06d', x), 'v', 0 FROM c");
+  db.exec(
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 150000) INSERT INTO caches(key, value, deadline) SELECT printf('k%06d', x), 'v', 0 FROM c",
+  );
   db.close();
   const r = cli('list', path, 'caches', '--fields', 'key', '--where', 'key~k%');
   assert.equal(r.code, 0, r.stderr);
@@ -79,7 +81,10 @@ test('query | head -1: the reader closing the pipe ends an endless query (no tim
   assert.equal(code, 0, stderr);
   assert.equal(stderr, '');
   assert.deepEqual(snapshot(store), before);
-  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('store.db')), ['store.db']);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.startsWith('store.db')),
+    ['store.db'],
+  );
 });
 
 test('a runaway recursive CTE stops at --timeout with QUERY_TIMEOUT (exit 1), nothing left beside the store', () => {

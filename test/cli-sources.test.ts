@@ -60,12 +60,15 @@ test('keep rule: a URL with no white space around it, then newest lastUpdateTime
   ];
   const r = findDuplicateSources(entries);
   assert.equal(r.sources, 8);
-  assert.deepEqual(r.sets.map((s) => [s.normalizedUrl, s.keep.position, s.drop.map((d) => d.position)]), [
-    ['https://a.example', 1, [0]],
-    ['https://b.example', 3, [2]],
-    ['https://c.example', 4, [5]],
-    ['https://www.xinremenxs.com', 7, [6]],
-  ]);
+  assert.deepEqual(
+    r.sets.map((s) => [s.normalizedUrl, s.keep.position, s.drop.map((d) => d.position)]),
+    [
+      ['https://a.example', 1, [0]],
+      ['https://b.example', 3, [2]],
+      ['https://c.example', 4, [5]],
+      ['https://www.xinremenxs.com', 7, [6]],
+    ],
+  );
 });
 
 test('dedupe on a store: reports, changes nothing (read-only, nothing beside the file)', async () => {
@@ -93,14 +96,19 @@ test('dedupe on a store: reports, changes nothing (read-only, nothing beside the
 
 test('dedupe --apply: deletes the duplicates in one transaction, books move to the kept source', async () => {
   const path = storeWithSources('apply.db');
-  withStore(path, (s) => s.books.save({ bookUrl: 'https://www.biquge.example/book/9', name: '新', author: 'x', origin: ' HTTPS://WWW.BIQUGE.EXAMPLE', originName: 'old', type: 8 }));
+  withStore(path, (s) =>
+    s.books.save({ bookUrl: 'https://www.biquge.example/book/9', name: '新', author: 'x', origin: ' HTTPS://WWW.BIQUGE.EXAMPLE', originName: 'old', type: 8 }),
+  );
   const r = await cli('sources', 'dedupe', path, '--apply', '--json');
   assert.equal(r.code, 0, r.stderr);
   const d = JSON.parse(r.stdout) as DedupeJson;
   // The fixture's books read from the kept spelling; this one from a dropped one.
   assert.deepEqual(d.applied, { deleted: 3, booksRepointed: 1 });
   withStore(path, (s) => {
-    assert.deepEqual(s.bookSources.all().map((x) => x.bookSourceUrl), ['https://www.biquge.example', 'https://m.qidian.example/', 'https://alone.example/path/']);
+    assert.deepEqual(
+      s.bookSources.all().map((x) => x.bookSourceUrl),
+      ['https://www.biquge.example', 'https://m.qidian.example/', 'https://alone.example/path/'],
+    );
     const b = s.books.get('https://www.biquge.example/book/9')!;
     assert.equal(b.origin, 'https://www.biquge.example');
     assert.equal(b.originName, '书源 https://www.biquge.example');
@@ -113,7 +121,9 @@ test('dedupe --apply is all or nothing: a failure part-way leaves every source a
   withStore(path, (s) => {
     s.books.save({ bookUrl: 'u', name: 'n', author: 'a', origin: 'https://www.biquge.example', type: 8 });
     // The second deletion fails (a trigger stands in for a crash or a locked row).
-    s.db.exec(`CREATE TRIGGER refuse BEFORE DELETE ON book_sources WHEN old.bookSourceUrl = 'https://m.qidian.example' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    s.db.exec(
+      `CREATE TRIGGER refuse BEFORE DELETE ON book_sources WHEN old.bookSourceUrl = 'https://m.qidian.example' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    );
   });
   const count = (sql: string) => withStore(path, (s) => s.db.prepare(sql).pluck().get());
   const r = await cli('sources', 'dedupe', path, '--apply');
@@ -126,14 +136,25 @@ test('dedupe of a JSON file (2.0 and exact repeats too) with --write: a new file
   const input = join(dir, 'bookSource.json');
   writeFileSync(
     input,
-    JSON.stringify([
-      source('https://x.example', { lastUpdateTime: 1 }),
-      source('https://x.example', { lastUpdateTime: 3 }),
-      source('https://X.example/', { lastUpdateTime: 2 }),
-      { bookSourceUrl: 'https://legacy.example', bookSourceName: '旧', enable: true, ruleSearchUrl: 'https://legacy.example/s?q=searchKey', serialNumber: 1, lastUpdateTime: 0 },
-      { bookSourceUrl: 'https://legacy.example/', bookSourceName: '旧2', enable: true, serialNumber: 2, lastUpdateTime: 0 },
-      { bookSourceName: 'no url' },
-    ], null, 2),
+    JSON.stringify(
+      [
+        source('https://x.example', { lastUpdateTime: 1 }),
+        source('https://x.example', { lastUpdateTime: 3 }),
+        source('https://X.example/', { lastUpdateTime: 2 }),
+        {
+          bookSourceUrl: 'https://legacy.example',
+          bookSourceName: '旧',
+          enable: true,
+          ruleSearchUrl: 'https://legacy.example/s?q=searchKey',
+          serialNumber: 1,
+          lastUpdateTime: 0,
+        },
+        { bookSourceUrl: 'https://legacy.example/', bookSourceName: '旧2', enable: true, serialNumber: 2, lastUpdateTime: 0 },
+        { bookSourceName: 'no url' },
+      ],
+      null,
+      2,
+    ),
   );
   const before = snapshot(input);
   const out = join(dir, 'dedup.json');
@@ -144,7 +165,13 @@ test('dedupe of a JSON file (2.0 and exact repeats too) with --write: a new file
   assert.deepEqual([d.sources, d.dropped, d.skippedRecords], [5, 3, 1]);
   assert.deepEqual(d.written, { path: out, sources: 2 });
   const written = JSON.parse(readFileSync(out, 'utf8')) as { bookSourceUrl: string; lastUpdateTime: number }[];
-  assert.deepEqual(written.map((s) => [s.bookSourceUrl, s.lastUpdateTime]), [['https://x.example', 3], ['https://legacy.example', 0]]);
+  assert.deepEqual(
+    written.map((s) => [s.bookSourceUrl, s.lastUpdateTime]),
+    [
+      ['https://x.example', 3],
+      ['https://legacy.example', 0],
+    ],
+  );
   // The written file is a source list the importer takes as it is.
   const target = join(dir, 'imported.db');
   assert.equal((await cli('init', target)).code, 0);
@@ -169,7 +196,13 @@ test('dedupe of a JSON file (2.0 and exact repeats too) with --write: a new file
 
 test('sources enable|disable: by group (comma-aware) or by URL, in one transaction; unknown ones change nothing', async () => {
   const path = storeWithSources('enable.db');
-  const enabled = () => withStore(path, (s) => s.bookSources.all().filter((x) => x.enabled).map((x) => x.bookSourceUrl.trim()));
+  const enabled = () =>
+    withStore(path, (s) =>
+      s.bookSources
+        .all()
+        .filter((x) => x.enabled)
+        .map((x) => x.bookSourceUrl.trim()),
+    );
   let r = await cli('sources', 'disable', path, '--group', '失效', '--json');
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), { enabled: false, sources: ['https://www.biquge.example', 'https://alone.example/path/'], changed: 2 });
@@ -203,7 +236,10 @@ test('cache purge: expired entries go, ones without a deadline or not yet due st
     const r = await cli('cache', 'purge', path, '--json');
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), { deleted: 1, remaining: 2 });
-    assert.deepEqual(withStore(path, (s) => s.tables.caches.list({ orderBy: 'key' }).map((c) => c.key)), ['forever', 'future']);
+    assert.deepEqual(
+      withStore(path, (s) => s.tables.caches.list({ orderBy: 'key' }).map((c) => c.key)),
+      ['forever', 'future'],
+    );
     assert.match((await cli('cache', 'purge', path)).stdout, /^deleted 0 expired entries, 2 left\n$/);
   }
   const r = await cli('cache', 'purge', join(dir, 'none.db'));
@@ -232,10 +268,13 @@ test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names wh
       'not kept (no column of book_sources at schema 75): forkOnlyField ×1\n--list shows every set (--json too)\n',
   );
   const written = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>[];
-  assert.deepEqual(written.map((s) => [s.bookSourceUrl, s.jsLib, s.exploreScreen ?? null]), [
-    ['https://j.example/', 'function b() {}', null],
-    ['https://k.example', 'function c() {}', null],
-  ]);
+  assert.deepEqual(
+    written.map((s) => [s.bookSourceUrl, s.jsLib, s.exploreScreen ?? null]),
+    [
+      ['https://j.example/', 'function b() {}', null],
+      ['https://k.example', 'function c() {}', null],
+    ],
+  );
   r = await cli('sources', 'dedupe', input, '--write', out, '--force', '--list');
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^https:\/\/j\.example\n {2}keep "https:\/\/j\.example\/" .*\n {2}drop "https:\/\/j\.example" /);

@@ -44,7 +44,13 @@ test('init creates a store at 75 (the newest) by default or at any version 49 to
 });
 
 test('bad usage exits 2 with a message on stderr', async () => {
-  for (const args of [['init', join(dir, 'x.db'), '--schema', '76'], ['init', join(dir, 'x.db'), '--schema', '62.5'], ['info'], ['frobnicate'], ['verify', 'a', 'b']]) {
+  for (const args of [
+    ['init', join(dir, 'x.db'), '--schema', '76'],
+    ['init', join(dir, 'x.db'), '--schema', '62.5'],
+    ['info'],
+    ['frobnicate'],
+    ['verify', 'a', 'b'],
+  ]) {
     const r = await cli(...args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.ok(r.stderr.trim().length > 0);

@@ -54,7 +54,10 @@ const builtins = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
 export function forbidden(file: string, spec: string): string | undefined {
   if (spec.startsWith('node:') || spec.startsWith('bun:')) return 'a runtime built-in';
   if (spec.startsWith('.')) {
-    const target = relative(root, join(root, dirname(file), spec)).split(sep).join('/').replace(/\.js$/, '.ts');
+    const target = relative(root, join(root, dirname(file), spec))
+      .split(sep)
+      .join('/')
+      .replace(/\.js$/, '.ts');
     return isShell(target) ? `a shell file (${target})` : undefined;
   }
   if (builtins.has(spec) || builtins.has(spec.split('/')[0]!)) return 'a Node built-in';
@@ -64,10 +67,12 @@ export function forbidden(file: string, spec: string): string | undefined {
 
 /** "file: specifier (why)" for every import of the core that breaks the rule. */
 export function violations(files: readonly string[]): string[] {
-  return files.flatMap((file) => specifiers(file).flatMap((spec) => {
-    const why = forbidden(file, spec);
-    return why === undefined ? [] : [`${file}: '${spec}' (${why})`];
-  }));
+  return files.flatMap((file) =>
+    specifiers(file).flatMap((spec) => {
+      const why = forbidden(file, spec);
+      return why === undefined ? [] : [`${file}: '${spec}' (${why})`];
+    }),
+  );
 }
 
 test('the core imports no Node built-in, no Node-only package and no shell file', () => {
@@ -90,7 +95,13 @@ export function nodeGlobals(file: string, text = readFileSync(join(root, file), 
       const isName =
         (ts.isPropertyAccessExpression(p) && p.name === node) ||
         (ts.isQualifiedName(p) && p.right === node) ||
-        ((ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isPropertySignature(p) || ts.isMethodDeclaration(p) || ts.isVariableDeclaration(p) || ts.isParameter(p)) && p.name === node);
+        ((ts.isPropertyAssignment(p) ||
+          ts.isPropertyDeclaration(p) ||
+          ts.isPropertySignature(p) ||
+          ts.isMethodDeclaration(p) ||
+          ts.isVariableDeclaration(p) ||
+          ts.isParameter(p)) &&
+          p.name === node);
       if (!isName) found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.text}`);
     }
     ts.forEachChild(node, visit);
@@ -100,10 +111,16 @@ export function nodeGlobals(file: string, text = readFileSync(join(root, file), 
 }
 
 test('the core uses no Node global (process, Buffer, require...)', () => {
-  const found = sourceFiles('src').filter((f) => !isShell(f)).flatMap((f) => nodeGlobals(f));
+  const found = sourceFiles('src')
+    .filter((f) => !isShell(f))
+    .flatMap((f) => nodeGlobals(f));
   assert.deepEqual(found, [], `the core must not use these:\n${found.join('\n')}`);
   // The same check finds them where they are, and not in names or comments.
-  assert.deepEqual(nodeGlobals('x.ts', 'const a = Buffer.from(b);\nprocess.nextTick(f);\nlet t: NodeJS.Signals;\n// process.exit'), ['x.ts:1: Buffer', 'x.ts:2: process', 'x.ts:3: NodeJS']);
+  assert.deepEqual(nodeGlobals('x.ts', 'const a = Buffer.from(b);\nprocess.nextTick(f);\nlet t: NodeJS.Signals;\n// process.exit'), [
+    'x.ts:1: Buffer',
+    'x.ts:2: process',
+    'x.ts:3: NodeJS',
+  ]);
   assert.deepEqual(nodeGlobals('x.ts', 'const o = { process: 1 };\no.process = 2;\nconst Buffer2 = 3;'), []);
 });
 

@@ -17,7 +17,10 @@ test('create takes the smallest free power of two, up to 64 groups; the 64th is 
   assert.equal(ids[62], 2n ** 62n);
   assert.equal(ids[63], -(2n ** 63n));
   assert.equal(raw(s, 'SELECT groupId FROM book_groups WHERE groupName = ?', 'g63'), -(2n ** 63n), 'stored as the signed 64-bit value');
-  assert.throws(() => s.bookGroups.create('g64'), (e: unknown) => e instanceof LimitError && e.code === 'LIMIT_REACHED');
+  assert.throws(
+    () => s.bookGroups.create('g64'),
+    (e: unknown) => e instanceof LimitError && e.code === 'LIMIT_REACHED',
+  );
   // A freed bit is reused, the smallest first.
   s.bookGroups.delete(8n);
   s.bookGroups.delete(2n);
@@ -61,9 +64,19 @@ test('rename, show, reorder', () => {
   assert.equal(s.bookGroups.rename(1n << 20n, 'x'), false);
   assert.equal(s.bookGroups.getByName('甲')?.groupId, a);
   assert.equal(s.bookGroups.reorder([c, a, b]), 3);
-  assert.deepEqual(s.bookGroups.userGroups().map((g) => g.groupName), ['c', '甲', 'b']);
+  assert.deepEqual(
+    s.bookGroups.userGroups().map((g) => g.groupName),
+    ['c', '甲', 'b'],
+  );
   assert.deepEqual(rawAll(s, 'SELECT `order` FROM book_groups WHERE groupId > 0 ORDER BY groupId'), [2n, 3n, 1n]);
-  assert.deepEqual(s.bookGroups.all().slice(0, 2).map((g) => g.groupId), [-1n, -2n], 'all(): special groups first by their negative order');
+  assert.deepEqual(
+    s.bookGroups
+      .all()
+      .slice(0, 2)
+      .map((g) => g.groupId),
+    [-1n, -2n],
+    'all(): special groups first by their negative order',
+  );
   s.bookGroups.setShow(b, false);
   assert.equal(s.bookGroups.get(b)?.show, false);
   s.close();
@@ -87,7 +100,7 @@ test('delete removes the group and clears its bit from every book, and only that
   s.books.save(book('b4', { group: -1 }));
   assert.equal(s.bookGroups.delete(-1), true);
   assert.equal(raw(s, "SELECT `group` FROM books WHERE bookUrl = 'b4'"), -1n);
-  assert.equal(s.bookGroups.delete(g1), false, "already gone");
+  assert.equal(s.bookGroups.delete(g1), false, 'already gone');
   s.close();
 });
 
@@ -161,7 +174,12 @@ test('schema 49: the v49 special groups, bookSort read as -1, setBookSort refuse
   const s = newStore49();
   assert.deepEqual(
     s.bookGroups.all().map((g) => [g.groupId, g.groupName]),
-    [[-1n, '全部'], [-2n, '本地'], [-3n, '音频'], [-4n, '未分组']],
+    [
+      [-1n, '全部'],
+      [-2n, '本地'],
+      [-3n, '音频'],
+      [-4n, '未分组'],
+    ],
   );
   const g = s.bookGroups.create('武侠').groupId;
   assert.equal(s.bookGroups.bookSortOf(g), -1);
@@ -169,7 +187,11 @@ test('schema 49: the v49 special groups, bookSort read as -1, setBookSort refuse
   assert.throws(() => s.bookGroups.create('x', { bookSort: 1 }), UnknownFieldError);
   s.books.save(book('b', { name: '乙', group: g, durChapterTime: 1 }));
   s.books.save(book('a', { name: '甲', group: g, durChapterTime: 2 }));
-  assert.deepEqual(s.books.shelf(g, { defaultSort: 2 }).map((b) => b.name), ['甲', '乙'], 'the default sort applies');
+  assert.deepEqual(
+    s.books.shelf(g, { defaultSort: 2 }).map((b) => b.name),
+    ['甲', '乙'],
+    'the default sort applies',
+  );
   s.close();
 });
 
@@ -184,10 +206,30 @@ test('bitmasks are read exactly by every read path: beyond 2^53, the 64th bit, a
     assert.equal(s.tables.books.get(`u${i}`)!.group, m, `get u${i}`);
     assert.equal(s.books.getByNameAuthor(`n${i}`, 'a')!.group, m, `finder u${i}`);
   });
-  assert.deepEqual(s.tables.books.list({ orderBy: 'group' }).map((b) => b.group), [...masks].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), 'ordered by value, not as text');
-  assert.deepEqual([...s.tables.books.iterate({ where: { bookUrl: 'u2' } })].map((b) => b.group), [masks[2]]);
-  assert.deepEqual(s.books.shelf(-(2n ** 63n)).map((b) => b.bookUrl).sort(), ['u2', 'u3']);
-  assert.deepEqual(s.books.shelf(1n).map((b) => b.bookUrl).sort(), ['u0', 'u1', 'u3'], 'bit 1, in 5, 2^53 + 1 and the 64th bit with it');
+  assert.deepEqual(
+    s.tables.books.list({ orderBy: 'group' }).map((b) => b.group),
+    [...masks].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    'ordered by value, not as text',
+  );
+  assert.deepEqual(
+    [...s.tables.books.iterate({ where: { bookUrl: 'u2' } })].map((b) => b.group),
+    [masks[2]],
+  );
+  assert.deepEqual(
+    s.books
+      .shelf(-(2n ** 63n))
+      .map((b) => b.bookUrl)
+      .sort(),
+    ['u2', 'u3'],
+  );
+  assert.deepEqual(
+    s.books
+      .shelf(1n)
+      .map((b) => b.bookUrl)
+      .sort(),
+    ['u0', 'u1', 'u3'],
+    'bit 1, in 5, 2^53 + 1 and the 64th bit with it',
+  );
   assert.equal(s.tables.book_groups.get(-(2n ** 63n))!.groupId, -(2n ** 63n));
   assert.equal(s.bookGroups.userGroups().find((g) => g.groupName === 'g64')!.groupId, -(2n ** 63n));
   assert.equal(s.bookGroups.getByName('g64')!.groupId, -(2n ** 63n));
@@ -200,11 +242,22 @@ test('bitmasks are read exactly by every read path: beyond 2^53, the 64th bit, a
 test('a number field beyond 2^53, which the app never writes, reads as the nearest number on every engine (node:sqlite refuses it by itself)', () => {
   const s = newStore();
   const big = 2n ** 60n + 1n;
-  s.db.prepare('INSERT INTO books (bookUrl, name, author, origin, type, `group`, durChapterTime) VALUES (?, ?, ?, ?, 8, ?, ?)').run('u', 'n', 'a', 'o', 2n ** 62n, big);
+  s.db
+    .prepare('INSERT INTO books (bookUrl, name, author, origin, type, `group`, durChapterTime) VALUES (?, ?, ?, ?, 8, ?, ?)')
+    .run('u', 'n', 'a', 'o', 2n ** 62n, big);
   assert.equal(s.tables.books.get('u')!.durChapterTime, Number(big));
   assert.equal(s.books.getByNameAuthor('n', 'a')!.durChapterTime, Number(big));
-  assert.deepEqual(s.tables.books.list().map((b) => [b.durChapterTime, b.group]), [[Number(big), 2n ** 62n]]);
-  assert.deepEqual([...s.tables.books.iterate()].map((b) => b.durChapterTime), [Number(big)]);
-  assert.deepEqual(s.books.shelf(2n ** 62n).map((b) => b.durChapterTime), [Number(big)]);
+  assert.deepEqual(
+    s.tables.books.list().map((b) => [b.durChapterTime, b.group]),
+    [[Number(big), 2n ** 62n]],
+  );
+  assert.deepEqual(
+    [...s.tables.books.iterate()].map((b) => b.durChapterTime),
+    [Number(big)],
+  );
+  assert.deepEqual(
+    s.books.shelf(2n ** 62n).map((b) => b.durChapterTime),
+    [Number(big)],
+  );
   s.close();
 });

@@ -143,7 +143,12 @@ test('progress: by bookUrl and by (name, author); the time defaults to the store
   // With and without a title, in turn: each its own statement, each setting only what it names.
   assert.equal(s.books.updateProgress('b1', { durChapterIndex: 6, durChapterPos: 1, durChapterTitle: '第7章', durChapterTime: 50 }), true);
   assert.equal(s.books.updateProgress('b1', { durChapterIndex: 7, durChapterPos: 2, durChapterTime: 60 }), true);
-  assert.deepEqual(s.db.prepare('SELECT durChapterIndex, durChapterPos, durChapterTitle, durChapterTime FROM books').get(), { durChapterIndex: 7, durChapterPos: 2, durChapterTitle: '第7章', durChapterTime: 60 });
+  assert.deepEqual(s.db.prepare('SELECT durChapterIndex, durChapterPos, durChapterTitle, durChapterTime FROM books').get(), {
+    durChapterIndex: 7,
+    durChapterPos: 2,
+    durChapterTitle: '第7章',
+    durChapterTime: 60,
+  });
   s.close();
 });
 
@@ -163,7 +168,7 @@ test('books to refresh: canUpdate and not local; last read text book', () => {
 test('setGroups writes the bitmask the app reads', () => {
   const s = newStore();
   s.books.save(book('b1'));
-  assert.equal(s.books.setGroups('b1', 2n ** 63n | 1n), true);
+  assert.equal(s.books.setGroups('b1', (2n ** 63n) | 1n), true);
   assert.equal(raw(s, 'SELECT `group` FROM books'), -(2n ** 63n) + 1n);
   s.close();
 });
@@ -183,6 +188,9 @@ test('schema 49: local is origin loc_book and audio is type 1, as the v49 app re
   assert.deepEqual(sorted(g), ['net-g']);
   assert.deepEqual(urls(s.books.toRefresh()).sort(), ['audio', 'net', 'net-g']);
   assert.equal(s.books.lastRead()?.bookUrl, 'net-g');
-  assert.deepEqual(s.bookGroups.visible().map((x) => x.groupId), [-1n, -2n, -3n, -4n, g]);
+  assert.deepEqual(
+    s.bookGroups.visible().map((x) => x.groupId),
+    [-1n, -2n, -3n, -4n, g],
+  );
   s.close();
 });

@@ -55,9 +55,18 @@ test('list, range, one by index, by title, search, count', () => {
   const s = newStore();
   s.books.save(book('b1'));
   // Inserted out of order: every list comes back by index.
-  s.chapters.replaceToc('b1', [3, 0, 2, 1, 4].map((i) => chapter('b1', i, { title: i === 2 ? '第三章 风起' : `第${i + 1}章` })));
-  assert.deepEqual(s.chapters.list('b1').map((c) => c.index), [0, 1, 2, 3, 4]);
-  assert.deepEqual(s.chapters.range('b1', 1, 3).map((c) => c.index), [1, 2, 3]);
+  s.chapters.replaceToc(
+    'b1',
+    [3, 0, 2, 1, 4].map((i) => chapter('b1', i, { title: i === 2 ? '第三章 风起' : `第${i + 1}章` })),
+  );
+  assert.deepEqual(
+    s.chapters.list('b1').map((c) => c.index),
+    [0, 1, 2, 3, 4],
+  );
+  assert.deepEqual(
+    s.chapters.range('b1', 1, 3).map((c) => c.index),
+    [1, 2, 3],
+  );
   assert.equal(s.chapters.get('b1', 2)?.title, '第三章 风起');
   assert.equal(s.chapters.get('b1', 9), undefined);
   assert.equal(s.chapters.getByTitle('b1', '第4章')?.index, 3);
@@ -68,8 +77,14 @@ test('list, range, one by index, by title, search, count', () => {
   s.tables.chapters.insert(chapter('b1', 9, { title: '第4章' }));
   assert.equal(s.chapters.getByTitle('b1', '第4章')?.index, 3, 'the first by index');
   s.tables.chapters.delete({ url: 'b1/c9', bookUrl: 'b1' });
-  assert.deepEqual(s.chapters.search('b1', '风').map((c) => c.index), [2]);
-  assert.deepEqual(s.chapters.search('b1', '章').map((c) => c.index), [0, 1, 2, 3, 4]);
+  assert.deepEqual(
+    s.chapters.search('b1', '风').map((c) => c.index),
+    [2],
+  );
+  assert.deepEqual(
+    s.chapters.search('b1', '章').map((c) => c.index),
+    [0, 1, 2, 3, 4],
+  );
   assert.equal(s.chapters.count('b1'), 5);
   assert.equal(s.chapters.count('nope'), 0);
   assert.equal(s.chapters.list('b1')[0]?.isVolume, false, 'booleans as booleans');

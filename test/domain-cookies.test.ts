@@ -29,6 +29,12 @@ test('the first set stores the text as given; get of an unknown site; delete; re
 });
 
 test('parsing skips pairs without = or with a blank value', () => {
-  assert.deepEqual([...parseCookie(' a = 1 ; b; c= ;=d; e=5')], [['a', '1'], ['e', '5']]);
+  assert.deepEqual(
+    [...parseCookie(' a = 1 ; b; c= ;=d; e=5')],
+    [
+      ['a', '1'],
+      ['e', '5'],
+    ],
+  );
   assert.equal(mergeCookie('a=1; b=2', 'b=; c=3'), 'a=1; b=2; c=3', 'a blank value does not erase');
 });

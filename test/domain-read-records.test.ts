@@ -11,13 +11,10 @@ test('addTime adds to the (device, book) row and moves lastRead; other devices a
   clock.advance(5000);
   assert.deepEqual(s.readRecords.addTime('青山剑客', 30_000), { deviceId: '', bookName: '青山剑客', readTime: 90_000, lastRead: T0 + 5000 });
   s.readRecords.addTime('青山剑客', 1000, { deviceId: 'tablet', now: T0 + 9000 });
-  assert.deepEqual(
-    s.db.prepare('SELECT deviceId, readTime, lastRead FROM readRecord ORDER BY deviceId').all(),
-    [
-      { deviceId: '', readTime: 90_000, lastRead: T0 + 5000 },
-      { deviceId: 'tablet', readTime: 1000, lastRead: T0 + 9000 },
-    ],
-  );
+  assert.deepEqual(s.db.prepare('SELECT deviceId, readTime, lastRead FROM readRecord ORDER BY deviceId').all(), [
+    { deviceId: '', readTime: 90_000, lastRead: T0 + 5000 },
+    { deviceId: 'tablet', readTime: 1000, lastRead: T0 + 9000 },
+  ]);
   assert.equal(s.readRecords.timeOf('青山剑客'), 91_000);
   assert.equal(s.readRecords.timeOf('青山剑客', 'tablet'), 1000);
   assert.equal(s.readRecords.timeOf('青山剑客', 'phone'), 0);
@@ -39,7 +36,10 @@ test('totals per book across devices, sorted by name Chinese-aware; search; over
     { bookName: '边城', readTime: 3, lastRead: 2 },
     { bookName: '中国史', readTime: 15, lastRead: 9 },
   ]);
-  assert.deepEqual(s.readRecords.search('国').map((t) => t.bookName), ['中国史']);
+  assert.deepEqual(
+    s.readRecords.search('国').map((t) => t.bookName),
+    ['中国史'],
+  );
   assert.equal(s.readRecords.total(), 25);
   assert.equal(s.readRecords.delete('中国史'), 2);
   assert.deepEqual(rawAll(s, 'SELECT bookName FROM readRecord ORDER BY bookName'), ['边城', '阿Q正传']);

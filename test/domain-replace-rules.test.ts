@@ -2,7 +2,7 @@
 // source URL, empty scope = global), in sortOrder; enable all; the editor's next order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type NewRow } from 'legado-store';
+import type { NewRow } from 'legado-store';
 import { UNSET_ORDER } from 'legado-store/tools';
 import { newStore, raw, rawAll } from './helpers/domain.js';
 

@@ -26,7 +26,14 @@ function fill() {
 
 test('lists in customOrder: all, enabled, disabled', () => {
   const s = fill();
-  assert.deepEqual(urls(s.bookSources.all()), ['https://d.example', 'https://a.example', 'https://b.example', 'https://c.example', 'https://f.example', 'https://e.example']);
+  assert.deepEqual(urls(s.bookSources.all()), [
+    'https://d.example',
+    'https://a.example',
+    'https://b.example',
+    'https://c.example',
+    'https://f.example',
+    'https://e.example',
+  ]);
   assert.deepEqual(urls(s.bookSources.disabled()), ['https://b.example']);
   assert.equal(s.bookSources.enabled().length, 5);
   assert.equal(s.bookSources.minOrder(), -5);
@@ -100,7 +107,10 @@ test('schema 49: the same operations on the older tables', () => {
   const s = newStore49();
   s.tables.book_sources.insert(source('https://a.example', { bookSourceGroup: '武侠' }));
   s.tables.rssSources.insert({ ...rss('https://r1'), articleStyle: 0, enableJs: true, loadWithBaseUrl: true, customOrder: 0 });
-  assert.deepEqual(s.bookSources.byGroup('武侠').map((r) => r.bookSourceUrl), ['https://a.example']);
+  assert.deepEqual(
+    s.bookSources.byGroup('武侠').map((r) => r.bookSourceUrl),
+    ['https://a.example'],
+  );
   assert.equal('enabledReview' in s.bookSources.all()[0]!, false, 'rows have the v49 fields');
   assert.equal(s.rssSources.all().length, 1);
   s.close();

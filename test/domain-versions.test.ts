@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const suites = readdirSync(here).filter((f) => /^domain-(?!versions).*\.test\.js$/.test(f)).map((f) => here + f);
+const suites = readdirSync(here)
+  .filter((f) => /^domain-(?!versions).*\.test\.js$/.test(f))
+  .map((f) => here + f);
 
 /** Runs the suites in a child test runner at that schema: node --test, or under Bun `bun test` a file at a time (Bun's runner shares one process across files). */
 function runAt(version: number): { pass: number; fail: number; output: string } {

@@ -32,7 +32,10 @@ test('rows are plain objects; get of no row is undefined; run reports changes an
   const ins = db.prepare('INSERT INTO t (name, n) VALUES (?, ?)');
   assert.deepEqual(ins.run('a', 1), { changes: 1, lastInsertRowid: 1 });
   ins.run(['b', 2]); // an array is spread, as better-sqlite3 does
-  assert.deepEqual(db.prepare('SELECT * FROM t ORDER BY id').all(), [{ id: 1, name: 'a', n: 1 }, { id: 2, name: 'b', n: 2 }]);
+  assert.deepEqual(db.prepare('SELECT * FROM t ORDER BY id').all(), [
+    { id: 1, name: 'a', n: 1 },
+    { id: 2, name: 'b', n: 2 },
+  ]);
   assert.equal(Object.getPrototypeOf(db.prepare('SELECT * FROM t').get()), Object.prototype);
   assert.equal(db.prepare('SELECT * FROM t WHERE id = 9').get(), undefined);
   assert.deepEqual(db.prepare('UPDATE t SET n = n + 1').run().changes, 2);
@@ -53,11 +56,29 @@ test('pluck, raw and their switching off; iterate in each mode', () => {
   assert.deepEqual(s.pluck().all(), ['a', 'b']);
   assert.equal(s.get(), 'a');
   assert.deepEqual([...s.iterate()], ['a', 'b']);
-  assert.deepEqual(s.raw().all(), [['a', 1], ['b', 2]]);
+  assert.deepEqual(s.raw().all(), [
+    ['a', 1],
+    ['b', 2],
+  ]);
   assert.deepEqual(s.get(), ['a', 1]);
-  assert.deepEqual([...s.iterate()], [['a', 1], ['b', 2]]);
-  assert.deepEqual(s.raw(false).all(), [{ name: 'a', n: 1 }, { name: 'b', n: 2 }]);
-  assert.deepEqual([...s.pluck(true).pluck(false).iterate()], [{ name: 'a', n: 1 }, { name: 'b', n: 2 }]);
+  assert.deepEqual(
+    [...s.iterate()],
+    [
+      ['a', 1],
+      ['b', 2],
+    ],
+  );
+  assert.deepEqual(s.raw(false).all(), [
+    { name: 'a', n: 1 },
+    { name: 'b', n: 2 },
+  ]);
+  assert.deepEqual(
+    [...s.pluck(true).pluck(false).iterate()],
+    [
+      { name: 'a', n: 1 },
+      { name: 'b', n: 2 },
+    ],
+  );
   // Leaving an iteration early frees the statement for the next one.
   for (const row of s.iterate()) {
     assert.deepEqual(row, { name: 'a', n: 1 });
@@ -87,18 +108,31 @@ test('an integer beyond 2^53 reads as the nearest number without safeIntegers, i
   ins.run('a', 1);
   ins.run('big', big);
   ins.run('c', 3);
-  const rows = [{ name: 'a', n: 1 }, { name: 'big', n: near }, { name: 'c', n: 3 }];
+  const rows = [
+    { name: 'a', n: 1 },
+    { name: 'big', n: near },
+    { name: 'c', n: 3 },
+  ];
   const s = db.prepare('SELECT name, n FROM t ORDER BY id');
   assert.deepEqual(s.all(), rows);
   assert.deepEqual([...s.iterate()], rows);
   assert.deepEqual(db.prepare("SELECT name, n FROM t WHERE name = 'big'").get(), rows[1]);
-  assert.deepEqual(s.raw().all(), rows.map((r) => [r.name, r.n]));
-  assert.deepEqual([...s.iterate()], rows.map((r) => [r.name, r.n]));
+  assert.deepEqual(
+    s.raw().all(),
+    rows.map((r) => [r.name, r.n]),
+  );
+  assert.deepEqual(
+    [...s.iterate()],
+    rows.map((r) => [r.name, r.n]),
+  );
   assert.deepEqual(db.prepare('SELECT n FROM t ORDER BY id').pluck().all(), [1, near, 3]);
   // Leaving an iteration early, past the wide row and before it.
   const firstTwo: unknown[] = [];
   for (const row of s.iterate()) if (firstTwo.push(row) === 2) break;
-  assert.deepEqual(firstTwo, [['a', 1], ['big', near]]);
+  assert.deepEqual(firstTwo, [
+    ['a', 1],
+    ['big', near],
+  ]);
   for (const row of s.iterate()) {
     assert.deepEqual(row, ['a', 1]);
     break;
@@ -111,8 +145,8 @@ test('an integer beyond 2^53 reads as the nearest number without safeIntegers, i
   // A write that returns one runs once.
   assert.equal(db.prepare("UPDATE t SET n = n + 1 WHERE name = 'big' RETURNING n").pluck().get(), Number(big + 1n));
   assert.deepEqual(db.prepare("INSERT INTO t (name, n) VALUES ('d', ?) RETURNING name, n").all(big), [{ name: 'd', n: near }]);
-  assert.deepEqual([...db.prepare("UPDATE t SET n = n + 1 WHERE n > 100 RETURNING n").pluck().iterate()].length, 2);
-  assert.deepEqual(db.prepare("SELECT name, n FROM t WHERE n > 100 ORDER BY id").safeIntegers().all(), [
+  assert.deepEqual([...db.prepare('UPDATE t SET n = n + 1 WHERE n > 100 RETURNING n').pluck().iterate()].length, 2);
+  assert.deepEqual(db.prepare('SELECT name, n FROM t WHERE n > 100 ORDER BY id').safeIntegers().all(), [
     { name: 'big', n: big + 2n },
     { name: 'd', n: big + 1n },
   ]);
@@ -138,11 +172,26 @@ test('errors carry the SQLite result code name in code', () => {
     }
     return 'no error';
   };
-  assert.equal(code(() => db.prepare("INSERT INTO t (name) VALUES ('a')").run()), 'SQLITE_CONSTRAINT_UNIQUE');
-  assert.equal(code(() => db.prepare('INSERT INTO t (id, name) VALUES (1, ?)').run('z')), 'SQLITE_CONSTRAINT_PRIMARYKEY');
-  assert.equal(code(() => db.prepare('INSERT INTO t (name) VALUES (NULL)').run()), 'SQLITE_CONSTRAINT_NOTNULL');
-  assert.equal(code(() => db.exec('NOT SQL')), 'SQLITE_ERROR');
-  assert.equal(code(() => db.prepare('SELECT * FROM nowhere')), 'SQLITE_ERROR');
+  assert.equal(
+    code(() => db.prepare("INSERT INTO t (name) VALUES ('a')").run()),
+    'SQLITE_CONSTRAINT_UNIQUE',
+  );
+  assert.equal(
+    code(() => db.prepare('INSERT INTO t (id, name) VALUES (1, ?)').run('z')),
+    'SQLITE_CONSTRAINT_PRIMARYKEY',
+  );
+  assert.equal(
+    code(() => db.prepare('INSERT INTO t (name) VALUES (NULL)').run()),
+    'SQLITE_CONSTRAINT_NOTNULL',
+  );
+  assert.equal(
+    code(() => db.exec('NOT SQL')),
+    'SQLITE_ERROR',
+  );
+  assert.equal(
+    code(() => db.prepare('SELECT * FROM nowhere')),
+    'SQLITE_ERROR',
+  );
   db.close();
   assert.equal(resultCodeName(2067), 'SQLITE_CONSTRAINT_UNIQUE');
   assert.equal(resultCodeName(787), 'SQLITE_CONSTRAINT_FOREIGNKEY');
@@ -162,7 +211,10 @@ test('transactions: commit, rollback on error, savepoints when nested, deferred 
   });
   assert.equal(add(['a', 'b']), 2);
   assert.equal(db.inTransaction, false);
-  assert.throws(() => add(['c', 'a']), (e: unknown) => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE');
+  assert.throws(
+    () => add(['c', 'a']),
+    (e: unknown) => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE',
+  );
   assert.equal(count(), 2, 'the failed call left nothing');
   const outer = db.transaction(() => {
     ins.run('d');
@@ -172,7 +224,13 @@ test('transactions: commit, rollback on error, savepoints when nested, deferred 
   outer.immediate();
   assert.deepEqual(db.prepare('SELECT name FROM t ORDER BY id').pluck().all(), ['a', 'b', 'd', 'f'], 'only the inner call was undone');
   assert.equal(add.deferred(['g']), 1);
-  assert.throws(() => db.transaction(() => { throw new Error('boom'); })(), /boom/);
+  assert.throws(
+    () =>
+      db.transaction(() => {
+        throw new Error('boom');
+      })(),
+    /boom/,
+  );
   assert.equal(db.inTransaction, false);
   db.close();
 });
@@ -195,13 +253,27 @@ test('open options: busy timeout, read-only, a file that must exist', () => {
   db.close();
   const ro = testDriver.open(path, { readonly: true });
   assert.equal(ro.readonly, true);
-  assert.throws(() => ro.exec('INSERT INTO x VALUES (1)'), (e: unknown) => String((e as { code?: string }).code).startsWith('SQLITE_READONLY'));
+  assert.throws(
+    () => ro.exec('INSERT INTO x VALUES (1)'),
+    (e: unknown) => String((e as { code?: string }).code).startsWith('SQLITE_READONLY'),
+  );
   ro.close();
-  assert.throws(() => testDriver.open(join(dir, 'missing.db'), { fileMustExist: true }), (e: unknown) => (e as { code?: string }).code === 'SQLITE_CANTOPEN');
+  assert.throws(
+    () => testDriver.open(join(dir, 'missing.db'), { fileMustExist: true }),
+    (e: unknown) => (e as { code?: string }).code === 'SQLITE_CANTOPEN',
+  );
 });
 
 test('the store works through a connection it did not open: a Driver object of the caller’s own', () => {
-  const store = openStore(join(dir, 'own.db'), { driver: { name: testDriver.name, capabilities: testDriver.capabilities, files: testDriver.files, open: (p, o) => testDriver.open(p, o), fileSize: (p) => testDriver.fileSize(p) } });
+  const store = openStore(join(dir, 'own.db'), {
+    driver: {
+      name: testDriver.name,
+      capabilities: testDriver.capabilities,
+      files: testDriver.files,
+      open: (p, o) => testDriver.open(p, o),
+      fileSize: (p) => testDriver.fileSize(p),
+    },
+  });
   store.tables.book_groups.upsert({ groupId: 8, groupName: 'own', order: 1, show: true });
   assert.equal(store.tables.book_groups.get(8)?.groupName, 'own');
   store.close();
@@ -218,11 +290,14 @@ test('an engine that cannot run here is a DriverUnavailableError naming it', () 
   });
   assert.ok(missing.length > 0, 'no runtime has all three');
   for (const name of missing) {
-    assert.throws(() => openStore(join(dir, `${name.replace(/\W/g, '')}.db`), { driver: name }), (e: unknown) => {
-      assert.ok(e instanceof DriverUnavailableError);
-      assert.equal(e.driver, name);
-      assert.match(e.message, new RegExp(`SQLite driver ${name} is not available here: .+`));
-      return true;
-    });
+    assert.throws(
+      () => openStore(join(dir, `${name.replace(/\W/g, '')}.db`), { driver: name }),
+      (e: unknown) => {
+        assert.ok(e instanceof DriverUnavailableError);
+        assert.equal(e.driver, name);
+        assert.match(e.message, new RegExp(`SQLite driver ${name} is not available here: .+`));
+        return true;
+      },
+    );
   }
 });

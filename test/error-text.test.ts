@@ -24,7 +24,10 @@ test('FILE_EXISTS: once, with --force on the command line and overwrite: true in
   const s = openStore(store);
   const out = join(dir, 'b.zip');
   writeFileSync(out, 'x');
-  await assert.rejects(exportBackup(s, out), (e: unknown) => e instanceof FileExistsError && e.message === `${out}: already exists; a backup is not written over it without overwrite: true`);
+  await assert.rejects(
+    exportBackup(s, out),
+    (e: unknown) => e instanceof FileExistsError && e.message === `${out}: already exists; a backup is not written over it without overwrite: true`,
+  );
   s.close();
 });
 
@@ -56,7 +59,10 @@ test('DRIVER_UNAVAILABLE says why once and how to get the engine', () => {
   if (!process.versions.bun) {
     assert.throws(
       () => driverNamed('bun:sqlite'),
-      (e: unknown) => e instanceof DriverUnavailableError && /^SQLite driver bun:sqlite is not available here: [^;]+; it is Bun's own engine: run under Bun$/.test(e.message) && !/not available here.*not available here/.test(e.message),
+      (e: unknown) =>
+        e instanceof DriverUnavailableError &&
+        /^SQLite driver bun:sqlite is not available here: [^;]+; it is Bun's own engine: run under Bun$/.test(e.message) &&
+        !/not available here.*not available here/.test(e.message),
     );
   } else {
     assert.equal(driverNamed('bun:sqlite').name, 'bun:sqlite');

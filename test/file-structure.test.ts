@@ -33,9 +33,7 @@ test('a new file carries room_master_table row 42, user_version, android_metadat
     openStore(path, { schema: v }).close();
     const db = openDb(path, { readonly: true });
     assert.equal(db.pragma('user_version', { simple: true }), v);
-    assert.deepEqual(db.prepare('SELECT id, identity_hash FROM room_master_table').all(), [
-      { id: 42, identity_hash: schemas[v].identityHash },
-    ]);
+    assert.deepEqual(db.prepare('SELECT id, identity_hash FROM room_master_table').all(), [{ id: 42, identity_hash: schemas[v].identityHash }]);
     assert.deepEqual(db.prepare('SELECT locale FROM android_metadata').all(), [{ locale: 'zh' }]);
     assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
     db.close();
@@ -76,12 +74,24 @@ test('a new schema-49 file has 19 tables, no dictRules or servers, and the 49 di
   assert.ok(!tables.includes('dictRules') && !tables.includes('servers'));
   const cols = (t: string) => pragmaStructure(db, t).columns as { name: string; notnull: number; dflt_value: string | null }[];
   assert.equal(cols('books').find((c) => c.name === 'origin')?.dflt_value, "''");
-  assert.equal(cols('book_groups').some((c) => c.name === 'bookSort'), false);
-  assert.equal(cols('readRecord').some((c) => c.name === 'lastRead'), false);
-  assert.deepEqual(cols('readRecord').find((c) => c.name === 'readTime'), { cid: 2, name: 'readTime', type: 'INTEGER', notnull: 1, dflt_value: null, pk: 0, hidden: 0 });
+  assert.equal(
+    cols('book_groups').some((c) => c.name === 'bookSort'),
+    false,
+  );
+  assert.equal(
+    cols('readRecord').some((c) => c.name === 'lastRead'),
+    false,
+  );
+  assert.deepEqual(
+    cols('readRecord').find((c) => c.name === 'readTime'),
+    { cid: 2, name: 'readTime', type: 'INTEGER', notnull: 1, dflt_value: null, pk: 0, hidden: 0 },
+  );
   assert.equal(cols('rssSources').length, 27);
   assert.equal(cols('rssSources').find((c) => c.name === 'articleStyle')?.dflt_value, null);
-  assert.equal(cols('txtTocRules').some((c) => c.name === 'example'), false);
+  assert.equal(
+    cols('txtTocRules').some((c) => c.name === 'example'),
+    false,
+  );
   assert.equal(cols('book_sources').length, 25);
   db.close();
 });

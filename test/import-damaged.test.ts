@@ -24,7 +24,16 @@ function damagedStore(name: string, version: SchemaVersion, fill: number): strin
   const store = openStore(path, { schema: version }) as Store<62>;
   store.tables.books.insert({ bookUrl: 'https://b.example/1', name: '书', author: '人' });
   store.tables.chapters.insertMany(
-    Array.from({ length: 300 }, (_, i) => ({ url: `https://b.example/1/${i}`, title: `第${i}章 ${'字'.repeat(60)}`, bookUrl: 'https://b.example/1', index: i, baseUrl: 'https://b.example/1', isVolume: false, isVip: false, isPay: false })),
+    Array.from({ length: 300 }, (_, i) => ({
+      url: `https://b.example/1/${i}`,
+      title: `第${i}章 ${'字'.repeat(60)}`,
+      bookUrl: 'https://b.example/1',
+      index: i,
+      baseUrl: 'https://b.example/1',
+      isVolume: false,
+      isVip: false,
+      isPay: false,
+    })),
   );
   store.close();
   assert.equal(existsSync(`${path}-wal`), false);
@@ -46,7 +55,11 @@ test('import into a store with a damaged page fails with CORRUPT, exit 1, and st
       const before = snapshot(path).main;
       const r = await cli('import', path, rules);
       assert.equal(r.code, 1, `${version} ${fault}: ${r.stdout}${r.stderr}`);
-      assert.match(r.stderr, new RegExp(`^legado-store: CORRUPT: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the file is damaged; nothing was written: `), `${version} ${fault}`);
+      assert.match(
+        r.stderr,
+        new RegExp(`^legado-store: CORRUPT: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the file is damaged; nothing was written: `),
+        `${version} ${fault}`,
+      );
       assert.equal(snapshot(path).main, before, `${version} ${fault}: the file is as it was`);
       const db = openDb(path, { readonly: true });
       assert.equal(db.prepare('SELECT count(*) FROM book_sources').pluck().get(), 0, `${version} ${fault}`);
@@ -67,7 +80,10 @@ test('a damaged database as the input is a CORRUPT error naming it; nothing is s
       // Through the API: the typed error, and the store it was given untouched.
       const store = openStore(join(dir, `api-${version}-${fault}.db`), { schema: 75 });
       try {
-        assert.throws(() => importDatabase(store, input), (e: unknown) => e instanceof CorruptError && e.path === input);
+        assert.throws(
+          () => importDatabase(store, input),
+          (e: unknown) => e instanceof CorruptError && e.path === input,
+        );
         assert.equal(store.tables.chapters.count(), 0);
       } finally {
         store.close();

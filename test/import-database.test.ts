@@ -40,7 +40,11 @@ function alone(name: string): string {
 /** Rows of `table` by the given columns in key order, read with plain SQLite. */
 function rowsOf(db: Connection, table: string, columns: readonly string[], key: readonly string[]): unknown[] {
   const cols = columns.map((c) => `\`${c}\``).join(', ');
-  return db.prepare(`SELECT ${cols} FROM \`${table}\` ORDER BY ${key.map((c) => `\`${c}\``).join(', ')}`).raw().safeIntegers(true).all();
+  return db
+    .prepare(`SELECT ${cols} FROM \`${table}\` ORDER BY ${key.map((c) => `\`${c}\``).join(', ')}`)
+    .raw()
+    .safeIntegers(true)
+    .all();
 }
 
 /** A LegadoTeam 104 file as that app creates it, with rows, the last of them only in its -wal. */
@@ -53,7 +57,11 @@ function legadoTeam104(): string {
   fillRoomRows(writer, roomSchema(104));
   writer.pragma('wal_checkpoint(TRUNCATE)');
   writer.pragma('wal_autocheckpoint = 0');
-  writer.prepare("INSERT INTO book_groups (groupId, groupName, \"order\", enableRefresh, show, bookSort, onlyUpdateRead) VALUES (4096, '只在WAL里', 9, 1, 1, -1, 1)").run();
+  writer
+    .prepare(
+      'INSERT INTO book_groups (groupId, groupName, "order", enableRefresh, show, bookSort, onlyUpdateRead) VALUES (4096, \'只在WAL里\', 9, 1, 1, -1, 1)',
+    )
+    .run();
   for (const s of ['', '-wal', '-shm']) copyFileSync(built + s, path + s);
   writer.close();
   rmSync(built);
@@ -64,7 +72,10 @@ test('a LegadoTeam 104 file is refused as a store and imported into a 62 and a 7
   const source = legadoTeam104();
   // Refused as a store, the file and its -wal unchanged (a reader notes itself in the -shm).
   const before = snapshot(source);
-  assert.throws(() => openStore(source), (e: unknown) => e instanceof LegadoStoreError && e.code === 'UNSUPPORTED_VERSION' && /LegadoTeam/.test(e.message) && /legado-store import/.test(e.message));
+  assert.throws(
+    () => openStore(source),
+    (e: unknown) => e instanceof LegadoStoreError && e.code === 'UNSUPPORTED_VERSION' && /LegadoTeam/.test(e.message) && /legado-store import/.test(e.message),
+  );
   const after = snapshot(source);
   assert.deepEqual([after.main, after['-wal']], [before.main, before['-wal']]);
 
@@ -87,7 +98,10 @@ test('a LegadoTeam 104 file is refused as a store and imported into a 62 and a 7
     const s104 = roomSchema(104);
     const mine = roomSchema(at);
     const have = new Map(mine.entities.map((e) => [e.tableName, new Set(e.fields.map((f) => f.columnName))]));
-    const tables = s104.entities.filter((e) => !have.has(e.tableName)).map((e) => e.tableName).sort();
+    const tables = s104.entities
+      .filter((e) => !have.has(e.tableName))
+      .map((e) => e.tableName)
+      .sort();
     const columns = s104.entities
       .filter((e) => have.has(e.tableName))
       .flatMap((e) => e.fields.filter((f) => !have.get(e.tableName)!.has(f.columnName)).map((f) => `${e.tableName}.${f.columnName}`))
@@ -111,7 +125,9 @@ test('a LegadoTeam 104 file is refused as a store and imported into a 62 and a 7
           const key = e.primaryKey.columnNames;
           // Room reads a boolean as `getInt() != 0`: the store writes it back as 0 or 1.
           const bools = cols.map((c) => schemas[at].table(e.tableName)!.columns.find((m) => m.name === c)!.js === 'boolean');
-          const expected = (rowsOf(src, e.tableName, cols, key) as unknown[][]).map((r) => r.map((v, i) => (bools[i] && v !== null ? (v === 0n ? 0n : 1n) : v)));
+          const expected = (rowsOf(src, e.tableName, cols, key) as unknown[][]).map((r) =>
+            r.map((v, i) => (bools[i] && v !== null ? (v === 0n ? 0n : 1n) : v)),
+          );
           // A books.type below 8 is an old code, by hand as Book.upType(): 0→8, 1→32, 2→64, 3→128, +256 for a local origin.
           if (e.tableName === 'books') {
             const [t, o] = [cols.indexOf('type'), cols.indexOf('origin')];
@@ -141,7 +157,11 @@ test('a 49 file is imported into a 62 store: book types become the bitmask, the 
   const path = fresh('store');
   const store = openStore(path);
   // Already in the store: a newer reading time (kept), a book under another url with the same name and author (replaced).
-  const [first] = withDb(source, (db) => db.prepare('SELECT bookUrl, name, author FROM books ORDER BY bookUrl LIMIT 1').all()) as { bookUrl: string; name: string; author: string }[];
+  const [first] = withDb(source, (db) => db.prepare('SELECT bookUrl, name, author FROM books ORDER BY bookUrl LIMIT 1').all()) as {
+    bookUrl: string;
+    name: string;
+    author: string;
+  }[];
   store.tables.books.insert({ bookUrl: 'https://elsewhere/x', name: first!.name, author: first!.author });
   store.tables.readRecord.insert({ deviceId: '', bookName: WAL_BOOK.name, readTime: 10 ** 12 });
   let result: DatabaseImportResult;
@@ -186,10 +206,13 @@ test('a file in rollback-journal mode is read in place, read-only, and nothing i
 
 test('a SQLite file that shares no table with the store is refused, and the store is unchanged', () => {
   const other = fresh('other');
-  withDb(other, (db) => db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes VALUES (1, \'x\')'));
+  withDb(other, (db) => db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes VALUES (1, 'x')"));
   const store = openStore(fresh('store'));
   try {
-    assert.throws(() => importDatabase(store, other), (e: unknown) => e instanceof UnsupportedInputError && /shares no table/.test(e.message));
+    assert.throws(
+      () => importDatabase(store, other),
+      (e: unknown) => e instanceof UnsupportedInputError && /shares no table/.test(e.message),
+    );
     assert.throws(() => importDatabase(store, store.path), UnsupportedInputError);
     assert.equal(store.tables.books.count(), 0);
   } finally {

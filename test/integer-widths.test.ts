@@ -9,15 +9,36 @@ import { book, newStore, raw } from './helpers/domain.js';
 
 /** The INTEGER fields the app declares `Int` (io.legado.app.data.entities, main line at 75); every other number column is a `Long`. */
 const KOTLIN_INT = [
-  'books.type', 'books.lastCheckCount', 'books.totalChapterNum', 'books.durChapterIndex', 'books.durChapterPos', 'books.order', 'books.originOrder',
-  'book_groups.order', 'book_groups.bookSort',
-  'book_sources.bookSourceType', 'book_sources.customOrder', 'book_sources.weight',
-  'chapters.index', 'replace_rules.order',
-  'searchBooks.type', 'searchBooks.originOrder', 'searchBooks.chapterWordCount', 'searchBooks.respondTime',
-  'search_keywords.usage', 'rssSources.articleStyle', 'rssSources.customOrder',
-  'bookmarks.chapterIndex', 'bookmarks.chapterPos', 'txtTocRules.serialNumber',
-  'ruleSubs.type', 'ruleSubs.customOrder', 'keyboardAssists.type', 'keyboardAssists.serialNo',
-  'dictRules.sortNumber', 'servers.sortNumber',
+  'books.type',
+  'books.lastCheckCount',
+  'books.totalChapterNum',
+  'books.durChapterIndex',
+  'books.durChapterPos',
+  'books.order',
+  'books.originOrder',
+  'book_groups.order',
+  'book_groups.bookSort',
+  'book_sources.bookSourceType',
+  'book_sources.customOrder',
+  'book_sources.weight',
+  'chapters.index',
+  'replace_rules.order',
+  'searchBooks.type',
+  'searchBooks.originOrder',
+  'searchBooks.chapterWordCount',
+  'searchBooks.respondTime',
+  'search_keywords.usage',
+  'rssSources.articleStyle',
+  'rssSources.customOrder',
+  'bookmarks.chapterIndex',
+  'bookmarks.chapterPos',
+  'txtTocRules.serialNumber',
+  'ruleSubs.type',
+  'ruleSubs.customOrder',
+  'keyboardAssists.type',
+  'keyboardAssists.serialNo',
+  'dictRules.sortNumber',
+  'servers.sortNumber',
 ].sort();
 
 test("the schema marks exactly the app's Int fields as 32-bit", () => {
@@ -31,8 +52,14 @@ test('positions outside an Int are refused with WRONG_TYPE, in every write; the 
   const s = newStore();
   s.books.save(book('b1', { durChapterPos: 7 }));
   const refused = (field: string, value: unknown) => (e: unknown) =>
-    e instanceof ValueTypeError && e.code === 'WRONG_TYPE' && e.table === 'books' && e.fields[0] === field && e.value === value &&
-    e.message.endsWith(`books.${field}: expected a 32-bit integer (the app's Int: -2147483648 to 2147483647), got ${typeof value} ${value}${typeof value === 'bigint' ? 'n' : ''}`);
+    e instanceof ValueTypeError &&
+    e.code === 'WRONG_TYPE' &&
+    e.table === 'books' &&
+    e.fields[0] === field &&
+    e.value === value &&
+    e.message.endsWith(
+      `books.${field}: expected a 32-bit integer (the app's Int: -2147483648 to 2147483647), got ${typeof value} ${value}${typeof value === 'bigint' ? 'n' : ''}`,
+    );
   for (const v of [2147483648, -2147483649, 2 ** 53 - 1, 2147483648n]) {
     assert.throws(() => s.books.updateProgress('b1', { durChapterIndex: 1, durChapterPos: v as number }), refused('durChapterPos', v));
     assert.throws(() => s.books.save({ bookUrl: 'b1', durChapterPos: v as number }), refused('durChapterPos', v));

@@ -64,8 +64,14 @@ test('room_master_table without row 42 (none, or under another id) is refused as
     const before = snapshot(path);
     const { code, report } = await verify(path);
     assert.equal(code, 1, name);
-    assert.ok(report.differences.some((d) => /no identity hash in row 42/.test(d.message)), JSON.stringify(report.differences));
-    assert.throws(() => openStore(path), (e: unknown) => e instanceof SchemaMismatchError && /row 42/.test(e.message));
+    assert.ok(
+      report.differences.some((d) => /no identity hash in row 42/.test(d.message)),
+      JSON.stringify(report.differences),
+    );
+    assert.throws(
+      () => openStore(path),
+      (e: unknown) => e instanceof SchemaMismatchError && /row 42/.test(e.message),
+    );
     assert.deepEqual(snapshot(path), before, 'the refused file is unchanged');
   }
   const path = storeWith('no-table.db', 'b', 1);
@@ -85,7 +91,10 @@ test('verify runs quick_check: a damaged page is reported with its table and exi
     assert.equal(code, 1, flags.join(' '));
     assert.equal(report.ok, false);
     assert.ok(report.damage.length > 0);
-    assert.ok(report.damage.some((d) => d.table === 'chapters'), JSON.stringify(report.damage));
+    assert.ok(
+      report.damage.some((d) => d.table === 'chapters'),
+      JSON.stringify(report.damage),
+    );
   }
   const r = inspectFile(path, { check: 'quick' });
   assert.equal(r.checked, 'quick');
@@ -96,15 +105,24 @@ test('verify runs quick_check: a damaged page is reported with its table and exi
   for (let i = 100; i < page; i++) schemaPage[i] = 0x5a;
   const broken = join(dir, 'broken-schema.db');
   writeFileSync(broken, schemaPage);
-  assert.throws(() => inspectFile(broken), (e: unknown) => e instanceof CorruptError && e.message.includes(broken));
-  assert.throws(() => openStore(broken), (e: unknown) => e instanceof CorruptError);
+  assert.throws(
+    () => inspectFile(broken),
+    (e: unknown) => e instanceof CorruptError && e.message.includes(broken),
+  );
+  assert.throws(
+    () => openStore(broken),
+    (e: unknown) => e instanceof CorruptError,
+  );
   const info = await cli('info', broken);
   assert.equal(info.code, 1);
   assert.match(info.stderr, /CORRUPT: .*broken-schema\.db/);
   // A file that is not SQLite at all stays NOT_A_DATABASE.
   const text = join(dir, 'text.db');
   writeFileSync(text, 'x'.repeat(5000));
-  assert.throws(() => inspectFile(text), (e: unknown) => e instanceof NotADatabaseError);
+  assert.throws(
+    () => inspectFile(text),
+    (e: unknown) => e instanceof NotADatabaseError,
+  );
 });
 
 test('verify --deep: orphan rows by foreign_key_check, blank keys and group bits no group has, each with table and key; plain verify passes them', async () => {
@@ -126,11 +144,23 @@ test('verify --deep: orphan rows by foreign_key_check, blank keys and group bits
     byTable('chapters').map((d) => d.key),
     [0, 1, 2].map((i) => `url="gone/c${i}", bookUrl="gone"`),
   );
-  assert.ok(byTable('chapters').every((d) => /no row in books \(bookUrl → books\.bookUrl\)/.test(d.message)), JSON.stringify(byTable('chapters')));
+  assert.ok(
+    byTable('chapters').every((d) => /no row in books \(bookUrl → books\.bookUrl\)/.test(d.message)),
+    JSON.stringify(byTable('chapters')),
+  );
   const books = byTable('books');
-  assert.ok(books.some((d) => d.key === 'bookUrl=""' && /blank key/.test(d.message)), JSON.stringify(books));
-  assert.ok(books.some((d) => d.key === 'bookUrl="u2"' && /group 8 has bits no group has \(8\)/.test(d.message)), JSON.stringify(books));
-  assert.ok(byTable('book_groups').some((d) => d.key === 'groupId=6'), JSON.stringify(report.damage));
+  assert.ok(
+    books.some((d) => d.key === 'bookUrl=""' && /blank key/.test(d.message)),
+    JSON.stringify(books),
+  );
+  assert.ok(
+    books.some((d) => d.key === 'bookUrl="u2"' && /group 8 has bits no group has \(8\)/.test(d.message)),
+    JSON.stringify(books),
+  );
+  assert.ok(
+    byTable('book_groups').some((d) => d.key === 'groupId=6'),
+    JSON.stringify(report.damage),
+  );
   // The text form lists them too.
   assert.match((await cli('verify', path, '--deep')).stdout, /content: +\d+ problem\(s\) found by integrity_check, foreign_key_check/);
 });
@@ -144,8 +174,14 @@ test('a stale or foreign -wal beside an intact store: verify exits 1, open, impo
   const { code, report } = await verify(path);
   assert.equal(code, 1);
   assert.ok(report.damage.length > 0);
-  assert.throws(() => openStore(path), (e: unknown) => e instanceof CorruptError && e.message.includes(`${path}-wal`) && /nothing was written/.test(e.message));
-  assert.throws(() => migrate(path, { to: 75 }), (e: unknown) => e instanceof CorruptError);
+  assert.throws(
+    () => openStore(path),
+    (e: unknown) => e instanceof CorruptError && e.message.includes(`${path}-wal`) && /nothing was written/.test(e.message),
+  );
+  assert.throws(
+    () => migrate(path, { to: 75 }),
+    (e: unknown) => e instanceof CorruptError,
+  );
   const backup = join(dir, 'in.json');
   writeFileSync(backup, JSON.stringify([{ bookSourceUrl: 'https://a', bookSourceName: 'A' }]));
   const imp = await cli('import', path, backup);
@@ -153,7 +189,7 @@ test('a stale or foreign -wal beside an intact store: verify exits 1, open, impo
   assert.match(imp.stderr, /CORRUPT: /);
   assert.deepEqual(snapshot(path), before, 'the store file is unchanged');
   assert.deepEqual(readFileSync(`${path}-wal`), walBefore, 'the -wal is neither merged nor removed');
-  assert.equal(existsSync(`${path}-shm`), false, 'no -shm left, so the -wal still reads as nobody\'s');
+  assert.equal(existsSync(`${path}-shm`), false, "no -shm left, so the -wal still reads as nobody's");
 
   renameSync(`${path}-wal`, join(dir, 'kept.wal'));
   assert.equal((await verify(path)).code, 0);
@@ -171,7 +207,10 @@ test('after SQLite reports the file damaged, closing the store leaves the file a
   const before = readFileSync(path);
   const walBefore = readFileSync(`${path}-wal`);
   const s = openStore(path);
-  assert.throws(() => s.chapters.deleteByBook('a'), (e: unknown) => e instanceof CorruptError && e.message.includes(path));
+  assert.throws(
+    () => s.chapters.deleteByBook('a'),
+    (e: unknown) => e instanceof CorruptError && e.message.includes(path),
+  );
   s.close();
   // (The -shm is SQLite's index of the -wal, rebuilt at will; the file and the -wal are the data.)
   assert.ok(readFileSync(path).equals(before), 'the store file is unchanged');

@@ -13,10 +13,28 @@ const RULE = '{\n  "bookList": "class.list",\n  "name": "tag.h3@text"\n}';
 
 function store() {
   const s = openStore(':memory:', { schema: 75 });
-  s.tables.books.insert({ bookUrl: 'b1', name: '三体', author: '刘慈欣', type: 8 | 256, group: -(2n ** 63n), canUpdate: false, durChapterTime: 1_700_000_000_123, syncTime: 5 });
+  s.tables.books.insert({
+    bookUrl: 'b1',
+    name: '三体',
+    author: '刘慈欣',
+    type: 8 | 256,
+    group: -(2n ** 63n),
+    canUpdate: false,
+    durChapterTime: 1_700_000_000_123,
+    syncTime: 5,
+  });
   s.tables.books.insert({ bookUrl: 'b2', name: 'n', type: 8, group: 2n ** 53n + 1n, readConfig: '{"reverseToc":true}' });
   s.tables.books.insert({ bookUrl: 'b3', name: 'small', type: 8, group: 6n });
-  s.tables.book_sources.insert({ bookSourceUrl: 'https://s.example', bookSourceName: 's', bookSourceType: 0, lastUpdateTime: 0, respondTime: 0, weight: 0, ruleSearch: RULE, enabled: false });
+  s.tables.book_sources.insert({
+    bookSourceUrl: 'https://s.example',
+    bookSourceName: 's',
+    bookSourceType: 0,
+    lastUpdateTime: 0,
+    respondTime: 0,
+    weight: 0,
+    ruleSearch: RULE,
+    enabled: false,
+  });
   return s;
 }
 
@@ -85,11 +103,23 @@ test('fromJsonRow reads it back exactly, through JSON text: the row it gives sto
 });
 
 test('what fromJsonRow cannot read exactly is a typed error', () => {
-  assert.throws(() => fromJsonRow('books', { bookUrl: 'x', group: 'many' }), (e) => e instanceof InvalidArgumentError && e.code === 'INVALID_ARGUMENT' && /group/.test(e.message));
-  assert.throws(() => fromJsonRow('books', { bookUrl: 'x', grop: 1 }), (e) => e instanceof InvalidArgumentError && /grop \(no such field\)/.test(e.message));
-  assert.throws(() => fromJsonRow('books', { name: 'no key' }), (e) => e instanceof InvalidArgumentError && /bookUrl/.test(e.message));
+  assert.throws(
+    () => fromJsonRow('books', { bookUrl: 'x', group: 'many' }),
+    (e) => e instanceof InvalidArgumentError && e.code === 'INVALID_ARGUMENT' && /group/.test(e.message),
+  );
+  assert.throws(
+    () => fromJsonRow('books', { bookUrl: 'x', grop: 1 }),
+    (e) => e instanceof InvalidArgumentError && /grop \(no such field\)/.test(e.message),
+  );
+  assert.throws(
+    () => fromJsonRow('books', { name: 'no key' }),
+    (e) => e instanceof InvalidArgumentError && /bookUrl/.test(e.message),
+  );
   assert.throws(() => fromJsonRow('books', [1]), InvalidArgumentError);
-  assert.throws(() => fromJsonRow('chapters', { url: 'u', bookUrl: 'b', index: 2 ** 53 + 2 }), (e) => e instanceof InvalidArgumentError && /2\^53/.test(e.message));
+  assert.throws(
+    () => fromJsonRow('chapters', { url: 'u', bookUrl: 'b', index: 2 ** 53 + 2 }),
+    (e) => e instanceof InvalidArgumentError && /2\^53/.test(e.message),
+  );
   // @ts-expect-error not a table at 49
   assert.throws(() => toJsonRow('dictRules', {}, 49), UnknownTableError);
 });

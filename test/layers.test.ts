@@ -71,7 +71,9 @@ function layerEdges(files: readonly string[], read: (file: string) => string): M
     const from = layerOf(file);
     for (const spec of specifiers(read(file))) {
       if (!spec.startsWith('.')) continue;
-      const target = relative(src, resolve(src, dirname(file), spec)).split(sep).join('/');
+      const target = relative(src, resolve(src, dirname(file), spec))
+        .split(sep)
+        .join('/');
       if (target.startsWith('..')) continue; // outside src/ (package.json)
       const to = layerOf(target.replace(/\.js$/, '.ts'));
       if (from === to) continue;
@@ -132,7 +134,10 @@ test('the import reader sees every form of import', () => {
 });
 
 test('the cycle finder finds a circle and names the imports that make it', () => {
-  const made = layerEdges(['a/x.ts', 'b/y.ts', 'c/z.ts'], (f) => ({ 'a/x.ts': "import type { Y } from '../b/y.js';", 'b/y.ts': "export * from '../c/z.js';", 'c/z.ts': "await import('../a/x.js');" })[f]!);
+  const made = layerEdges(
+    ['a/x.ts', 'b/y.ts', 'c/z.ts'],
+    (f) => ({ 'a/x.ts': "import type { Y } from '../b/y.js';", 'b/y.ts': "export * from '../c/z.js';", 'c/z.ts': "await import('../a/x.js');" })[f]!,
+  );
   const found = cycles(made);
   assert.deepEqual(found, [['a', 'b', 'c', 'a']]);
   assert.match(describe(found[0]!, made), /c -> a:\n {4}c\/z\.ts imports \.\.\/a\/x\.js/);
@@ -147,7 +152,8 @@ test('no two folders of src/ import each other, directly or around a circle', ()
 test('every folder of src/ imports only from the layers below it', () => {
   const wrong: string[] = [];
   for (const folder of new Set(files.map(layerOf))) {
-    if (folder !== null && !RANK.has(folder)) wrong.push(`src/${folder}/ is in no layer: add it to LAYERS in test/layers.test.ts and to CONTRIBUTING.md's picture`);
+    if (folder !== null && !RANK.has(folder))
+      wrong.push(`src/${folder}/ is in no layer: add it to LAYERS in test/layers.test.ts and to CONTRIBUTING.md's picture`);
   }
   for (const e of edges.values()) {
     if (e.from === '(entry)') continue;
@@ -155,7 +161,8 @@ test('every folder of src/ imports only from the layers below it', () => {
     const to = e.to === '(entry)' ? undefined : RANK.get(e.to);
     if (from === undefined) continue; // reported above
     if (to === undefined || to >= from) {
-      const why = e.to === '(entry)' ? 'an entry point' : to === undefined ? 'a folder in no layer' : to === from ? 'a folder of the same layer' : 'a higher layer';
+      const why =
+        e.to === '(entry)' ? 'an entry point' : to === undefined ? 'a folder in no layer' : to === from ? 'a folder of the same layer' : 'a higher layer';
       wrong.push(`${e.from} imports ${e.to} (${why}):\n${e.because.map((b) => `    ${b}`).join('\n')}`);
     }
   }

@@ -10,7 +10,28 @@ test('likeMatcher answers as SQLite LIKE: % and _, ASCII-only case folding, rege
   const sqlite = db.prepare('SELECT ? LIKE ?').pluck();
   const url = 'https://Ex-ample.com/書源/a.b?x=(1)[2]{3}*+|^$\\';
   const patterns = [`v_${url}_%`, 'v_a_%', '%É%', 'ab_', 'a%c', '%', '_', '', 'A.B', '書_'];
-  const texts = [`v_${url}_k`, `vX${url}Y`, `v_${url.toLowerCase()}_k`, `v_${url}_`, `v_${url}`, 'v_a_', 'vxay', 'é', 'É', 'abc', 'ABC', 'ab', 'abcd', 'ac', 'a\nc', 'A.B', 'AxB', '書源', '書', ''];
+  const texts = [
+    `v_${url}_k`,
+    `vX${url}Y`,
+    `v_${url.toLowerCase()}_k`,
+    `v_${url}_`,
+    `v_${url}`,
+    'v_a_',
+    'vxay',
+    'é',
+    'É',
+    'abc',
+    'ABC',
+    'ab',
+    'abcd',
+    'ac',
+    'a\nc',
+    'A.B',
+    'AxB',
+    '書源',
+    '書',
+    '',
+  ];
   for (const p of patterns) {
     const m = likeMatcher(p);
     for (const t of texts) assert.equal(m(t), sqlite.get(t, p) === 1, `${JSON.stringify(t)} LIKE ${JSON.stringify(p)}`);

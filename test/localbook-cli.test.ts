@@ -25,20 +25,36 @@ test('book add, toc and read, with --json; typed errors store nothing', async ()
   assert.equal(added!.bookUrl, join(dir, 'books', '小说 作者：甲.txt'));
   r = await cli('book', 'toc', db, '小说', '--json');
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual((JSON.parse(r.stdout) as { chapters: { title: string; start: number; end: number }[] }).chapters.map((c) => [c.title, c.start, c.end]), [['前言', 0, 4], ['第1章 始', 4, 20], ['第2章 终', 20, 36]]);
+  assert.deepEqual(
+    (JSON.parse(r.stdout) as { chapters: { title: string; start: number; end: number }[] }).chapters.map((c) => [c.title, c.start, c.end]),
+    [
+      ['前言', 0, 4],
+      ['第1章 始', 4, 20],
+      ['第2章 终', 20, 36],
+    ],
+  );
   r = await cli('book', 'read', db, '小说', '2');
   assert.equal(r.stdout, '第2章 终\n二\n');
   r = await cli('book', 'read', db, added!.bookUrl, '1', '--json');
   assert.equal((JSON.parse(r.stdout) as { text: string }).text, '第1章 始\n一\n');
   // Raw SQL sees the rows the app reads.
   const check = openDb(db, { readonly: true });
-  assert.deepEqual(check.prepare('SELECT origin, type, tocUrl, totalChapterNum FROM books').get(), { origin: 'loc_book', type: 264, tocUrl: '^第\\d+章.{0,20}$', totalChapterNum: 3 });
+  assert.deepEqual(check.prepare('SELECT origin, type, tocUrl, totalChapterNum FROM books').get(), {
+    origin: 'loc_book',
+    type: 264,
+    tocUrl: '^第\\d+章.{0,20}$',
+    totalChapterNum: 3,
+  });
   check.close();
   // Bad files: exit 1, a typed error, nothing stored.
   writeFileSync(join(src, 'empty.txt'), '');
   writeFileSync(join(src, 'pic.txt'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]));
   writeFileSync(join(src, 'x.doc'), 'text');
-  for (const [f, problem] of [['empty.txt', 'empty'], ['pic.txt', 'binary'], ['x.doc', 'extension']] as const) {
+  for (const [f, problem] of [
+    ['empty.txt', 'empty'],
+    ['pic.txt', 'binary'],
+    ['x.doc', 'extension'],
+  ] as const) {
     r = await cli('book', 'add', db, join(src, f), '--json');
     assert.equal(r.code, 1, f);
     const e = JSON.parse(r.stdout) as { error: { code: string; problem: string } };

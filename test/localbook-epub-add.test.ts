@@ -78,7 +78,10 @@ test('an EPUB without dc:creator takes name and author from its file name; book 
   const [added] = JSON.parse(r.stdout) as { name: string; author: string; chapters: number }[];
   assert.deepEqual([added!.name, added!.author, added!.chapters], ['星海', '林舟', 2]);
   r = await cli('book', 'toc', db, '星海', '--json');
-  assert.deepEqual((JSON.parse(r.stdout) as { chapters: { title: string }[] }).chapters.map((c) => c.title), ['第一章 启航', '第二章 归来']);
+  assert.deepEqual(
+    (JSON.parse(r.stdout) as { chapters: { title: string }[] }).chapters.map((c) => c.title),
+    ['第一章 启航', '第二章 归来'],
+  );
   r = await cli('book', 'read', db, '星海', '0', '--json');
   assert.equal(r.code, 0, r.stderr);
   assert.ok((JSON.parse(r.stdout) as { text: string }).text.includes('船离了港。'));

@@ -169,7 +169,10 @@ const EPUB3 = epubBytes(
     'OPS/toc.ncx': `<?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/"><navMap>
       <navPoint><navLabel><text>Wrong</text></navLabel><content src="c3.xhtml"/></navPoint></navMap></ncx>`,
     'OPS/images/c v.png': PNG,
-    'OPS/c1.xhtml': xhtml('c1', '<h1>One</h1>\n<p>Alpha  beta\n   gamma.</p>\n<p>&#160;&#160;Indented</p>\n<svg><image width="10" height="10" xlink:href="images/c%20v.png"/></svg>'),
+    'OPS/c1.xhtml': xhtml(
+      'c1',
+      '<h1>One</h1>\n<p>Alpha  beta\n   gamma.</p>\n<p>&#160;&#160;Indented</p>\n<svg><image width="10" height="10" xlink:href="images/c%20v.png"/></svg>',
+    ),
     'OPS/c2.xhtml': xhtml('c2', '<p>Lost text.</p>\n<h2 id="mid">Two</h2>\n<p>Second &lt;img&gt; text.</p>\n<!-- a note -->\n<style>p {}</style>'),
     'OPS/c3.xhtml': xhtml('c3', '<h2>Three</h2>\n<div>\n  <p>Line one</p>\n  <p>Line   two</p>\n</div>'),
   },
@@ -272,7 +275,10 @@ test('a chapter the file does not have is an INVALID_ARGUMENT naming it', () => 
 
 test('bad input: not a zip, empty, zip bomb, entries outside the archive', () => {
   const parse = (name: string, bytes: Uint8Array) => () => epubFormat.parse(bookFile(name, bytes));
-  assert.throws(parse('a.epub', new TextEncoder().encode('just text, not a zip')), (e: unknown) => e instanceof BadArchiveError && e.code === 'BAD_ARCHIVE' && e.message === 'a.epub: not a zip archive');
+  assert.throws(
+    parse('a.epub', new TextEncoder().encode('just text, not a zip')),
+    (e: unknown) => e instanceof BadArchiveError && e.code === 'BAD_ARCHIVE' && e.message === 'a.epub: not a zip archive',
+  );
   assert.throws(parse('empty.epub', new Uint8Array(0)), (e: unknown) => e instanceof BadArchiveError && e.file === 'empty.epub');
   // 65 MiB of zeros deflate to about 65 KiB: the directory declares more than one part of a
   // book may hold (64 MiB), so it is refused before anything is inflated.
@@ -282,7 +288,10 @@ test('bad input: not a zip, empty, zip bomb, entries outside the archive', () =>
   });
   assert.ok(bomb.length < 200_000);
   assert.throws(parse('bomb.epub', bomb), (e: unknown) => e instanceof ArchiveLimitError && e.entry === 'OEBPS/toc.ncx' && e.limit === 'entryBytes');
-  for (const [name, problem] of [['../evil.xhtml', 'invalid relative path'], ['/etc/passwd', 'absolute path']] as const) {
+  for (const [name, problem] of [
+    ['../evil.xhtml', 'invalid relative path'],
+    ['/etc/passwd', 'absolute path'],
+  ] as const) {
     const bytes = epubBytes({ 'OEBPS/content.opf': opf('2.0', '', ''), [name]: 'x' });
     assert.throws(parse('p.epub', bytes), (e: unknown) => e instanceof BadArchiveError && e.entry === name && e.message.includes(problem));
   }
@@ -301,7 +310,10 @@ test('bad input: no container and no package, a missing package, paths that leav
   assert.throws(parse(epubBytes({ 'OEBPS/content.opf': opf('2.0', '', '') })), isEpub('OEBPS/content.opf', 'no chapters'));
   // Without container.xml the app looks at OEBPS/content.opf, and so does this.
   const fallback = epubBytes(
-    { 'OEBPS/content.opf': opf('2.0', '<item id="a" href="a.xhtml" media-type="application/xhtml+xml"/>', '<itemref idref="a"/>'), 'OEBPS/a.xhtml': xhtml('A', '<p>a</p>') },
+    {
+      'OEBPS/content.opf': opf('2.0', '<item id="a" href="a.xhtml" media-type="application/xhtml+xml"/>', '<itemref idref="a"/>'),
+      'OEBPS/a.xhtml': xhtml('A', '<p>a</p>'),
+    },
     undefined,
     null,
   );

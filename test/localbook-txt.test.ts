@@ -18,23 +18,30 @@ const newStore = (): AnyStore => {
   return openStore(join(d, 'a.db'));
 };
 /** The app's chapter url, computed here with Node's own MD5. */
-const url = (originName: string, index: number, title: string): string => createHash('md5').update(`${originName}${index}${title}`, 'utf8').digest('hex').slice(8, 24);
+const url = (originName: string, index: number, title: string): string =>
+  createHash('md5').update(`${originName}${index}${title}`, 'utf8').digest('hex').slice(8, 24);
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 const len = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 // A few of the app's default TXT TOC rules (defaultData/txtTocRule.json), written out here.
-const RULE_MULU = '^[ 　\\t]{0,4}(?:序章|楔子|正文(?!完|结)|终章|后记|尾声|番外|第\\s{0,4}[\\d〇零一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟]+?\\s{0,4}(?:章|节(?!课)|卷|集(?![合和])|部(?![分赛游])|篇(?!张))).{0,30}$';
+const RULE_MULU =
+  '^[ 　\\t]{0,4}(?:序章|楔子|正文(?!完|结)|终章|后记|尾声|番外|第\\s{0,4}[\\d〇零一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟]+?\\s{0,4}(?:章|节(?!课)|卷|集(?![合和])|部(?![分赛游])|篇(?!张))).{0,30}$';
 const RULE_NUMBERED = '^[ 　\\t]{0,4}\\d{1,5}[:：,.， 、_—\\-].{1,30}$';
-const RULE_CHAPTER_EN = '^[ 　\\t]{0,4}(?:[Cc]hapter|[Ss]ection|[Pp]art|ＰＡＲＴ|[Nn][oO][.、]|[Ee]pisode|(?:内容|文章)?简介|文案|前言|序章|楔子|正文(?!完|结)|终章|后记|尾声|番外)\\s{0,4}\\d{1,4}.{0,30}$';
-const RULE_GENERAL = '(?im)^.{0,6}(?:[引楔]子|正文(?!完|结)|[引序前]言|[序终]章|扉页|[上中下][部篇卷]|卷首语|后记|尾声|番外|={2,4}|第\\s{0,4}[\\d〇零一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟]+?\\s{0,4}(?:章|节(?!课)|卷|页[、 　]|集(?![合和])|部(?![分是门落])|篇(?!张))).{0,40}$|^.{0,6}[\\d〇零一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟a-z]{1,8}[、. 　].{0,20}$';
+const RULE_CHAPTER_EN =
+  '^[ 　\\t]{0,4}(?:[Cc]hapter|[Ss]ection|[Pp]art|ＰＡＲＴ|[Nn][oO][.、]|[Ee]pisode|(?:内容|文章)?简介|文案|前言|序章|楔子|正文(?!完|结)|终章|后记|尾声|番外)\\s{0,4}\\d{1,4}.{0,30}$';
+const RULE_GENERAL =
+  '(?im)^.{0,6}(?:[引楔]子|正文(?!完|结)|[引序前]言|[序终]章|扉页|[上中下][部篇卷]|卷首语|后记|尾声|番外|={2,4}|第\\s{0,4}[\\d〇零一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟]+?\\s{0,4}(?:章|节(?!课)|卷|页[、 　]|集(?![合和])|部(?![分是门落])|篇(?!张))).{0,40}$|^.{0,6}[\\d〇零一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟a-z]{1,8}[、. 　].{0,20}$';
 
 function addRules(store: AnyStore, rules: [name: string, rule: string, serial: number][]): void {
   rules.forEach(([name, rule, serialNumber], k) => store.tables.txtTocRules.insert({ id: -1 - k, name, rule, serialNumber, enable: true }));
 }
 
-test('a UTF-8 book: preface, chapters at the rule\'s matches, byte offsets, urls, name and author', () => {
+test("a UTF-8 book: preface, chapters at the rule's matches, byte offsets, urls, name and author", () => {
   const store = newStore();
-  addRules(store, [['目录', RULE_MULU, 1], ['数字 分隔符 标题名称', RULE_NUMBERED, 7]]);
+  addRules(store, [
+    ['目录', RULE_MULU, 1],
+    ['数字 分隔符 标题名称', RULE_NUMBERED, 7],
+  ]);
   const pre = '本书简介：这是一本书。\n\n';
   const c1 = '第一章 风起\n　　天色已晚。\n';
   const c2 = '第二章 云涌\n　　他走了。\n\n';
@@ -52,8 +59,14 @@ test('a UTF-8 book: preface, chapters at the rule\'s matches, byte offsets, urls
     ['第三章 落幕', c, c + len(c3)],
   ] as const;
   const rows = store.chapters.list(r.book.bookUrl);
-  assert.deepEqual(rows.map((x) => [x.title, x.start, x.end]), expected);
-  assert.deepEqual(rows.map((x) => x.url), expected.map(([t], i) => url(fileName, i, t)));
+  assert.deepEqual(
+    rows.map((x) => [x.title, x.start, x.end]),
+    expected,
+  );
+  assert.deepEqual(
+    rows.map((x) => x.url),
+    expected.map(([t], i) => url(fileName, i, t)),
+  );
   const book = store.books.get(r.book.bookUrl)!;
   assert.equal(book.name, '风云');
   assert.equal(book.author, '某人');
@@ -78,7 +91,7 @@ test('a UTF-8 book: preface, chapters at the rule\'s matches, byte offsets, urls
   store.close();
 });
 
-test('addLocalBook takes a path as it takes the file\'s bytes: the same chapters, the file kept', () => {
+test("addLocalBook takes a path as it takes the file's bytes: the same chapters, the file kept", () => {
   const store = newStore();
   addRules(store, [['目录', RULE_MULU, 1]]);
   const text = '第一章 起\n　　一。\n第二章 承\n　　二。\n';
@@ -87,13 +100,19 @@ test('addLocalBook takes a path as it takes the file\'s bytes: the same chapters
   writeFileSync(source, text);
   const r = addLocalBook(store, source);
   const first = len('第一章 起\n　　一。\n');
-  assert.deepEqual(store.chapters.list(r.book.bookUrl).map((x) => [x.title, x.start, x.end]), [['第一章 起', 0, first], ['第二章 承', first, len(text)]]);
+  assert.deepEqual(
+    store.chapters.list(r.book.bookUrl).map((x) => [x.title, x.start, x.end]),
+    [
+      ['第一章 起', 0, first],
+      ['第二章 承', first, len(text)],
+    ],
+  );
   assert.equal(store.books.get(r.book.bookUrl)!.name, '路径');
   assert.equal(readFileSync(r.book.bookUrl, 'utf8'), text);
   store.close();
 });
 
-test('name and author from the file name by the app\'s patterns', () => {
+test("name and author from the file name by the app's patterns", () => {
   const store = newStore();
   const cases: [string, string, string][] = [
     ['《三体》作者：刘慈欣.txt', '三体', '刘慈欣'],
@@ -109,7 +128,7 @@ test('name and author from the file name by the app\'s patterns', () => {
   store.close();
 });
 
-test('GBK, Big5 and UTF-16 files: charset found, offsets in the file\'s own bytes', () => {
+test("GBK, Big5 and UTF-16 files: charset found, offsets in the file's own bytes", () => {
   const store = newStore();
   addRules(store, [['目录', RULE_MULU, 1]]);
   // 第一章\nabc\n第二章\nabc\n in GBK and in Big5, byte by byte.
@@ -117,24 +136,48 @@ test('GBK, Big5 and UTF-16 files: charset found, offsets in the file\'s own byte
   assert.equal(new TextDecoder('gbk').decode(new Uint8Array(gbk)), '第一章\nabc\n第二章\nabc\n');
   let r = addLocalBook(store, { fileName: 'gbk.txt', bytes: new Uint8Array(gbk) });
   assert.equal(r.book['charset'], 'GB18030');
-  assert.deepEqual(r.chapters.map((c) => [c.title, c.start, c.end]), [['第一章', 0, 11], ['第二章', 11, 22]]);
+  assert.deepEqual(
+    r.chapters.map((c) => [c.title, c.start, c.end]),
+    [
+      ['第一章', 0, 11],
+      ['第二章', 11, 22],
+    ],
+  );
   assert.equal(readLocalChapter(store, r.book.bookUrl, 1).text, 'abc\n');
   const big5 = [0xb2, 0xc4, 0xa4, 0x40, 0xb3, 0xb9, 0x0a, 0x61, 0x62, 0x63, 0x0a, 0xb2, 0xc4, 0xa4, 0x47, 0xb3, 0xb9, 0x0a, 0x61, 0x62, 0x63, 0x0a];
   assert.equal(new TextDecoder('big5').decode(new Uint8Array(big5)), '第一章\nabc\n第二章\nabc\n');
   r = addLocalBook(store, { fileName: 'big5.txt', bytes: new Uint8Array(big5) });
   assert.equal(r.book['charset'], 'Big5');
-  assert.deepEqual(r.chapters.map((c) => [c.title, c.start, c.end]), [['第一章', 0, 11], ['第二章', 11, 22]]);
+  assert.deepEqual(
+    r.chapters.map((c) => [c.title, c.start, c.end]),
+    [
+      ['第一章', 0, 11],
+      ['第二章', 11, 22],
+    ],
+  );
   // UTF-16LE with its BOM: Java's UTF-16LE decoder keeps the BOM as U+FEFF, so the first line
   // does not start with the heading (^ then [ 　\t]{0,4}第 fails) and it all goes to the 前言.
   const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('第一章\nabc\n第二章\nabc\n', 'utf16le')]);
   r = addLocalBook(store, { fileName: 'le.txt', bytes: le });
   assert.equal(r.book['charset'], 'UTF-16LE');
-  assert.deepEqual(r.chapters.map((c) => [c.title, c.start, c.end]), [['前言', 0, 18], ['第二章', 18, 34]]);
+  assert.deepEqual(
+    r.chapters.map((c) => [c.title, c.start, c.end]),
+    [
+      ['前言', 0, 18],
+      ['第二章', 18, 34],
+    ],
+  );
   assert.equal(readLocalChapter(store, r.book.bookUrl, 1).text, 'abc\n');
   // UTF-8 with a BOM: the three BOM bytes are skipped, offsets count from the file's start.
   r = addLocalBook(store, { fileName: 'bom.txt', bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('第一章\nabc\n第二章\nabc\n')]) });
   assert.equal(r.book['charset'], 'UTF-8');
-  assert.deepEqual(r.chapters.map((c) => [c.title, c.start, c.end]), [['第一章', 3, 17], ['第二章', 17, 31]]);
+  assert.deepEqual(
+    r.chapters.map((c) => [c.title, c.start, c.end]),
+    [
+      ['第一章', 3, 17],
+      ['第二章', 17, 31],
+    ],
+  );
   store.close();
 });
 
@@ -154,7 +197,10 @@ test('a chapter over 102,400 bytes is split as the app splits it: the heading ke
     r.chapters.map((c) => [c.title, c.start, c.end]),
     [['第1章 A', 0, 0], ...pieces, ['第2章 B', 110010, len(text)]],
   );
-  assert.deepEqual(r.chapters.map((c) => c.url), r.chapters.map((c, i) => url('long.txt', i, c.title)));
+  assert.deepEqual(
+    r.chapters.map((c) => c.url),
+    r.chapters.map((c, i) => url('long.txt', i, c.title)),
+  );
   // The middle piece's text: its bytes (starting at a line feed) with the blank start replaced.
   assert.equal(readLocalChapter(store, r.book.bookUrl, 5).text, `${'x'.repeat(99)}\n`.repeat(103).slice(0, -1));
   store.close();
@@ -166,7 +212,14 @@ test('no rule: chapters of about 10 KiB cut at line feeds, titled 第{block}章(
   const r = addLocalBook(store, { fileName: 'plain.txt', bytes: utf8(text) });
   // By hand: line feeds at 99, 199, ...; the first at or after 10,240 is 10,299, the next after
   // 10,299 + 10,240 is 20,599; the 9,401 bytes left (over 100) are a chapter of their own.
-  assert.deepEqual(r.chapters.map((c) => [c.title, c.start, c.end]), [['第1章(1)', 0, 10299], ['第1章(2)', 10299, 20599], ['第1章(3)', 20599, 30000]]);
+  assert.deepEqual(
+    r.chapters.map((c) => [c.title, c.start, c.end]),
+    [
+      ['第1章(1)', 0, 10299],
+      ['第1章(2)', 10299, 20599],
+      ['第1章(3)', 20599, 30000],
+    ],
+  );
   assert.equal(r.book['tocUrl'], '');
   assert.ok(r.notes.some((x) => /no enabled TOC rules/.test(x)));
   store.close();
@@ -175,7 +228,10 @@ test('no rule: chapters of about 10 KiB cut at line feeds, titled 第{block}章(
 test('rule choice: the most spaced-out matches win, ties go to the lower serialNumber', () => {
   const store = newStore();
   // Both rules find the same three headings; 目录 has the lower serialNumber and is tried last.
-  addRules(store, [['通用规则', RULE_GENERAL, 24], ['目录', RULE_MULU, 1]]);
+  addRules(store, [
+    ['通用规则', RULE_GENERAL, 24],
+    ['目录', RULE_MULU, 1],
+  ]);
   const body = `${'文'.repeat(400)}\n`; // 1,201 bytes, 401 characters
   const text = `第1章 甲\n${body.repeat(3)}第2章 乙\n${body.repeat(3)}第3章 丙\n${body.repeat(3)}`;
   let r = addLocalBook(store, { fileName: 'tie.txt', bytes: utf8(text) });
@@ -183,7 +239,10 @@ test('rule choice: the most spaced-out matches win, ties go to the lower serialN
   // A rule whose extra matches sit within 1,000 characters of the last one counted scores no
   // more: numbered lines every few characters count once, headings 1,200 characters apart count thrice.
   const store2 = newStore();
-  addRules(store2, [['数字', RULE_NUMBERED, 7], ['目录', RULE_MULU, 30]]);
+  addRules(store2, [
+    ['数字', RULE_NUMBERED, 7],
+    ['目录', RULE_MULU, 30],
+  ]);
   const numbered = `1、一\n2、二\n3、三\n4、四\n5、五\n`;
   r = addLocalBook(store2, { fileName: 'score.txt', bytes: utf8(`${numbered}${text}`) });
   assert.equal(r.book['tocUrl'], RULE_MULU);
@@ -220,7 +279,10 @@ test('empty, binary and wrong-extension files get typed errors and store nothing
     ['book.pdf', utf8('第1章\n'), 'extension'],
   ];
   for (const [fileName, bytes, problem] of bad) {
-    assert.throws(() => addLocalBook(store, { fileName, bytes }), (e: unknown) => e instanceof BookFileError && e.code === 'BAD_BOOK_FILE' && e.problem === problem && e.message.includes(fileName));
+    assert.throws(
+      () => addLocalBook(store, { fileName, bytes }),
+      (e: unknown) => e instanceof BookFileError && e.code === 'BAD_BOOK_FILE' && e.problem === problem && e.message.includes(fileName),
+    );
   }
   assert.equal(store.tables.books.count(), 0);
   assert.equal(store.tables.chapters.count(), 0);

@@ -58,7 +58,10 @@ test('a lock held for longer than busyTimeout: BUSY after waiting, nothing writt
   const holder = await startChild('lock-holder', [path, '5000'], 'locked');
   try {
     const started = Date.now();
-    assert.throws(() => increment(path, 400), (e: unknown) => e instanceof BusyError && e.message.includes(path));
+    assert.throws(
+      () => increment(path, 400),
+      (e: unknown) => e instanceof BusyError && e.message.includes(path),
+    );
     assert.ok(Date.now() - started >= 300, 'it waited for the timeout first');
   } finally {
     holder.child.kill();
@@ -75,11 +78,17 @@ test('four processes writing read-then-write transactions for several seconds: n
   assert.deepEqual(codes, [0, 0, 0, 0], outputs.join('\n'));
   const counts = outputs.map((o) => Number(/done (\d+)/.exec(o)?.[1]));
   const total = counts.reduce((a, b) => a + b, 0);
-  assert.ok(counts.every((n) => n > 0), `every writer got turns: ${counts.join(', ')}`);
+  assert.ok(
+    counts.every((n) => n > 0),
+    `every writer got turns: ${counts.join(', ')}`,
+  );
   assert.equal(counter(path), total, 'every increment is there');
   const db = openDb(path, { readonly: true });
   const values = db.prepare("SELECT CAST(value AS INTEGER) FROM caches WHERE key != 'counter' ORDER BY 1").pluck().all() as number[];
   db.close();
   // Each transaction saw the counter the one before left: the values read are 0, 1, 2, ... with no repeat.
-  assert.deepEqual(values, Array.from({ length: total }, (_, i) => i));
+  assert.deepEqual(
+    values,
+    Array.from({ length: total }, (_, i) => i),
+  );
 });

@@ -62,7 +62,11 @@ function assertLikeTheApp(ours: string, app: string, to: number, label: string):
   );
   const created = fresh('created');
   createRoomFile(created, s);
-  assert.deepEqual(withDb(ours, (db) => roomStructure(db, s)), withDb(created, (db) => roomStructure(db, s)), `${label}: as the app creates ${to}`);
+  assert.deepEqual(
+    withDb(ours, (db) => roomStructure(db, s)),
+    withDb(created, (db) => roomStructure(db, s)),
+    `${label}: as the app creates ${to}`,
+  );
   const report = inspectFile(ours);
   assert.deepEqual([report.version, report.ok, report.extraTables], [to, true, []], label);
 }
@@ -99,7 +103,10 @@ test('a realistic 49 file (all 19 tables, odd origins, 64-bit groups) goes to 75
   const at = (v: number) => steps.find((s) => s.to === v)!;
   assert.deepEqual(at(50).addedColumns, ['book_sources.variableComment', 'rssSources.variableComment']);
   assert.deepEqual(at(55).rebuiltTables, ['books']);
-  assert.deepEqual(at(55).dataSteps.map((d) => d.name), ['Migration_54_55']);
+  assert.deepEqual(
+    at(55).dataSteps.map((d) => d.name),
+    ['Migration_54_55'],
+  );
   assert.deepEqual(at(56).addedColumns.length + at(56).rebuiltTables.length + at(56).createdTables.length, 0);
   assert.deepEqual(at(60).createdTables, ['dictRules']);
   assert.ok(at(65).rebuiltTables.includes('book_sources') && at(65).addedColumns.includes('rssSources.jsLib'));

@@ -81,7 +81,10 @@ function expected62(d49: Dump): Dump {
 
 test('the plan is the app’s chain 49 -> 50 -> ... -> 62, each step derived from two neighbouring schemas (reference 5.2)', () => {
   const plan = planUpgrade(schemas[49], schemas[62]);
-  assert.deepEqual(plan.steps.map((s) => `${s.from.version}->${s.to.version}`), Array.from({ length: 13 }, (_, i) => `${49 + i}->${50 + i}`));
+  assert.deepEqual(
+    plan.steps.map((s) => `${s.from.version}->${s.to.version}`),
+    Array.from({ length: 13 }, (_, i) => `${49 + i}->${50 + i}`),
+  );
   const at = (v: number) => plan.steps.find((s) => s.to.version === v)!;
   const added = (v: number) => at(v).addedColumns.map((a) => `${a.table.name}.${a.column.name}`);
   const rebuilt = (v: number) => at(v).rebuiltTables.map((r) => r.to.name);
@@ -89,11 +92,20 @@ test('the plan is the app’s chain 49 -> 50 -> ... -> 62, each step derived fro
   assert.deepEqual([rebuilt(51), at(51).rebuiltTables[0]!.copied], [['readRecord'], ['deviceId', 'bookName', 'readTime']]);
   assert.deepEqual(added(53).sort(), ['book_sources.enabledReview', 'book_sources.ruleReview']);
   assert.deepEqual([rebuilt(54), rebuilt(55)], [['books'], ['books']], 'books twice, as the app does (53->54 and 54->55)');
-  assert.deepEqual(at(55).dataSteps.map((d) => d.name), ['Migration_54_55']);
+  assert.deepEqual(
+    at(55).dataSteps.map((d) => d.name),
+    ['Migration_54_55'],
+  );
   assert.equal(at(56).addedColumns.length + at(56).rebuiltTables.length + at(56).createdTables.length, 0, '55 and 56 share one hash');
   assert.deepEqual([rebuilt(59), at(59).rebuiltTables[0]!.copied.length], [['rssSources'], 31]);
-  assert.deepEqual([at(60).createdTables.map((t) => t.name), rebuilt(61), at(62).createdTables.map((t) => t.name)], [['dictRules'], ['dictRules'], ['servers']]);
-  assert.deepEqual(plan.steps.flatMap((s) => s.dataSteps.map((d) => d.name)), ['Migration_54_55']);
+  assert.deepEqual(
+    [at(60).createdTables.map((t) => t.name), rebuilt(61), at(62).createdTables.map((t) => t.name)],
+    [['dictRules'], ['dictRules'], ['servers']],
+  );
+  assert.deepEqual(
+    plan.steps.flatMap((s) => s.dataSteps.map((d) => d.name)),
+    ['Migration_54_55'],
+  );
   // Room's ALTER text (reference 5.2).
   const bookSort = at(58).addedColumns[0]!;
   assert.equal(addColumnSql(bookSort.table, bookSort.column), 'ALTER TABLE `book_groups` ADD COLUMN `bookSort` INTEGER NOT NULL DEFAULT -1');
@@ -205,7 +217,10 @@ test('rows still only in the -wal (with or without its -shm) are seen by the sto
     // The main file alone does not have the newest book: it is in the -wal.
     const mainOnly = fresh('mainonly');
     copyFileSync(path, mainOnly);
-    assert.equal(withDb(mainOnly, (db) => db.prepare('SELECT count(*) FROM books WHERE bookUrl = ?').pluck().get(WAL_BOOK.bookUrl)), 0);
+    assert.equal(
+      withDb(mainOnly, (db) => db.prepare('SELECT count(*) FROM books WHERE bookUrl = ?').pluck().get(WAL_BOOK.bookUrl)),
+      0,
+    );
     // Our store sees it at 49 (read-only, so nothing is checkpointed yet).
     const ro = openStore(path, { readonly: true });
     assert.equal(ro.version, 49);
@@ -249,7 +264,10 @@ test('openStore: a 49 file opens at 49 unless upgrade: true, which upgrades it f
   // A read-only store cannot upgrade: refused, file untouched.
   const ro = base49();
   const roBefore = snapshot(ro);
-  assert.throws(() => openStore(ro, { readonly: true, upgrade: true }), (e: unknown) => e instanceof VersionMismatchError && /read-only/.test(e.message));
+  assert.throws(
+    () => openStore(ro, { readonly: true, upgrade: true }),
+    (e: unknown) => e instanceof VersionMismatchError && /read-only/.test(e.message),
+  );
   assert.deepEqual(snapshot(ro), roBefore);
 });
 
@@ -260,10 +278,13 @@ function tamper(path: string, sql: string): void {
 
 function assertRefused(path: string, check: (e: any) => boolean, options: Parameters<typeof migrate>[1] = {}): void {
   const before = snapshot(path);
-  assert.throws(() => migrate(path, options), (e: unknown) => {
-    assert.ok(check(e), `unexpected error: ${String(e)}`);
-    return true;
-  });
+  assert.throws(
+    () => migrate(path, options),
+    (e: unknown) => {
+      assert.ok(check(e), `unexpected error: ${String(e)}`);
+      return true;
+    },
+  );
   assert.deepEqual(snapshot(path), before, 'a refused file is left byte-for-byte as it was');
 }
 
@@ -301,15 +322,30 @@ test('a 49 file with a table where the upgrade would create one is refused, not 
     const path = base49();
     tamper(path, `CREATE TABLE \`${name}\` (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO \`${name}\` VALUES (1, 'mine')`);
     assert.equal(inspectFile(path).ok, true, 'at 49 an extra table is fine');
-    assertRefused(path, (e) => e instanceof SchemaMismatchError && e.differences.length === 1 && e.differences[0]?.kind === 'table-in-the-way' && e.differences[0]?.table === name);
+    assertRefused(
+      path,
+      (e) =>
+        e instanceof SchemaMismatchError && e.differences.length === 1 && e.differences[0]?.kind === 'table-in-the-way' && e.differences[0]?.table === name,
+    );
   }
 });
 
 test('other versions, non-stores and missing files are refused with what was found; no downgrade', () => {
-  for (const [version, hint] of [[76, /newer than 75, and there is no downgrade/], [48, /schema 48 /], [0, /schema 0 /]] as const) {
+  for (const [version, hint] of [
+    [76, /newer than 75, and there is no downgrade/],
+    [48, /schema 48 /],
+    [0, /schema 0 /],
+  ] as const) {
     const path = base49();
     tamper(path, `PRAGMA user_version = ${version}`);
-    assertRefused(path, (e) => e instanceof UnsupportedVersionError && e.found === version && hint.test(e.message) && /is not supported as a store .*legado-store import/.test(e.message));
+    assertRefused(
+      path,
+      (e) =>
+        e instanceof UnsupportedVersionError &&
+        e.found === version &&
+        hint.test(e.message) &&
+        /is not supported as a store .*legado-store import/.test(e.message),
+    );
   }
   const text = fresh('text');
   writeFileSync(text, 'not a database, just text\n'.repeat(100));
@@ -371,8 +407,15 @@ test('a failure at any step rolls everything back: the file is the 49 file it wa
     const path = base49();
     const boom = new Error(`stop at ${step}`);
     assert.throws(
-      () => migrate(path, { onStep: (s) => { if (s === step) throw boom; } , ...(step === 'backup' && { backup: fresh('bk') }) }),
-      (e: unknown) => e instanceof MigrationFailedError && e.code === 'MIGRATION_FAILED' && e.step === step && e.cause === boom && /rolled back/.test(e.message),
+      () =>
+        migrate(path, {
+          onStep: (s) => {
+            if (s === step) throw boom;
+          },
+          ...(step === 'backup' && { backup: fresh('bk') }),
+        }),
+      (e: unknown) =>
+        e instanceof MigrationFailedError && e.code === 'MIGRATION_FAILED' && e.step === step && e.cause === boom && /rolled back/.test(e.message),
     );
     assert.equal(print(path), original, `after a failure at ${step}`);
     assert.equal(integrity(path), 'ok');
@@ -385,14 +428,19 @@ test('a failure at any step rolls everything back: the file is the 49 file it wa
 
 test('foreign keys: a chapter that already pointed nowhere is kept, as the app keeps it; the check covers rebuilt tables', () => {
   const path = base49();
-  tamper(path, "PRAGMA foreign_keys = OFF; INSERT INTO chapters (url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay) VALUES ('x', 'orphan', 0, '', 'no-such-book', 0, 0, 0)");
+  tamper(
+    path,
+    "PRAGMA foreign_keys = OFF; INSERT INTO chapters (url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay) VALUES ('x', 'orphan', 0, '', 'no-such-book', 0, 0, 0)",
+  );
   const orphans = (p: string) => withDb(p, (db) => db.prepare('PRAGMA foreign_key_check(chapters)').all().length);
   assert.equal(orphans(path), 1);
   migrate(path);
   assert.equal(orphans(path), 1, 'kept, neither deleted nor reported as the upgrade’s fault');
   // The check itself reports violations of the tables it is given.
   withDb(path, (db) => {
-    assert.deepEqual(foreignKeyViolations(db, [schemas[62].table('chapters')!]), [{ table: 'chapters', rowid: 1 + (db.prepare("SELECT rowid FROM chapters WHERE url = 'x'").pluck().get() as number) - 1, parent: 'books' }]);
+    assert.deepEqual(foreignKeyViolations(db, [schemas[62].table('chapters')!]), [
+      { table: 'chapters', rowid: 1 + (db.prepare("SELECT rowid FROM chapters WHERE url = 'x'").pluck().get() as number) - 1, parent: 'books' },
+    ]);
     assert.deepEqual(foreignKeyViolations(db, [schemas[62].table('books')!]), []);
   });
 });

@@ -70,11 +70,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       };
       return walk(tmp);
     };
-    const sig = await interrupt(['query', store, SLOW], tmp, signal, () => copyFolder() !== undefined, () => {
-      const folder = copyFolder()!;
-      for (let d = folder; d !== tmp; d = join(d, '..')) assert.equal(statSync(d).mode & 0o777, 0o700, `${d} is owner-only`);
-      for (const f of readdirSync(folder)) assert.equal(statSync(join(folder, f)).mode & 0o077, 0, `${f} is owner-only`);
-    });
+    const sig = await interrupt(
+      ['query', store, SLOW],
+      tmp,
+      signal,
+      () => copyFolder() !== undefined,
+      () => {
+        const folder = copyFolder()!;
+        for (let d = folder; d !== tmp; d = join(d, '..')) assert.equal(statSync(d).mode & 0o777, 0o700, `${d} is owner-only`);
+        for (const f of readdirSync(folder)) assert.equal(statSync(join(folder, f)).mode & 0o077, 0, `${f} is owner-only`);
+      },
+    );
     // A signal that arrives during a synchronous SQLite statement is handled once it returns; the
     // command may have finished by then. Either way nothing is left.
     assert.ok(sig === signal || sig === null, String(sig));
@@ -98,7 +104,13 @@ test('SIGINT during a query on a store read in place: no -wal or -shm left besid
 test('read-only commands on a damaged store leave nothing beside it', async () => {
   const dir = tempDir();
   const { damaged: store, intact: other } = damagedStore(dir, 's');
-  for (const args of [['list', store, 'book_sources'], ['diff', store, other], ['export', store, join(dir, 'out.zip')], ['verify', store], ['shelf', store]]) {
+  for (const args of [
+    ['list', store, 'book_sources'],
+    ['diff', store, other],
+    ['export', store, join(dir, 'out.zip')],
+    ['verify', store],
+    ['shelf', store],
+  ]) {
     const r = await cli(...args);
     assert.deepEqual(readdirSync(dir).sort(), ['s-intact.db', 's.db'], `${args[0]}: exit ${r.code} ${r.stderr}`);
   }

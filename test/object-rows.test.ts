@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { openStore, schemas, type Driver, type Store } from 'legado-store';
-import { type Table } from 'legado-store/tools';
+import type { Table } from 'legado-store/tools';
 import type { Connection, Statement } from '../src/engine/driver.js';
 import { testDriver } from './helpers/engine.js';
 import { fullRow, keyOf, minimalRow } from './helpers/rows.js';

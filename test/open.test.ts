@@ -41,11 +41,14 @@ function tamper(path: string, sql: string): void {
 
 function assertRefused(path: string, errorClass: new (...a: never[]) => Error, check?: (e: any) => void) {
   const before = snapshot(path);
-  assert.throws(() => openStore(path), (e: unknown) => {
-    assert.ok(e instanceof errorClass, `expected ${errorClass.name}, got ${String(e)}`);
-    check?.(e);
-    return true;
-  });
+  assert.throws(
+    () => openStore(path),
+    (e: unknown) => {
+      assert.ok(e instanceof errorClass, `expected ${errorClass.name}, got ${String(e)}`);
+      check?.(e);
+      return true;
+    },
+  );
   assert.deepEqual(snapshot(path), before, 'the refused file must not change');
 }
 
@@ -66,10 +69,16 @@ test('an existing store opens at its own version, with its rows', () => {
 test('asking for another version than the file has is refused, and the file is untouched', () => {
   const p49 = storeFile(49);
   const before = snapshot(p49);
-  assert.throws(() => openStore(p49, { schema: 62 }), (e: any) => e instanceof VersionMismatchError && e.found === 49 && e.expected === 62 && /upgrade/.test(e.message));
+  assert.throws(
+    () => openStore(p49, { schema: 62 }),
+    (e: any) => e instanceof VersionMismatchError && e.found === 49 && e.expected === 62 && /upgrade/.test(e.message),
+  );
   assert.deepEqual(snapshot(p49), before);
   const p62 = storeFile(62);
-  assert.throws(() => openStore(p62, { schema: 49 }), (e: any) => e instanceof VersionMismatchError && /downgrading is not supported/.test(e.message));
+  assert.throws(
+    () => openStore(p62, { schema: 49 }),
+    (e: any) => e instanceof VersionMismatchError && /downgrading is not supported/.test(e.message),
+  );
 });
 
 test('a version outside 49 to 75 names the version, its hash and line, what is supported, and the import', () => {
@@ -173,12 +182,18 @@ test('one change alone is found: an extra or missing index, a missing view, a ta
     const path = storeFile(version ?? 62);
     tamper(path, sql);
     assertRefused(path, SchemaMismatchError, (e) => {
-      assert.deepEqual(e.differences.map((d: any) => `${d.kind} ${d.table} ${d.item ?? ''}`.trim()), [difference]);
+      assert.deepEqual(
+        e.differences.map((d: any) => `${d.kind} ${d.table} ${d.item ?? ''}`.trim()),
+        [difference],
+      );
     });
   }
   // The same DDL in other words (spacing, quotes) is the same structure: it opens.
   const path = storeFile();
-  tamper(path, 'ALTER TABLE caches RENAME TO caches_old; DROP INDEX index_caches_key; CREATE TABLE caches ( key TEXT  NOT NULL , value TEXT, deadline INTEGER NOT NULL, PRIMARY KEY (key) ); CREATE UNIQUE INDEX index_caches_key ON caches(key); DROP TABLE caches_old');
+  tamper(
+    path,
+    'ALTER TABLE caches RENAME TO caches_old; DROP INDEX index_caches_key; CREATE TABLE caches ( key TEXT  NOT NULL , value TEXT, deadline INTEGER NOT NULL, PRIMARY KEY (key) ); CREATE UNIQUE INDEX index_caches_key ON caches(key); DROP TABLE caches_old',
+  );
   openStore(path).close();
 });
 
@@ -186,7 +201,10 @@ test('a wrong identity hash is a difference (Room cannot verify the data integri
   const path = storeFile();
   tamper(path, "UPDATE room_master_table SET identity_hash = '0123456789abcdef0123456789abcdef' WHERE id = 42");
   assertRefused(path, SchemaMismatchError, (e) => {
-    assert.deepEqual(e.differences.map((d: any) => d.kind), ['identity-hash']);
+    assert.deepEqual(
+      e.differences.map((d: any) => d.kind),
+      ['identity-hash'],
+    );
     assert.equal(e.differences[0].expected, schemas[62].identityHash);
   });
 });
@@ -291,7 +309,7 @@ test('connection settings: WAL, foreign keys, a memory map for reads; none of it
   other.close();
 });
 
-test('a process builds only the schemas it uses: none on import, the file\'s own on open; naming the file builds the rest', () => {
+test("a process builds only the schemas it uses: none on import, the file's own on open; naming the file builds the rest", () => {
   const file = storeFile(75);
   const script = join(dir, 'lazy-schemas.mjs');
   writeFileSync(

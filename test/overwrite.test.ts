@@ -14,7 +14,11 @@ import { createV49 } from './helpers/v49-fixture.js';
 
 const dir = tempDir();
 const noTemps = (folder: string): void =>
-  assert.deepEqual(readdirSync(folder).filter((n) => n.endsWith('.tmp') || n.includes('.partial')), [], 'no temporary file left');
+  assert.deepEqual(
+    readdirSync(folder).filter((n) => n.endsWith('.tmp') || n.includes('.partial')),
+    [],
+    'no temporary file left',
+  );
 
 test('demo and init refuse an existing file (a text file, a store with data) and leave it as it was', async () => {
   const text = join(dir, 'notes.txt');
@@ -25,7 +29,11 @@ test('demo and init refuse an existing file (a text file, a store with data) and
   s.close();
   for (const target of [text, store]) {
     const before = snapshot(target);
-    for (const args of [['demo', target], ['init', target], ['init', target, '--schema', '49']]) {
+    for (const args of [
+      ['demo', target],
+      ['init', target],
+      ['init', target, '--schema', '49'],
+    ]) {
       const r = await cli(...args);
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, /^legado-store: FILE_EXISTS: .*already exists.*--force/);
@@ -72,12 +80,15 @@ test('migrate --backup refuses an existing backup file unless --force; the API h
   createV49(file);
   writeFileSync(backup, 'an older backup');
   const before = snapshot(file);
-  let r = await cli('migrate', file, '--backup', backup);
+  const r = await cli('migrate', file, '--backup', backup);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /FILE_EXISTS: .*old49\.backup\.db/);
   assert.deepEqual(snapshot(file), before, 'the store was not touched');
   assert.equal(readFileSync(backup, 'utf8'), 'an older backup');
-  assert.throws(() => migrate(file, { backup }), (e: unknown) => e instanceof FileExistsError && e.path === backup);
+  assert.throws(
+    () => migrate(file, { backup }),
+    (e: unknown) => e instanceof FileExistsError && e.path === backup,
+  );
   assert.deepEqual(snapshot(file), before);
   const result = migrate(file, { backup, overwrite: true });
   assert.equal(result.status, 'upgraded');
@@ -127,11 +138,29 @@ test('checkTarget: a folder, a missing parent folder and a NUL byte are CANNOT_O
     return undefined;
   };
   const opts = { purpose: 'a test file', companions: SQLITE_COMPANIONS };
-  assert.equal(code(() => checkTarget(sub, { ...opts, overwrite: true })), 'CANNOT_OPEN');
-  assert.equal(code(() => checkTarget(join(dir, 'nope', 'x.db'), opts)), 'CANNOT_OPEN');
-  assert.equal(code(() => checkTarget(join(dir, 'a\0b.db'), opts)), 'CANNOT_OPEN');
+  assert.equal(
+    code(() => checkTarget(sub, { ...opts, overwrite: true })),
+    'CANNOT_OPEN',
+  );
+  assert.equal(
+    code(() => checkTarget(join(dir, 'nope', 'x.db'), opts)),
+    'CANNOT_OPEN',
+  );
+  assert.equal(
+    code(() => checkTarget(join(dir, 'a\0b.db'), opts)),
+    'CANNOT_OPEN',
+  );
   writeFileSync(join(sub, 'x.db'), '');
-  assert.equal(code(() => checkTarget(join(sub, 'x.db'), opts)), 'FILE_EXISTS');
-  assert.equal(code(() => checkTarget(join(sub, 'x.db'), { ...opts, overwrite: true })), undefined);
-  assert.equal(code(() => checkTarget(join(sub, 'y.db'), opts)), undefined);
+  assert.equal(
+    code(() => checkTarget(join(sub, 'x.db'), opts)),
+    'FILE_EXISTS',
+  );
+  assert.equal(
+    code(() => checkTarget(join(sub, 'x.db'), { ...opts, overwrite: true })),
+    undefined,
+  );
+  assert.equal(
+    code(() => checkTarget(join(sub, 'y.db'), opts)),
+    undefined,
+  );
 });

@@ -98,7 +98,9 @@ const canRunNodeSqlite = (() => {
   }
 })();
 
-test('the packed package installs and type-checks for strict consumers, and runs', { skip: process.versions.bun ? 'npm pack and npm install are Node tooling' : false }, async (t) => {
+test('the packed package installs and type-checks for strict consumers, and runs', {
+  skip: process.versions.bun ? 'npm pack and npm install are Node tooling' : false,
+}, async (t) => {
   const work = mkdtempSync(join(tmpdir(), 'legado-pack-'));
   t.after(() => rmSync(work, { recursive: true, force: true }));
   const clone = join(work, 'clone');
@@ -113,15 +115,29 @@ test('the packed package installs and type-checks for strict consumers, and runs
   const files = new Set(filesUnder(pkg));
 
   await t.test('the tarball holds the built package, its sources, the licence, and nothing of the development', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'scripts/prepare.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/bin.js',
-      'dist/src/browser/index.d.ts', 'dist/browser/legado-store.js', 'dist/browser/sqlite3.wasm', 'src/index.ts']) {
+    for (const f of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'scripts/prepare.js',
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/cli/bin.js',
+      'dist/src/browser/index.d.ts',
+      'dist/browser/legado-store.js',
+      'dist/browser/sqlite3.wasm',
+      'src/index.ts',
+    ]) {
       assert.ok(files.has(f), `${f} is packed`);
     }
     assert.match(readFileSync(join(pkg, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) \d{4} legado-store contributors\n/);
     const stray = [...files].filter((f) => /^(dist\/(test|bench|web|page)|test|bench|web|node_modules)\//.test(f) || f.endsWith('.tgz'));
     assert.deepEqual(stray, []);
     // Everything package.json points at is there.
-    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>>; bin: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | Record<string, string>>;
+      bin: Record<string, string>;
+    };
     const targets = [...Object.values(manifest.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e))), ...Object.values(manifest.bin)];
     for (const target of targets) assert.ok(files.has(posix.normalize(target)), `${target} is packed`);
   });

@@ -40,7 +40,12 @@ test('counts() prepares its statements once, and counts what raw SQL counts', ()
     try {
       assert.equal(first['search_keywords'], 300);
       assert.equal(first['books'], raw.prepare('SELECT count(*) FROM books').pluck().get());
-      const tables = raw.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('android_metadata', 'room_master_table')").pluck().get();
+      const tables = raw
+        .prepare(
+          "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('android_metadata', 'room_master_table')",
+        )
+        .pluck()
+        .get();
       assert.equal(Object.keys(first).length, tables);
     } finally {
       raw.close();
@@ -75,7 +80,10 @@ test('in / notIn lists of every length from 9 to 16 share one statement, and sel
       const run = (n: number) => {
         const some = words.slice(10, 10 + n);
         const rawIn = raw.prepare(`SELECT word FROM search_keywords WHERE word IN (${some.map(() => '?').join(', ')}) ORDER BY word`).pluck();
-        assert.deepEqual(store.tables.search_keywords.list({ where: { word: { in: some } }, orderBy: 'word' }).map((r) => r.word), rawIn.all(...some));
+        assert.deepEqual(
+          store.tables.search_keywords.list({ where: { word: { in: some } }, orderBy: 'word' }).map((r) => r.word),
+          rawIn.all(...some),
+        );
         assert.equal(store.tables.search_keywords.count({ word: { in: some } }), n);
         assert.equal(store.tables.search_keywords.count({ word: { notIn: some } }), 300 - n);
       };

@@ -18,7 +18,13 @@ import { importBackupBytes } from '../src/backup/import.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const LIMIT = 60;
-const ENTRIES = { 'legado-store': 'index', 'legado-store/tools': 'tools/index', 'legado-store/errors': 'error-classes', 'legado-store/webdav': 'webdav/index', 'legado-store/driver': 'engine/index' } as const;
+const ENTRIES = {
+  'legado-store': 'index',
+  'legado-store/tools': 'tools/index',
+  'legado-store/errors': 'error-classes',
+  'legado-store/webdav': 'webdav/index',
+  'legado-store/driver': 'engine/index',
+} as const;
 
 /** Every name a .d.ts exports, values and types, as the compiler resolves them (through `export *`). */
 function declaredNames(dts: string): string[] {
@@ -26,7 +32,10 @@ function declaredNames(dts: string): string[] {
   const checker = program.getTypeChecker();
   const symbol = checker.getSymbolAtLocation(program.getSourceFile(dts)!);
   assert.ok(symbol, `${dts} is a module`);
-  return checker.getExportsOfModule(symbol).map((s) => s.name).sort();
+  return checker
+    .getExportsOfModule(symbol)
+    .map((s) => s.name)
+    .sort();
 }
 
 test(`the main entry exports at most ${LIMIT} names, values and types together`, async () => {
@@ -34,7 +43,10 @@ test(`the main entry exports at most ${LIMIT} names, values and types together`,
   const all = declaredNames(join(root, 'dist/src/index.d.ts'));
   const types = all.filter((n) => !runtime.includes(n));
   // What runs is what the declarations say: no value without a declaration.
-  assert.deepEqual(runtime.filter((n) => !all.includes(n)), []);
+  assert.deepEqual(
+    runtime.filter((n) => !all.includes(n)),
+    [],
+  );
   const list = `${all.length} names: values ${runtime.join(', ')}; types ${types.join(', ')}`;
   assert.ok(all.length <= LIMIT, `more than ${LIMIT}: ${list}`);
   console.log(list);
@@ -44,7 +56,7 @@ test(`the main entry exports at most ${LIMIT} names, values and types together`,
   }
 });
 
-test('docs/api.md lists exactly the main entry\'s names, by group', () => {
+test("docs/api.md lists exactly the main entry's names, by group", () => {
   const doc = readFileSync(join(root, 'docs/api.md'), 'utf8');
   const table = doc.slice(doc.indexOf('## Public names'), doc.indexOf('\n\n', doc.indexOf('| group |')));
   const listed = [...table.matchAll(/^\| [^|]+ \|(.*)$/gm)].flatMap(([, cells]) => [...cells!.matchAll(/`(\w+)`/g)].map((m) => m[1]!));
@@ -92,7 +104,10 @@ test('WebDAV is functions of a store; importing anything leaves Store.prototype 
   const store = openStore(join(dir, 's.db'), { schema: 75 });
   try {
     // The address is checked before any request, as store.webdav(...) did.
-    assert.throws(() => webdav.webdavSync(store, { url: 'ftp://127.0.0.1/' }), (e: unknown) => e instanceof webdav.WebDavConfigError);
+    assert.throws(
+      () => webdav.webdavSync(store, { url: 'ftp://127.0.0.1/' }),
+      (e: unknown) => e instanceof webdav.WebDavConfigError,
+    );
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -137,7 +152,10 @@ test('one importBackup: a folder, a zip path, zip bytes, a list of files, a rule
     // The browser's importBackup (bytes only) takes the same list of files.
     const inMemory = join(dir, 'in-memory.db');
     const browserSide = openStore(inMemory, { schema: 75, specialGroups: false });
-    await importBackupBytes(browserSide, Object.keys(backup).map((name) => ({ name, bytes: readFileSync(join(folder, name)) })));
+    await importBackupBytes(
+      browserSide,
+      Object.keys(backup).map((name) => ({ name, bytes: readFileSync(join(folder, name)) })),
+    );
     browserSide.close();
     assert.deepEqual(countsOf(inMemory, tables), expected);
     // A rule file and a backup in one call: each as what it is, in one transaction.

@@ -39,7 +39,10 @@ test('a write(2) that fails for a full disk is DISK_FULL, also where Node names 
   if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', full]).status !== 0) return;
   try {
     const input = join(dir, 'sources.json');
-    writeFileSync(input, JSON.stringify(Array.from({ length: 6000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: `S${i}`, ruleSearch: { x: 'y'.repeat(300) } }))));
+    writeFileSync(
+      input,
+      JSON.stringify(Array.from({ length: 6000 }, (_, i) => ({ bookSourceUrl: `https://s${i}`, bookSourceName: `S${i}`, ruleSearch: { x: 'y'.repeat(300) } }))),
+    );
     const r = await cli('sources', 'dedupe', input, '--write', join(full, 'out.json'));
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^legado-store: DISK_FULL: .*no space left/);

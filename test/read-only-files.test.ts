@@ -91,7 +91,11 @@ test('a readonly store on a writable WAL file leaves no -wal/-shm behind and ref
   const before = snapshot(path);
   const store = openStore(path, { readonly: true });
   assert.equal(store.books.shelf(-1).length, 1);
-  assert.equal(store.transaction(() => store.tables.books.count()), 1, 'a transaction that only reads works');
+  assert.equal(
+    store.transaction(() => store.tables.books.count()),
+    1,
+    'a transaction that only reads works',
+  );
   assert.throws(() => store.books.save({ bookUrl: 'u2', name: 'Two', author: 'B' }), /READ_ONLY|read-only/);
   store.close();
   assert.deepEqual(readdirSync(dir), ['s.db']);

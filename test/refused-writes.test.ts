@@ -5,7 +5,20 @@
 // with readdir afterwards, the rows read with raw SQL.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, readdirSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  readdirSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -55,7 +68,10 @@ before(async () => {
   g.books.save({ bookUrl: 'https://b.example/1', name: 'B', author: 'A', origin: 'https://new.example', durChapterIndex: 3, durChapterTime: Date.now() });
   g.close();
   const common = ['--url', dav.url, '--user', USER];
-  for (const args of [['webdav', 'backup', good, ...common], ['webdav', 'progress', good, '--push', ...common]]) {
+  for (const args of [
+    ['webdav', 'backup', good, ...common],
+    ['webdav', 'progress', good, '--push', ...common],
+  ]) {
     const r = await run(args);
     assert.equal(r.code, 0, r.stderr);
   }
@@ -127,8 +143,14 @@ test('a write the damage stops mid-way (the store opened, no -wal before): closi
   copyFileSync(files.damaged, join(dir, 's.db'));
   const s = openStore(join(dir, 's.db'));
   // An update of every row reads the damaged page: SQLite stops it with CORRUPT, rolled back.
-  assert.throws(() => s.transaction(() => s.db.prepare("UPDATE book_sources SET bookSourceGroup = 'touched'").run()), (e: unknown) => e instanceof Error);
-  assert.throws(() => s.tables.book_sources.list(), (e: unknown) => e instanceof CorruptError);
+  assert.throws(
+    () => s.transaction(() => s.db.prepare("UPDATE book_sources SET bookSourceGroup = 'touched'").run()),
+    (e: unknown) => e instanceof Error,
+  );
+  assert.throws(
+    () => s.tables.book_sources.list(),
+    (e: unknown) => e instanceof CorruptError,
+  );
   s.close();
   assert.deepEqual(readdirSync(dir), ['s.db']);
   // Byte for byte the file it was: nothing of the write reached it.
@@ -143,7 +165,10 @@ test('through the API, a foreign -wal beside a damaged file is never merged into
   const wal = readFileSync(join(dir, 's.db-wal'));
   // The open checks the -wal's pages (sound), not the file's: the damage shows on the first full read.
   const s = openStore(join(dir, 's.db'));
-  assert.throws(() => s.tables.book_sources.list(), (e: unknown) => e instanceof CorruptError);
+  assert.throws(
+    () => s.tables.book_sources.list(),
+    (e: unknown) => e instanceof CorruptError,
+  );
   s.close();
   assert.ok(readFileSync(join(dir, 's.db')).equals(file), 'the file as it was');
   assert.ok(readFileSync(join(dir, 's.db-wal')).equals(wal), 'the -wal as it was, beside it');

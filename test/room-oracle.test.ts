@@ -9,15 +9,7 @@ import { join } from 'node:path';
 import { appUpgrade } from './helpers/app-upgrade.js';
 import { dumpTables, withDb } from './helpers/dump.js';
 import { tempDir } from './helpers/files.js';
-import {
-  autoMigrationStatements,
-  createRoomFile,
-  fillRoomRows,
-  replayRoomUpgrade,
-  roomDump,
-  roomSchema,
-  roomStructure,
-} from './helpers/room-oracle.js';
+import { autoMigrationStatements, createRoomFile, fillRoomRows, replayRoomUpgrade, roomDump, roomSchema, roomStructure } from './helpers/room-oracle.js';
 import { createV49 } from './helpers/v49-fixture.js';
 import { checkStructure, sameDdl } from '../src/engine/structure.js';
 import { schemas, type SchemaVersion } from '../src/schema/index.js';
@@ -77,7 +69,10 @@ test('the steps are the kinds the app documents: ALTER, rebuild, 64->65 delete, 
   assert.deepEqual(sql(56), []);
   assert.ok(sql(55).at(-1)!.startsWith('update books set type = type | 256'));
   const s65 = sql(65);
-  assert.ok(s65.some((s) => s.startsWith('INSERT INTO `_new_book_sources`') && !s.includes('enabledReview')), s65.join('\n'));
+  assert.ok(
+    s65.some((s) => s.startsWith('INSERT INTO `_new_book_sources`') && !s.includes('enabledReview')),
+    s65.join('\n'),
+  );
   assert.ok(s65.includes('ALTER TABLE `rssSources` ADD COLUMN `jsLib` TEXT DEFAULT NULL'));
   assert.deepEqual(sql(75).slice(-1), [roomSchema(75).views![0]!.createSql.replace('${VIEW_NAME}', 'book_sources_part')]);
   assert.ok(sql(74).every((s) => s.startsWith('ALTER TABLE')));

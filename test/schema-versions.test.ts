@@ -29,15 +29,18 @@ test('the store supports exactly 49 to 75, one schema each', () => {
   for (const v of ALL) assert.equal(schemas[v as 62].version, v);
 });
 
-test('every identity hash computed from the model equals the app\'s (55 = 56, 68 = 69)', () => {
+test("every identity hash computed from the model equals the app's (55 = 56, 68 = 69)", () => {
   for (const v of ALL) assert.equal(schemas[v as 62].identityHash, roomSchema(v).identityHash, `schema ${v}`);
   assert.equal(schemas[55].identityHash, schemas[56].identityHash);
   assert.equal(schemas[68].identityHash, schemas[69].identityHash);
   assert.equal(new Set(ALL.map((v) => schemas[v as 62].identityHash)).size, 25);
 });
 
-test('the LegadoTeam line\'s hashes kept as data are its exported schemas\' (76-104), and name the line', () => {
-  assert.deepEqual(roomVersions('LegadoTeam-fork'), Array.from({ length: 104 - 76 + 1 }, (_, i) => 76 + i));
+test("the LegadoTeam line's hashes kept as data are its exported schemas' (76-104), and name the line", () => {
+  assert.deepEqual(
+    roomVersions('LegadoTeam-fork'),
+    Array.from({ length: 104 - 76 + 1 }, (_, i) => 76 + i),
+  );
   for (let v = 76; v <= 104; v++) {
     const hash = roomSchema(v, 'LegadoTeam-fork').identityHash;
     assert.equal(LEGADO_TEAM_HASHES[v], hash, `LegadoTeam ${v}`);
@@ -46,7 +49,7 @@ test('the LegadoTeam line\'s hashes kept as data are its exported schemas\' (76-
   }
 });
 
-test('every statement, tables, indices, views and setup, is the createSql of the version\'s exported schema', () => {
+test("every statement, tables, indices, views and setup, is the createSql of the version's exported schema", () => {
   for (const v of ALL) {
     const s = schemas[v as 62];
     assert.deepEqual(createSchemaSql(s, s.identityHash), roomStatements(roomSchema(v)), `schema ${v}`);
@@ -55,7 +58,7 @@ test('every statement, tables, indices, views and setup, is the createSql of the
   assert.match(createSchemaSql(schemas[75], schemas[75].identityHash).find((q) => q.startsWith('CREATE VIEW'))!, /enabledExplore, \n {4}\(loginUrl/);
 });
 
-test('a file the store creates reads back through PRAGMA as the file the app\'s statements make', () => {
+test("a file the store creates reads back through PRAGMA as the file the app's statements make", () => {
   for (const v of ALL) {
     const ours = join(dir, `ours-${v}.db`);
     openStore(ours, { schema: v as 62, specialGroups: false }).close();
@@ -108,9 +111,15 @@ test('a 75 file whose view text differs by one space is a mismatch, named as suc
   db.exec(sql.replace('enabledExplore, \n', 'enabledExplore,\n'));
   db.close();
   const r = inspectFile(path);
-  assert.deepEqual(r.differences.map((d) => [d.kind, d.table]), [['view-definition', 'book_sources_part']]);
+  assert.deepEqual(
+    r.differences.map((d) => [d.kind, d.table]),
+    [['view-definition', 'book_sources_part']],
+  );
   const db2 = openDb(path);
   db2.exec('DROP VIEW book_sources_part');
   db2.close();
-  assert.deepEqual(inspectFile(path).differences.map((d) => d.kind), ['missing-view']);
+  assert.deepEqual(
+    inspectFile(path).differences.map((d) => d.kind),
+    ['missing-view'],
+  );
 });

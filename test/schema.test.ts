@@ -5,7 +5,7 @@ import { schemas } from 'legado-store';
 import { createIndexSql, createSchemaSql, createTableSql } from 'legado-store/tools';
 import { ROOM_62_INDICES, ROOM_62_TABLES, ROOM_SETUP } from './fixtures/room-62-ddl.js';
 
-test('identity hashes computed from the model equal the app\'s', () => {
+test("identity hashes computed from the model equal the app's", () => {
   assert.equal(schemas[62].identityHash, '965c5f1d4c60d25b4b46efb17c575c85');
   assert.equal(schemas[49].identityHash, '2a6f5ee3d0ed9ac13f15183a04a4af45');
 });
@@ -23,7 +23,11 @@ test('every CREATE TABLE and CREATE INDEX is the text Room writes for schema 62'
   assert.deepEqual(Object.keys(ROOM_62_TABLES).sort(), schemas[62].tables.map((t) => t.name).sort());
   for (const t of schemas[62].tables) {
     assert.equal(createTableSql(t), ROOM_62_TABLES[t.name]!.replace('${TABLE_NAME}', t.name), t.name);
-    assert.deepEqual(createIndexSql(t), (ROOM_62_INDICES[t.name] ?? []).map((s) => s.replace('${TABLE_NAME}', t.name)), t.name);
+    assert.deepEqual(
+      createIndexSql(t),
+      (ROOM_62_INDICES[t.name] ?? []).map((s) => s.replace('${TABLE_NAME}', t.name)),
+      t.name,
+    );
   }
   assert.deepEqual(createSchemaSql(schemas[62], schemas[62].identityHash).slice(-2), ROOM_SETUP);
 });
@@ -67,29 +71,35 @@ test('schema 49 is schema 62 with exactly the differences of spec section 9', ()
     }
     assert.deepEqual(t49.indices, t62.indices);
     assert.deepEqual(t49.foreignKeys, t62.foreignKeys);
-    assert.deepEqual(t49.primaryKey.map((c) => c.name), t62.primaryKey.map((c) => c.name));
+    assert.deepEqual(
+      t49.primaryKey.map((c) => c.name),
+      t62.primaryKey.map((c) => c.name),
+    );
   }
-  assert.deepEqual(diff.sort(), [
-    "books.origin: default ''",
-    'book_groups.bookSort: absent',
-    'book_sources.coverDecodeJs: absent',
-    'book_sources.enabledReview: absent',
-    'book_sources.ruleReview: absent',
-    'book_sources.variableComment: absent',
-    'dictRules: absent',
-    'readRecord.lastRead: absent',
-    'readRecord.readTime: default none',
-    'rssSources.articleStyle: default none',
-    'rssSources.contentBlacklist: absent',
-    'rssSources.contentWhitelist: absent',
-    'rssSources.coverDecodeJs: absent',
-    'rssSources.customOrder: default none',
-    'rssSources.enableJs: default none',
-    'rssSources.injectJs: absent',
-    'rssSources.lastUpdateTime: absent',
-    'rssSources.loadWithBaseUrl: default none',
-    'rssSources.variableComment: absent',
-    'servers: absent',
-    'txtTocRules.example: absent',
-  ].sort());
+  assert.deepEqual(
+    diff.sort(),
+    [
+      "books.origin: default ''",
+      'book_groups.bookSort: absent',
+      'book_sources.coverDecodeJs: absent',
+      'book_sources.enabledReview: absent',
+      'book_sources.ruleReview: absent',
+      'book_sources.variableComment: absent',
+      'dictRules: absent',
+      'readRecord.lastRead: absent',
+      'readRecord.readTime: default none',
+      'rssSources.articleStyle: default none',
+      'rssSources.contentBlacklist: absent',
+      'rssSources.contentWhitelist: absent',
+      'rssSources.coverDecodeJs: absent',
+      'rssSources.customOrder: default none',
+      'rssSources.enableJs: default none',
+      'rssSources.injectJs: absent',
+      'rssSources.lastUpdateTime: absent',
+      'rssSources.loadWithBaseUrl: default none',
+      'rssSources.variableComment: absent',
+      'servers: absent',
+      'txtTocRules.example: absent',
+    ].sort(),
+  );
 });

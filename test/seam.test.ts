@@ -16,9 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), 'legado-seam-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function sources(d: string): string[] {
-  return readdirSync(d, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(d, e.name)) : e.name.endsWith('.ts') ? [join(d, e.name)] : [],
-  );
+  return readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(d, e.name)) : e.name.endsWith('.ts') ? [join(d, e.name)] : []));
 }
 
 test('only src/engine/drivers/ names an engine module', () => {
@@ -26,10 +24,20 @@ test('only src/engine/drivers/ names an engine module', () => {
   assert.ok(files.length > 50, `read ${files.length} source files`);
   const offenders = files
     .filter((f) => !relative(SRC, f).startsWith(join('engine', 'drivers')))
-    .filter((f) => readFileSync(f, 'utf8').split('\n').some((l) => ENGINE_IMPORT.test(l)));
-  assert.deepEqual(offenders.map((f) => relative(SRC, f)), []);
+    .filter((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .some((l) => ENGINE_IMPORT.test(l)),
+    );
+  assert.deepEqual(
+    offenders.map((f) => relative(SRC, f)),
+    [],
+  );
   // The check sees an engine import where there is one.
-  assert.ok(files.some((f) => ENGINE_IMPORT.test(readFileSync(f, 'utf8'))), 'the drivers import their engines');
+  assert.ok(
+    files.some((f) => ENGINE_IMPORT.test(readFileSync(f, 'utf8'))),
+    'the drivers import their engines',
+  );
 });
 
 test('a store runs on the engine under test, and says which', () => {
@@ -55,12 +63,18 @@ test('driver: a Driver object is used as given, for openStore and inspectFile', 
 
 test('driver: an unknown or unavailable engine is a DriverUnavailableError naming it, and no file is made', () => {
   const path = join(dir, 'never.db');
-  assert.throws(() => openStore(path, { driver: 'no-such-engine' as never }), (e: unknown) => {
-    assert.ok(e instanceof DriverUnavailableError);
-    assert.equal(e.code, 'DRIVER_UNAVAILABLE');
-    assert.equal(e.driver, 'no-such-engine');
-    assert.match(e.message, /no-such-engine/);
-    return true;
-  });
-  assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('never')), []);
+  assert.throws(
+    () => openStore(path, { driver: 'no-such-engine' as never }),
+    (e: unknown) => {
+      assert.ok(e instanceof DriverUnavailableError);
+      assert.equal(e.code, 'DRIVER_UNAVAILABLE');
+      assert.equal(e.driver, 'no-such-engine');
+      assert.match(e.message, /no-such-engine/);
+      return true;
+    },
+  );
+  assert.deepEqual(
+    readdirSync(dir).filter((n) => n.startsWith('never')),
+    [],
+  );
 });

@@ -17,7 +17,7 @@ function threeBooks(store: Store<62>): void {
   store.tables.books.insert({ bookUrl: 'u:c', origin: 'src', name: 'Alpha', author: 'B', durChapterTime: 200, latestChapterTime: 20, order: 1 });
 }
 
-test('getBookshelf: an empty shelf answers the app\'s message, no data field', async () => {
+test("getBookshelf: an empty shelf answers the app's message, no data field", async () => {
   const s = await served();
   const a = await s.get('/getBookshelf');
   assert.equal(a.status, 200);
@@ -32,12 +32,31 @@ test('getBookshelf: every bookshelfSort value orders as the app (0 durChapterTim
     const s = await served({ bookshelfSort: sort }, threeBooks);
     const a = (await s.get('/getBookshelf')).json() as { isSuccess: boolean; data: { bookUrl: string }[] };
     assert.equal(a.isSuccess, true);
-    assert.deepEqual(a.data.map((b) => b.bookUrl), expected[sort], `sort ${sort}`);
+    assert.deepEqual(
+      a.data.map((b) => b.bookUrl),
+      expected[sort],
+      `sort ${sort}`,
+    );
   }
 });
 
-test('getBookshelf: one book as the app\'s Gson writes it (column order, nulls left out, booleans)', async () => {
-  const s = await served({}, (st) => st.tables.books.insert({ bookUrl: 'https://x/1', tocUrl: '', origin: 'https://x', originName: 'X', name: '书', author: '某', type: 8, group: 1n, durChapterTitle: '第1章', durChapterTime: 5, latestChapterTime: 6, lastCheckTime: 7 }));
+test("getBookshelf: one book as the app's Gson writes it (column order, nulls left out, booleans)", async () => {
+  const s = await served({}, (st) =>
+    st.tables.books.insert({
+      bookUrl: 'https://x/1',
+      tocUrl: '',
+      origin: 'https://x',
+      originName: 'X',
+      name: '书',
+      author: '某',
+      type: 8,
+      group: 1n,
+      durChapterTitle: '第1章',
+      durChapterTime: 5,
+      latestChapterTime: 6,
+      lastCheckTime: 7,
+    }),
+  );
   const a = await s.get('/getBookshelf');
   const book = `{
   "bookUrl": "https://x/1",
@@ -78,7 +97,11 @@ test('getBookshelf: over 3,000 books the answer is streamed (chunked) and is the
   assert.equal(parsed.data[3000]!.bookUrl, 'u:3000');
   assert.equal(text, JSON.stringify(parsed, null, 2), 'the same 2-space layout as one piece');
   // 3,000 exactly is one piece.
-  const small = await served({}, (st) => st.transaction(() => { for (let i = 0; i < 3000; i++) st.tables.books.insert({ bookUrl: `u:${i}`, name: `n${i}`, author: 'a' }); }));
+  const small = await served({}, (st) =>
+    st.transaction(() => {
+      for (let i = 0; i < 3000; i++) st.tables.books.insert({ bookUrl: `u:${i}`, name: `n${i}`, author: 'a' });
+    }),
+  );
   const res2 = await fetch(small.server.url + 'getBookshelf');
   assert.notEqual(res2.headers.get('content-length'), null);
   await res2.arrayBuffer();
@@ -124,7 +147,10 @@ test('saveBook inserts or updates in place (chapters kept); bad JSON is 格式�
 test('deleteBook deletes the book and, by the foreign key, its chapters', async () => {
   const s = await served({}, (st) => {
     threeBooks(st);
-    st.chapters.replaceToc('u:a', [{ url: 'c0', title: '一', index: 0, isVolume: false, baseUrl: '', isVip: false, isPay: false }, { url: 'c1', title: '二', index: 1, isVolume: false, baseUrl: '', isVip: false, isPay: false }]);
+    st.chapters.replaceToc('u:a', [
+      { url: 'c0', title: '一', index: 0, isVolume: false, baseUrl: '', isVip: false, isPay: false },
+      { url: 'c1', title: '二', index: 1, isVolume: false, baseUrl: '', isVip: false, isPay: false },
+    ]);
   });
   assert.equal((await s.post('/deleteBook', JSON.stringify({ bookUrl: 'u:a', name: '甲书', author: 'A' }))).text, SAVED);
   assert.equal(s.sql('SELECT count(*) FROM books WHERE bookUrl = ?', 'u:a'), 0);
@@ -133,7 +159,7 @@ test('deleteBook deletes the book and, by the foreign key, its chapters', async 
   assert.equal(s.sql('SELECT count(*) FROM books'), 2);
 });
 
-test('getReadConfig / saveReadConfig keep the web reader\'s settings in caches under webReadConfig', async () => {
+test("getReadConfig / saveReadConfig keep the web reader's settings in caches under webReadConfig", async () => {
   const s = await served();
   assert.equal((await s.get('/getReadConfig')).text, '{\n  "isSuccess": false,\n  "errorMsg": "没有配置"\n}');
   const config = '{"theme":0,"font":2,"fontSize":18}';
@@ -146,17 +172,34 @@ test('getReadConfig / saveReadConfig keep the web reader\'s settings in caches u
   assert.equal(s.sql("SELECT count(*) FROM caches WHERE key = 'webReadConfig'"), 0);
 });
 
-test('getChapterList: the stored chapters by index; none: refreshToc\'s messages; engine-only answers say so', async () => {
+test("getChapterList: the stored chapters by index; none: refreshToc's messages; engine-only answers say so", async () => {
   const s = await served({}, (st) => {
     threeBooks(st);
-    st.tables.book_sources.insert({ bookSourceUrl: 'src', bookSourceName: 'S', bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 180000, weight: 0 });
-    st.chapters.replaceToc('u:a', [{ url: 'c1', title: '二', index: 1, isVolume: false, baseUrl: '', isVip: false, isPay: false }, { url: 'c0', title: '一', index: 0, isVolume: false, baseUrl: '', isVip: false, isPay: false }]);
+    st.tables.book_sources.insert({
+      bookSourceUrl: 'src',
+      bookSourceName: 'S',
+      bookSourceType: 0,
+      customOrder: 0,
+      enabled: true,
+      enabledExplore: true,
+      lastUpdateTime: 0,
+      respondTime: 180000,
+      weight: 0,
+    });
+    st.chapters.replaceToc('u:a', [
+      { url: 'c1', title: '二', index: 1, isVolume: false, baseUrl: '', isVip: false, isPay: false },
+      { url: 'c0', title: '一', index: 0, isVolume: false, baseUrl: '', isVip: false, isPay: false },
+    ]);
     st.tables.books.insert({ bookUrl: 'u:orphan', origin: 'gone', name: '孤', author: 'O' });
   });
   const list = await s.get('/getChapterList?url=u%3Aa');
   assert.equal(
     list.text,
-    envelopeText(true, '', '[\n  {\n    "url": "c0",\n    "title": "一",\n    "isVolume": false,\n    "baseUrl": "",\n    "bookUrl": "u:a",\n    "index": 0,\n    "isVip": false,\n    "isPay": false\n  },\n  {\n    "url": "c1",\n    "title": "二",\n    "isVolume": false,\n    "baseUrl": "",\n    "bookUrl": "u:a",\n    "index": 1,\n    "isVip": false,\n    "isPay": false\n  }\n]'),
+    envelopeText(
+      true,
+      '',
+      '[\n  {\n    "url": "c0",\n    "title": "一",\n    "isVolume": false,\n    "baseUrl": "",\n    "bookUrl": "u:a",\n    "index": 0,\n    "isVip": false,\n    "isPay": false\n  },\n  {\n    "url": "c1",\n    "title": "二",\n    "isVolume": false,\n    "baseUrl": "",\n    "bookUrl": "u:a",\n    "index": 1,\n    "isVip": false,\n    "isPay": false\n  }\n]',
+    ),
   );
   assert.equal((await s.get('/getChapterList')).text, envelopeText(false, '参数url不能为空，请指定书籍地址'));
   assert.equal((await s.get('/getChapterList?url=nope')).text, envelopeText(false, '未在数据库找到对应书籍，请先添加'));

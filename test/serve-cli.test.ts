@@ -32,8 +32,9 @@ function startServe(args: string[], env: Record<string, string> = {}): Promise<C
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const seen = (d: Buffer) => {
     out += d.toString();
-    for (const w of waiters.splice(0)) if (out.includes(w.text)) w.resolve();
-    else waiters.push(w);
+    for (const w of waiters.splice(0))
+      if (out.includes(w.text)) w.resolve();
+      else waiters.push(w);
   };
   child.stdout!.on('data', seen);
   child.stderr!.on('data', seen);
@@ -156,7 +157,11 @@ test('SIGTERM while a progress save waits on its WebDAV upload: the request fini
   );
   const db = openDb(path);
   try {
-    const row = db.prepare('SELECT durChapterIndex, durChapterPos, syncTime FROM books').get() as { durChapterIndex: number; durChapterPos: number; syncTime: number };
+    const row = db.prepare('SELECT durChapterIndex, durChapterPos, syncTime FROM books').get() as {
+      durChapterIndex: number;
+      durChapterPos: number;
+      syncTime: number;
+    };
     assert.equal(row.durChapterIndex, 9);
     assert.equal(row.durChapterPos, 33);
     assert.ok(row.syncTime > 0, 'syncTime set after the upload');

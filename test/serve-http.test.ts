@@ -112,7 +112,10 @@ test('credentials: without or with wrong ones 401, with the right ones the API a
 
 test('/api/import takes a rule collection and reports; /api/export gives a backup zip; /api/database a database file', async () => {
   const s = await served();
-  const sources = JSON.stringify([{ bookSourceUrl: 'https://a', bookSourceName: '甲', bookSourceType: 0 }, { bookSourceUrl: 'https://b', bookSourceName: '乙' }]);
+  const sources = JSON.stringify([
+    { bookSourceUrl: 'https://a', bookSourceName: '甲', bookSourceType: 0 },
+    { bookSourceUrl: 'https://b', bookSourceName: '乙' },
+  ]);
   const res = await fetch(s.server.url + 'api/import', { method: 'POST', body: sources });
   assert.equal(res.status, 200);
   const report = (await res.json()) as { kinds: Record<string, { stored?: number }> };

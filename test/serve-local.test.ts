@@ -30,10 +30,20 @@ test('addLocalBook: a TXT upload becomes a local book with its chapters; its tex
   assert.ok((Number(books[0]!.type) & 256) !== 0, 'the local bit');
   const bookUrl = String(books[0]!.bookUrl);
   assert.ok(readdirSync(join(dirname(s.path), 'books')).length === 1, 'the file is kept in the books folder');
-  assert.deepEqual(s.rows('SELECT title FROM chapters ORDER BY "index"').map((r) => r.title), ['第1章 开端', '第2章 相遇', '第3章 离别']);
+  assert.deepEqual(
+    s.rows('SELECT title FROM chapters ORDER BY "index"').map((r) => r.title),
+    ['第1章 开端', '第2章 相遇', '第3章 离别'],
+  );
 
   const list = (await s.get(`/getChapterList?url=${encodeURIComponent(bookUrl)}`)).json() as { isSuccess: boolean; data: { title: string; index: number }[] };
-  assert.deepEqual(list.data.map((c) => [c.index, c.title]), [[0, '第1章 开端'], [1, '第2章 相遇'], [2, '第3章 离别']]);
+  assert.deepEqual(
+    list.data.map((c) => [c.index, c.title]),
+    [
+      [0, '第1章 开端'],
+      [1, '第2章 相遇'],
+      [2, '第3章 离别'],
+    ],
+  );
   const content = (await s.get(`/getBookContent?url=${encodeURIComponent(bookUrl)}&index=1`)).json() as { isSuccess: boolean; data: string };
   assert.equal(content.isSuccess, true);
   assert.ok(content.data.includes(para(1500, '水')));
@@ -46,7 +56,7 @@ test('addLocalBook: a TXT upload becomes a local book with its chapters; its tex
   assert.equal(s.sql('SELECT count(*) FROM chapters'), 3);
 });
 
-test('addLocalBook: no file, an empty file, no fileName: the app\'s messages, nothing written', async () => {
+test("addLocalBook: no file, an empty file, no fileName: the app's messages, nothing written", async () => {
   const s = await served();
   assert.equal(await upload(s.server.url, 'a.txt', undefined), envelopeText(false, 'fileData 不能为空'));
   assert.equal(await upload(s.server.url, 'a.txt', new Blob([])), envelopeText(false, 'fileData 不能为空'));

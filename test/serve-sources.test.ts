@@ -11,7 +11,18 @@ const SAVED = envelopeText(true, '', '""');
 /** ReturnData as created: what saveReplaceRule and deleteReplaceRule answer even when they worked. */
 const UNTOUCHED = '{\n  "isSuccess": false,\n  "errorMsg": "未知错误,请联系开发者!"\n}';
 
-const source = (url: string, name: string, extra: Record<string, unknown> = {}) => ({ bookSourceUrl: url, bookSourceName: name, bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 180000, weight: 0, ...extra });
+const source = (url: string, name: string, extra: Record<string, unknown> = {}) => ({
+  bookSourceUrl: url,
+  bookSourceName: name,
+  bookSourceType: 0,
+  customOrder: 0,
+  enabled: true,
+  enabledExplore: true,
+  lastUpdateTime: 0,
+  respondTime: 180000,
+  weight: 0,
+  ...extra,
+});
 
 test('book sources: empty list, one by url, not found, missing url', async () => {
   const s = await served();
@@ -22,11 +33,15 @@ test('book sources: empty list, one by url, not found, missing url', async () =>
   const one = await s.get('/getBookSource?url=https%3A%2F%2Fa');
   assert.equal(
     one.text,
-    envelopeText(true, '', '{\n  "bookSourceUrl": "https://a",\n  "bookSourceName": "甲",\n  "bookSourceType": 0,\n  "customOrder": 0,\n  "enabled": true,\n  "enabledExplore": true,\n  "enabledCookieJar": false,\n  "lastUpdateTime": 0,\n  "respondTime": 180000,\n  "weight": 0,\n  "ruleSearch": {\n    "bookList": "class.item"\n  }\n}'),
+    envelopeText(
+      true,
+      '',
+      '{\n  "bookSourceUrl": "https://a",\n  "bookSourceName": "甲",\n  "bookSourceType": 0,\n  "customOrder": 0,\n  "enabled": true,\n  "enabledExplore": true,\n  "enabledCookieJar": false,\n  "lastUpdateTime": 0,\n  "respondTime": 180000,\n  "weight": 0,\n  "ruleSearch": {\n    "bookList": "class.item"\n  }\n}',
+    ),
   );
 });
 
-test('saveBookSource: insert or replace; blank name or URL, no body, not a source: the app\'s messages, nothing written', async () => {
+test("saveBookSource: insert or replace; blank name or URL, no body, not a source: the app's messages, nothing written", async () => {
   const s = await served();
   assert.equal((await s.post('/saveBookSource', JSON.stringify(source('https://a', '甲')))).text, SAVED);
   assert.equal((await s.post('/saveBookSource', JSON.stringify(source('https://a', '甲二')))).text, SAVED);
@@ -39,10 +54,16 @@ test('saveBookSource: insert or replace; blank name or URL, no body, not a sourc
 
 test('saveBookSources: blank ones skipped, data lists the saved ones; no list: 转换源失败', async () => {
   const s = await served();
-  const a = await s.post('/saveBookSources', JSON.stringify([source('https://a', '甲'), source('https://b', '  '), source(' ', '丙'), source('https://d', '丁')]));
+  const a = await s.post(
+    '/saveBookSources',
+    JSON.stringify([source('https://a', '甲'), source('https://b', '  '), source(' ', '丙'), source('https://d', '丁')]),
+  );
   const answer = a.json() as { isSuccess: boolean; errorMsg: string; data: { bookSourceUrl: string }[] };
   assert.equal(answer.isSuccess, true);
-  assert.deepEqual(answer.data.map((x) => x.bookSourceUrl), ['https://a', 'https://d']);
+  assert.deepEqual(
+    answer.data.map((x) => x.bookSourceUrl),
+    ['https://a', 'https://d'],
+  );
   assert.deepEqual(s.rows('SELECT bookSourceUrl FROM book_sources ORDER BY bookSourceUrl'), [{ bookSourceUrl: 'https://a' }, { bookSourceUrl: 'https://d' }]);
   assert.equal((await s.post('/saveBookSources', '[]')).text, envelopeText(false, '转换源失败'));
   assert.equal((await s.post('/saveBookSources', '{"a":1}')).text, envelopeText(false, '转换源失败'));
@@ -53,17 +74,30 @@ test('deleteBookSources: the sources and their cached variables (v_<url>_%, user
   const s = await served({}, (st) => {
     st.tables.book_sources.insert(source('https://a', '甲'));
     st.tables.book_sources.insert(source('https://b', '乙'));
-    for (const key of ['v_https://a_token', 'userInfo_https://a', 'loginHeader_https://a', 'sourceVariable_https://a', 'v_https://b_token', 'userInfo_https://b', 'webReadConfig', 'v_https://a']) st.cache.put(key, 'x');
+    for (const key of [
+      'v_https://a_token',
+      'userInfo_https://a',
+      'loginHeader_https://a',
+      'sourceVariable_https://a',
+      'v_https://b_token',
+      'userInfo_https://b',
+      'webReadConfig',
+      'v_https://a',
+    ])
+      st.cache.put(key, 'x');
   });
   assert.equal((await s.post('/deleteBookSources', JSON.stringify([source('https://a', '甲')]))).text, DONE);
   assert.deepEqual(s.rows('SELECT bookSourceUrl FROM book_sources'), [{ bookSourceUrl: 'https://b' }]);
   // `v_https://a` has no `_` after the URL: the app's LIKE 'v_' || url || '_%' keeps it.
-  assert.deepEqual(s.rows('SELECT key FROM caches ORDER BY key').map((r) => r.key), ['userInfo_https://b', 'v_https://a', 'v_https://b_token', 'webReadConfig']);
+  assert.deepEqual(
+    s.rows('SELECT key FROM caches ORDER BY key').map((r) => r.key),
+    ['userInfo_https://b', 'v_https://a', 'v_https://b_token', 'webReadConfig'],
+  );
   assert.equal((await s.post('/deleteBookSources', 'not json')).text, envelopeText(false, '数据格式错误'));
   assert.equal(s.sql('SELECT count(*) FROM book_sources'), 1);
 });
 
-test('RSS sources: the same pattern, their messages; delete removes the source\'s articles and cached variables', async () => {
+test("RSS sources: the same pattern, their messages; delete removes the source's articles and cached variables", async () => {
   const rss = (url: string, name: string) => ({ sourceUrl: url, sourceName: name });
   const s = await served();
   assert.equal((await s.get('/getRssSources')).text, envelopeText(false, '源列表为空'));
@@ -72,12 +106,24 @@ test('RSS sources: the same pattern, their messages; delete removes the source\'
   assert.equal((await s.post('/saveRssSource', JSON.stringify(rss('https://r1', '')))).text, envelopeText(false, '源名称和URL不能为空'));
   assert.equal((await s.post('/saveRssSource', JSON.stringify(rss('https://r1', '新闻')))).text, SAVED);
   const saved = (await s.post('/saveRssSources', JSON.stringify([rss('https://r2', '二'), rss('', '空')]))).json() as { data: { sourceUrl: string }[] };
-  assert.deepEqual(saved.data.map((x) => x.sourceUrl), ['https://r2']);
+  assert.deepEqual(
+    saved.data.map((x) => x.sourceUrl),
+    ['https://r2'],
+  );
   assert.equal((await s.post('/saveRssSources', '')).text, envelopeText(false, '数据不能为空'));
   const list = (await s.get('/getRssSources')).json() as { data: { sourceUrl: string; sourceName: string; enabled: boolean }[] };
-  assert.deepEqual(list.data.map((x) => [x.sourceUrl, x.sourceName, x.enabled]), [['https://r1', '新闻', true], ['https://r2', '二', true]]);
+  assert.deepEqual(
+    list.data.map((x) => [x.sourceUrl, x.sourceName, x.enabled]),
+    [
+      ['https://r1', '新闻', true],
+      ['https://r2', '二', true],
+    ],
+  );
 
-  s.store.rss.addArticles('https://r1', 'all', [{ title: 't', link: 'https://r1/1' }, { title: 'u', link: 'https://r1/2' }]);
+  s.store.rss.addArticles('https://r1', 'all', [
+    { title: 't', link: 'https://r1/1' },
+    { title: 'u', link: 'https://r1/2' },
+  ]);
   s.store.rss.addArticles('https://r2', 'all', [{ title: 'v', link: 'https://r2/1' }]);
   s.store.cache.put('sourceVariable_https://r1', 'x');
   assert.equal((await s.post('/deleteRssSources', JSON.stringify([rss('https://r1', '新闻')]))).text, DONE);
@@ -94,13 +140,25 @@ test('replace rules: the list as a JSON string; save/delete answer isSuccess fal
   const s = await served();
   assert.equal((await s.get('/getReplaceRules')).text, envelopeText(true, '', '"[]"'));
   // order left out is Int.MIN_VALUE: it becomes max(sortOrder) + 1, 1 on an empty table.
-  assert.equal((await s.post('/saveReplaceRule', JSON.stringify({ id: 7, name: '去广告', pattern: 'ad\\d+', replacement: '', isRegex: true }))).text, UNTOUCHED);
+  assert.equal(
+    (await s.post('/saveReplaceRule', JSON.stringify({ id: 7, name: '去广告', pattern: 'ad\\d+', replacement: '', isRegex: true }))).text,
+    UNTOUCHED,
+  );
   assert.equal((await s.post('/saveReplaceRule', JSON.stringify({ id: 8, name: '二', pattern: 'x', order: -2147483648 }))).text, UNTOUCHED);
-  assert.deepEqual(s.rows('SELECT id, name, sortOrder FROM replace_rules ORDER BY id'), [{ id: 7, name: '去广告', sortOrder: 1 }, { id: 8, name: '二', sortOrder: 2 }]);
+  assert.deepEqual(s.rows('SELECT id, name, sortOrder FROM replace_rules ORDER BY id'), [
+    { id: 7, name: '去广告', sortOrder: 1 },
+    { id: 8, name: '二', sortOrder: 2 },
+  ]);
   const rules = (await s.get('/getReplaceRules')).json() as { data: string };
   assert.equal(typeof rules.data, 'string');
   const inner = JSON.parse(rules.data) as { id: number; order: number }[];
-  assert.deepEqual(inner.map((r) => [r.id, r.order]), [[7, 1], [8, 2]]);
+  assert.deepEqual(
+    inner.map((r) => [r.id, r.order]),
+    [
+      [7, 1],
+      [8, 2],
+    ],
+  );
   assert.equal(rules.data, JSON.stringify(inner, null, 2), 'the inner text is pretty-printed by the same Gson');
   // Saving the same id replaces it.
   assert.equal((await s.post('/saveReplaceRule', JSON.stringify({ id: 7, name: '改', pattern: 'ad', order: 5 }))).text, UNTOUCHED);
@@ -112,7 +170,7 @@ test('replace rules: the list as a JSON string; save/delete answer isSuccess fal
   assert.equal(s.sql('SELECT count(*) FROM replace_rules'), 1);
 });
 
-test('testReplaceRule: regex with Java\'s $n replacement, plain text, rule given as a string; its messages', async () => {
+test("testReplaceRule: regex with Java's $n replacement, plain text, rule given as a string; its messages", async () => {
   const s = await served();
   const run = async (rule: unknown, text: unknown) => (await s.post('/testReplaceRule', JSON.stringify({ rule, text }))).text;
   assert.equal(await run({ pattern: '(\\d+)章', replacement: '第$1回', isRegex: true }, '12章与3章'), envelopeText(true, '', '"第12回与第3回"'));

@@ -23,7 +23,10 @@ test('saveBookProgress and saveBook upload the progress file and set syncTime (f
   assert.equal((await s.post('/saveBookProgress', body, { 'Content-Type': 'text/plain' })).text, SAVED);
   const file = join(dav.dir, 'legado', 'bookProgress', '三体_刘慈欣.json');
   // A null durChapterTitle is left out, as the app's Gson writes BookProgress.
-  assert.equal(readFileSync(file, 'utf8'), '{\n  "name": "三体",\n  "author": "刘慈欣",\n  "durChapterIndex": 5,\n  "durChapterPos": 10,\n  "durChapterTime": 1700000000123\n}');
+  assert.equal(
+    readFileSync(file, 'utf8'),
+    '{\n  "name": "三体",\n  "author": "刘慈欣",\n  "durChapterIndex": 5,\n  "durChapterPos": 10,\n  "durChapterTime": 1700000000123\n}',
+  );
   const first = s.sql('SELECT syncTime FROM books') as number;
   assert.ok(first > 0);
 
@@ -31,7 +34,7 @@ test('saveBookProgress and saveBook upload the progress file and set syncTime (f
   assert.equal((await s.post('/saveBook', JSON.stringify({ ...book, durChapterIndex: 8, durChapterTitle: '第九章', syncTime: 0 }))).text, SAVED);
   assert.match(readFileSync(file, 'utf8'), /"durChapterIndex": 8,[\s\S]*"durChapterTitle": "第九章"/);
   assert.ok((s.sql('SELECT syncTime FROM books') as number) >= first);
-  assert.ok(existsSync(join(dav.dir, 'legado', 'books')), 'the app\'s folders were made');
+  assert.ok(existsSync(join(dav.dir, 'legado', 'books')), "the app's folders were made");
 });
 
 test('a failed upload (no server there) keeps the local save and does not set syncTime', async () => {
@@ -39,8 +42,14 @@ test('a failed upload (no server there) keeps the local save and does not set sy
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
   const port = (closed.address() as { port: number }).port;
   await new Promise<void>((r) => closed.close(() => r()));
-  const s = await served({ webdav: { url: `http://127.0.0.1:${port}/`, dir: 'legado', user: USER, password: PASSWORD, retries: 0, timeoutMs: 2000 } }, oneBook, 75);
+  const s = await served(
+    { webdav: { url: `http://127.0.0.1:${port}/`, dir: 'legado', user: USER, password: PASSWORD, retries: 0, timeoutMs: 2000 } },
+    oneBook,
+    75,
+  );
   const body = JSON.stringify({ name: '三体', author: '刘慈欣', durChapterIndex: 6, durChapterPos: 2, durChapterTime: 1700000000999 });
   assert.equal((await s.post('/saveBookProgress', body, { 'Content-Type': 'text/plain' })).text, SAVED);
-  assert.deepEqual(s.rows('SELECT durChapterIndex, durChapterPos, durChapterTime, syncTime FROM books'), [{ durChapterIndex: 6, durChapterPos: 2, durChapterTime: 1700000000999, syncTime: 0 }]);
+  assert.deepEqual(s.rows('SELECT durChapterIndex, durChapterPos, durChapterTime, syncTime FROM books'), [
+    { durChapterIndex: 6, durChapterPos: 2, durChapterTime: 1700000000999, syncTime: 0 },
+  ]);
 });

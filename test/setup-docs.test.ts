@@ -14,7 +14,10 @@ test("the install notes' times and the sqlite-wasm engines warning match what in
   const readme = ['README.md', 'docs/install.md', 'CONTRIBUTING.md'].map(read).join('\n');
   assert.doesNotMatch(readme, /about a minute/, 'npm ci was measured at 1.5 minutes warm, 4 cold');
   assert.match(readme, /a few minutes/);
-  const wasm = JSON.parse(readFileSync(createRequire(root + 'package.json').resolve('@sqlite.org/sqlite-wasm/package.json'), 'utf8')) as { version: string; engines?: { node?: string } };
+  const wasm = JSON.parse(readFileSync(createRequire(root + 'package.json').resolve('@sqlite.org/sqlite-wasm/package.json'), 'utf8')) as {
+    version: string;
+    engines?: { node?: string };
+  };
   const setup = read('docs/setup.md');
   const declared = wasm.engines?.node;
   if (declared !== undefined) {

@@ -36,7 +36,9 @@ async function jsStatementEngines(): Promise<{ name: string; driver: Driver; pat
   return out;
 }
 
-test('statements the change tracker watches keep the hidden class of all the others (V8)', { skip: onV8 ? false : 'JavaScriptCore (Bun) has no %HaveSameMap' }, async () => {
+test('statements the change tracker watches keep the hidden class of all the others (V8)', {
+  skip: onV8 ? false : 'JavaScriptCore (Bun) has no %HaveSameMap',
+}, async () => {
   const haveSameMap = sameMapCheck();
   for (const { name, driver, path } of await jsStatementEngines()) {
     const store = openStore(path('shape.db'), { driver, create: true });

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore, schemas } from 'legado-store';
-import { type Table } from 'legado-store/tools';
+import type { Table } from 'legado-store/tools';
 import { Codec } from '../src/table/codec.js';
 import { fullRow, minimalRow } from './helpers/rows.js';
 
@@ -66,7 +66,7 @@ const generates = ((): boolean => {
   }
 })();
 
-test('a bulk write\'s split encoder agrees with the general path on the columns it writes and the values it compares, or leaves the row to it', () => {
+test("a bulk write's split encoder agrees with the general path on the columns it writes and the values it compares, or leaves the row to it", () => {
   for (const version of [62, 49] as const) {
     for (const t of schemas[version].tables) {
       const codec = new Codec(t, version);
@@ -88,8 +88,16 @@ test('a bulk write\'s split encoder agrees with the general path on the columns 
         taken++;
         const want = general(codec, row);
         assert.ok(Array.isArray(want), `${t.name}: the split encoder took a row the general path refuses (${String(Object.keys(row))})`);
-        assert.deepEqual(shared.map((c) => want[c]), front, `${t.name}: a shared value differs`);
-        assert.deepEqual(out.slice(front.length + 1), varying.map((c) => want[c]), `${t.name} ${version}`);
+        assert.deepEqual(
+          shared.map((c) => want[c]),
+          front,
+          `${t.name}: a shared value differs`,
+        );
+        assert.deepEqual(
+          out.slice(front.length + 1),
+          varying.map((c) => want[c]),
+          `${t.name} ${version}`,
+        );
         assert.equal(out[front.length], 'before', 'nothing written before `at`');
       }
       assert.ok(taken > 0, `${t.name}: the split encoder took no row`);
@@ -102,7 +110,8 @@ test('a bulk write\'s split encoder agrees with the general path on the columns 
 test('the generated encoder takes a field given as undefined as left out, without the general path', () => {
   for (const t of schemas[62].tables) {
     const codec = new Codec(t, 62);
-    const fast = (row: Record<string, unknown>) => (codec as unknown as { fastEncode?: (r: object, o: unknown[], a: number) => boolean }).fastEncode!(row, [], 0);
+    const fast = (row: Record<string, unknown>) =>
+      (codec as unknown as { fastEncode?: (r: object, o: unknown[], a: number) => boolean }).fastEncode!(row, [], 0);
     codec.encodeRow(fullRow(t, 1));
     // Without code generation the fast path takes no row (the first test holds the general path to account).
     if (!generates) {
@@ -123,11 +132,19 @@ test('rows read as arrays: booleans from 0/1, bitmasks as bigints from a number 
   const table = schemas[62].tables.find((t) => t.name === 'books')!;
   const books = new Codec(table, 62);
   const row = (group: unknown): Record<string, unknown> =>
-    books.fromRaw(table.columns.map((c) => (c.field === 'canUpdate' ? 0 : c.field === 'kind' || c.field === 'durChapterIndex' ? null : c.js === 'string' ? 's' : c.js === 'bigint' ? group : 7)));
+    books.fromRaw(
+      table.columns.map((c) =>
+        c.field === 'canUpdate' ? 0 : c.field === 'kind' || c.field === 'durChapterIndex' ? null : c.js === 'string' ? 's' : c.js === 'bigint' ? group : 7,
+      ),
+    );
   const out = row(5);
-  assert.deepEqual(Object.keys(out), table.columns.map((c) => c.field));
+  assert.deepEqual(
+    Object.keys(out),
+    table.columns.map((c) => c.field),
+  );
   for (const c of table.columns) {
-    const want = c.field === 'canUpdate' ? false : c.field === 'kind' || c.field === 'durChapterIndex' ? null : c.js === 'string' ? 's' : c.js === 'bigint' ? 5n : 7;
+    const want =
+      c.field === 'canUpdate' ? false : c.field === 'kind' || c.field === 'durChapterIndex' ? null : c.js === 'string' ? 's' : c.js === 'bigint' ? 5n : 7;
     assert.equal(out[c.field], want, c.field);
   }
   // selectList reads a bitmask beyond 2^53 as decimal text; what the app never writes stays as read.
@@ -137,7 +154,9 @@ test('rows read as arrays: booleans from 0/1, bitmasks as bigints from a number 
   assert.equal(row(1e300).group, 1e300);
   assert.equal(row('12 apples').group, '12 apples');
   const chapters = schemas[62].tables.find((t) => t.name === 'chapters')!;
-  const ch = new Codec(chapters, 62).fromRaw<Record<string, unknown>>(chapters.columns.map((c) => (c.field === 'isVolume' ? 1 : c.field === 'isVip' ? 0 : c.field === 'isPay' ? null : 3)));
+  const ch = new Codec(chapters, 62).fromRaw<Record<string, unknown>>(
+    chapters.columns.map((c) => (c.field === 'isVolume' ? 1 : c.field === 'isVip' ? 0 : c.field === 'isPay' ? null : 3)),
+  );
   assert.deepEqual([ch.isVolume, ch.isVip, ch.isPay, ch.index], [true, false, null, 3]);
   const rules = schemas[62].tables.find((t) => t.name === 'replace_rules')!;
   assert.ok('order' in new Codec(rules, 62).fromRaw<Record<string, unknown>>(rules.columns.map(() => 1)), 'renamed columns are read as their field');

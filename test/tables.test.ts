@@ -74,14 +74,20 @@ for (const version of [62, 49] as const) {
         const before = rawAll(store.db);
         const again = { ...fullRow(t, 4), ...Object.fromEntries(t.primaryKey.map((c) => [c.field, row[c.field]])) };
         withParents(again);
-        assert.throws(() => api.insert(again), (e: unknown) => {
-          assert.ok(e instanceof DuplicateKeyError, String(e));
-          assert.equal(e.code, 'DUPLICATE_KEY');
-          assert.equal(e.table, t.name);
-          assert.deepEqual(e.fields, t.primaryKey.map((c) => c.field));
-          assert.match(e.message, new RegExp(`^${t.name}: duplicate primary key`));
-          return true;
-        });
+        assert.throws(
+          () => api.insert(again),
+          (e: unknown) => {
+            assert.ok(e instanceof DuplicateKeyError, String(e));
+            assert.equal(e.code, 'DUPLICATE_KEY');
+            assert.equal(e.table, t.name);
+            assert.deepEqual(
+              e.fields,
+              t.primaryKey.map((c) => c.field),
+            );
+            assert.match(e.message, new RegExp(`^${t.name}: duplicate primary key`));
+            return true;
+          },
+        );
         assert.deepEqual(rawAll(store.db), before);
         api.delete(keyOf(t, row));
       });
@@ -90,8 +96,15 @@ for (const version of [62, 49] as const) {
         for (const c of requiredFields(t)) {
           const row = fullRow(t, 5);
           delete row[c.field];
-          assert.throws(() => api.insert(row), (e: unknown) => e instanceof MissingFieldError && e.fields[0] === c.field && e.code === 'MISSING_FIELD' && /required field is missing/.test(e.message));
-          assert.throws(() => api.insert({ ...row, [c.field]: null }), (e: unknown) => e instanceof MissingFieldError && /required field is null/.test(e.message));
+          assert.throws(
+            () => api.insert(row),
+            (e: unknown) =>
+              e instanceof MissingFieldError && e.fields[0] === c.field && e.code === 'MISSING_FIELD' && /required field is missing/.test(e.message),
+          );
+          assert.throws(
+            () => api.insert({ ...row, [c.field]: null }),
+            (e: unknown) => e instanceof MissingFieldError && /required field is null/.test(e.message),
+          );
         }
         for (const c of t.columns.filter((x) => x.notNull && x.default !== undefined)) {
           assert.throws(() => api.insert({ ...fullRow(t, 5), [c.field]: null }), MissingFieldError, `${c.field} is NOT NULL even with a default`);
@@ -102,10 +115,16 @@ for (const version of [62, 49] as const) {
       test(`${t.name}: values of the wrong type are refused with the field and value`, () => {
         for (const c of t.columns) {
           const bad = c.js === 'string' ? 42 : c.js === 'boolean' ? 1 : c.js === 'number' ? 1.5 : 'x';
-          assert.throws(() => api.insert({ ...fullRow(t, 6), [c.field]: bad }), (e: unknown) => e instanceof ValueTypeError && e.fields[0] === c.field && e.value === bad && e.code === 'WRONG_TYPE');
+          assert.throws(
+            () => api.insert({ ...fullRow(t, 6), [c.field]: bad }),
+            (e: unknown) => e instanceof ValueTypeError && e.fields[0] === c.field && e.value === bad && e.code === 'WRONG_TYPE',
+          );
           if (c.js !== 'string') assert.throws(() => api.insert({ ...fullRow(t, 6), [c.field]: '1' }), ValueTypeError);
         }
-        assert.throws(() => api.insert({ ...fullRow(t, 6), notAField: 1 }), (e: unknown) => e instanceof UnknownFieldError && e.fields[0] === 'notAField');
+        assert.throws(
+          () => api.insert({ ...fullRow(t, 6), notAField: 1 }),
+          (e: unknown) => e instanceof UnknownFieldError && e.fields[0] === 'notAField',
+        );
         assert.equal(api.count(), 0);
       });
     }

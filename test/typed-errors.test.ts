@@ -120,10 +120,15 @@ test('a store that cannot be created (disk full) leaves no file; a full disk mid
     store.db.pragma(`max_page_count = ${pages}`);
     const big = 'x'.repeat(200_000);
     fails(() => store.tables.caches.insert({ key: 'big', value: big, deadline: 0 }), 'DISK_FULL', path);
-    fails(() => store.transaction(() => {
-      store.cache.put('small', 'v');
-      store.cache.put('big', big);
-    }), 'DISK_FULL', path);
+    fails(
+      () =>
+        store.transaction(() => {
+          store.cache.put('small', 'v');
+          store.cache.put('big', big);
+        }),
+      'DISK_FULL',
+      path,
+    );
     assert.equal(store.cache.get('small'), undefined, 'the transaction was rolled back');
     assert.equal(store.tables.books.list().length, 1);
   } finally {
@@ -154,17 +159,27 @@ test('an async function given to store.transaction is refused before it runs; a 
   const store = openStore(':memory:');
   try {
     let ran = false;
-    fails(() => store.transaction((async () => {
-      ran = true;
-      store.cache.put('a', '1');
-      await Promise.resolve();
-      store.cache.put('b', '2');
-    }) as () => never), 'INVALID_ARGUMENT', 'synchronous');
+    fails(
+      () =>
+        store.transaction((async () => {
+          ran = true;
+          store.cache.put('a', '1');
+          await Promise.resolve();
+          store.cache.put('b', '2');
+        }) as () => never),
+      'INVALID_ARGUMENT',
+      'synchronous',
+    );
     assert.equal(ran, false);
-    fails(() => store.transaction(() => {
-      store.cache.put('c', '3');
-      return Promise.resolve();
-    }), 'INVALID_ARGUMENT', 'promise');
+    fails(
+      () =>
+        store.transaction(() => {
+          store.cache.put('c', '3');
+          return Promise.resolve();
+        }),
+      'INVALID_ARGUMENT',
+      'promise',
+    );
     await new Promise((r) => setTimeout(r, 10));
     assert.equal(store.cache.get('a'), undefined);
     assert.equal(store.cache.get('b'), undefined);

@@ -36,7 +36,7 @@ test('and a wrong row under the same settings is an error (the check can fail)',
       "const s = openStore(':memory:', { schema: 62 });\n" +
       "s.tables.book_sources.insert({ bookSourceUrl: 'u', bookSourceName: 'n', bookSourceType: 0, lastUpdateTime: 0, respondTime: 0, weight: 0, jsLib: 'x' });\n" +
       "const a = openStore(':memory:');\n" +
-      "a.tables.dictRules.all;\n",
+      'a.tables.dictRules.all;\n',
   );
   const errors = compile(bad);
   assert.equal(errors.length, 2, errors.join('\n'));

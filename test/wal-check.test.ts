@@ -80,18 +80,27 @@ test('a sound orphan -wal: checked from the files, no whole-file check, and its 
   const s = openStore(path, { driver });
   assert.equal(s.db.prepare('SELECT count(*) FROM chapters').pluck().get(), 2300);
   s.close();
-  assert.deepEqual(pragmas.filter((p) => /quick_check|integrity_check/.test(p)), []);
+  assert.deepEqual(
+    pragmas.filter((p) => /quick_check|integrity_check/.test(p)),
+    [],
+  );
 });
 
-test('another store\'s -wal: entries on its index pages name rows that do not hold them, and the open is refused', () => {
+test("another store's -wal: entries on its index pages name rows that do not hold them, and the open is refused", () => {
   const path = storeAndWal('mine.db', 'a', 2000);
   const other = storeAndWal('other.db', 'b', 2000);
   lay(path, `${other}.wal`);
   const verdict = checkWal(path, fileDriver, true);
   assert.ok(verdict !== 'unsure' && !verdict.sound, JSON.stringify(verdict));
-  assert.ok(verdict.damage.some((d) => /^index \S+: the entry for row \d+ does not match the row$/.test(d)), verdict.damage[0]);
+  assert.ok(
+    verdict.damage.some((d) => /^index \S+: the entry for row \d+ does not match the row$/.test(d)),
+    verdict.damage[0],
+  );
   const wal = readFileSync(`${path}-wal`);
-  assert.throws(() => openStore(path, { driver: fileDriver }), (e: unknown) => e instanceof CorruptError && /nothing was written/.test(e.message));
+  assert.throws(
+    () => openStore(path, { driver: fileDriver }),
+    (e: unknown) => e instanceof CorruptError && /nothing was written/.test(e.message),
+  );
   assert.ok(readFileSync(`${path}-wal`).equals(wal));
   assert.equal(existsSync(`${path}-shm`), false);
 });
@@ -120,7 +129,10 @@ test('a -wal whose frames are valid but whose page is broken is refused, the pag
   const verdict = checkWal(path, fileDriver, false);
   assert.ok(verdict !== 'unsure' && !verdict.sound, JSON.stringify(verdict));
   assert.match(verdict.damage.join('\n'), new RegExp(`page ${edited}: cell pointers overlap the cell content`));
-  assert.throws(() => openStore(path, { driver: fileDriver }), (e: unknown) => e instanceof CorruptError);
+  assert.throws(
+    () => openStore(path, { driver: fileDriver }),
+    (e: unknown) => e instanceof CorruptError,
+  );
   // The same edit without new checksums: SQLite stops reading the -wal at that frame, and so does the check.
   const stale = readFileSync(`${path}.wal`);
   stale.writeUInt16BE(4000, 32 + 24 + 3);

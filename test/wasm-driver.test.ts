@@ -4,14 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import {
-  FileExistsError,
-  NotADatabaseError,
-  UniqueViolationError,
-  UnsupportedVersionError,
-  inspectFile,
-  openStore as openFileStore,
-} from 'legado-store';
+import { FileExistsError, NotADatabaseError, UniqueViolationError, UnsupportedVersionError, inspectFile, openStore as openFileStore } from 'legado-store';
 import { loadWasmDriver } from '../src/engine/drivers/wasm.js';
 import { deleteStore, exportBackup, exportDatabase, importBackup, listStores, openStore, openStoreFromBytes } from '../src/browser/index.js';
 import { exportBackup as exportBackupFile, importBackup as importBackupFile } from 'legado-store';
@@ -33,7 +26,10 @@ test('statements: named and positional parameters, pluck/raw/safeIntegers, itera
   assert.equal(insert.run([2, 'b'].length === 2 ? { id: 2, x: 'b' } : {}, null).lastInsertRowid, 2);
   assert.deepEqual(db.prepare('SELECT * FROM t WHERE id = ?').get(1), { id: 1, x: 'a', b: new Uint8Array([1, 2]) });
   assert.deepEqual(db.prepare('SELECT x FROM t ORDER BY id').pluck().all(), ['a', 'b']);
-  assert.deepEqual(db.prepare('SELECT id, x FROM t ORDER BY id').raw().all(), [[1, 'a'], [2, 'b']]);
+  assert.deepEqual(db.prepare('SELECT id, x FROM t ORDER BY id').raw().all(), [
+    [1, 'a'],
+    [2, 'b'],
+  ]);
   assert.equal(db.prepare('SELECT 9007199254740993').pluck().safeIntegers().get(), 9007199254740993n);
   assert.equal(typeof db.prepare('SELECT 5').pluck().get(), 'number');
   const seen: unknown[] = [];
@@ -80,9 +76,31 @@ test('bound text: 1- to 4-byte UTF-8 and lone surrogates, at the edge of the byt
   db.exec('CREATE TABLE s (k INTEGER PRIMARY KEY, x TEXT)');
   const texts = [
     // Around the byte-by-byte path's limit (8 characters) and its old one (64).
-    'x'.repeat(7), 'y'.repeat(8), 'z'.repeat(9), `${'a'.repeat(7)}é`, `${'a'.repeat(8)}é`, '书'.repeat(8), '书'.repeat(9), `${'书'.repeat(6)}📚`,
-    'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), `${'a'.repeat(63)}é`, `é${'b'.repeat(70)}`, '\u0000nul\u0000', '\u007f', '\u0080', '',
-    '\u07ff\u0800', '第1章 风起', '书'.repeat(64), '书'.repeat(65), '\ud7ff\ue000\uffff', '📚 emoji', `${'书'.repeat(62)}📚`, '\uFEFF',
+    'x'.repeat(7),
+    'y'.repeat(8),
+    'z'.repeat(9),
+    `${'a'.repeat(7)}é`,
+    `${'a'.repeat(8)}é`,
+    '书'.repeat(8),
+    '书'.repeat(9),
+    `${'书'.repeat(6)}📚`,
+    'x'.repeat(63),
+    'y'.repeat(64),
+    'z'.repeat(65),
+    `${'a'.repeat(63)}é`,
+    `é${'b'.repeat(70)}`,
+    '\u0000nul\u0000',
+    '\u007f',
+    '\u0080',
+    '',
+    '\u07ff\u0800',
+    '第1章 风起',
+    '书'.repeat(64),
+    '书'.repeat(65),
+    '\ud7ff\ue000\uffff',
+    '📚 emoji',
+    `${'书'.repeat(62)}📚`,
+    '\uFEFF',
   ];
   const insert = db.prepare('INSERT INTO s (k, x) VALUES (?, ?)');
   texts.forEach((t, k) => insert.run(k, t));
@@ -115,8 +133,26 @@ test('every kind of value binds and reads back exactly, in one statement and in 
   const db = driver.open(':memory:');
   db.exec('CREATE TABLE v (k INTEGER PRIMARY KEY, x)');
   const values: unknown[] = [
-    '', 'a', '\uFEFFbom', '汉字📚'.repeat(20_000), null, 0, -1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1,
-    2 ** 53 - 1, -(2 ** 53) + 1, 1.5, -0.25, 1e300, 2n ** 63n - 1n, -(2n ** 63n), 7n, new Uint8Array([0, 255, 1]),
+    '',
+    'a',
+    '\uFEFFbom',
+    '汉字📚'.repeat(20_000),
+    null,
+    0,
+    -1,
+    2 ** 31 - 1,
+    2 ** 31,
+    -(2 ** 31),
+    -(2 ** 31) - 1,
+    2 ** 53 - 1,
+    -(2 ** 53) + 1,
+    1.5,
+    -0.25,
+    1e300,
+    2n ** 63n - 1n,
+    -(2n ** 63n),
+    7n,
+    new Uint8Array([0, 255, 1]),
   ];
   const insert = db.prepare('INSERT INTO v (k, x) VALUES (?, ?)');
   values.forEach((x, k) => insert.run(k, x));
@@ -151,7 +187,13 @@ test("text SQLite's copy of which grows the memory while a statement binds it", 
   const size = Math.ceil(heap() / 4);
   const texts = ['a', 'b', 'c', 'd'].map((c) => c.repeat(size));
   const before = heap();
-  assert.deepEqual(db.prepare('SELECT length(?), length(?), length(?), substr(?, -3)').raw().get(...texts), [size, size, size, 'ddd']);
+  assert.deepEqual(
+    db
+      .prepare('SELECT length(?), length(?), length(?), substr(?, -3)')
+      .raw()
+      .get(...texts),
+    [size, size, size, 'ddd'],
+  );
   assert.ok(heap() > before);
   db.close();
 });
@@ -168,9 +210,18 @@ test('engine errors carry SQLite result-code names, with SQLite own message', as
     }
     return 'no error';
   };
-  assert.deepEqual(codeOf(() => db.prepare("INSERT INTO t VALUES (1, 'b')").run()), ['SQLITE_CONSTRAINT_PRIMARYKEY', 'UNIQUE constraint failed: t.id']);
-  assert.deepEqual(codeOf(() => db.exec("INSERT INTO t VALUES (2, 'a')")), ['SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: t.x']);
-  assert.deepEqual(codeOf(() => db.prepare('SELEC 1')), ['SQLITE_ERROR', 'near "SELEC": syntax error']);
+  assert.deepEqual(
+    codeOf(() => db.prepare("INSERT INTO t VALUES (1, 'b')").run()),
+    ['SQLITE_CONSTRAINT_PRIMARYKEY', 'UNIQUE constraint failed: t.id'],
+  );
+  assert.deepEqual(
+    codeOf(() => db.exec("INSERT INTO t VALUES (2, 'a')")),
+    ['SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: t.x'],
+  );
+  assert.deepEqual(
+    codeOf(() => db.prepare('SELEC 1')),
+    ['SQLITE_ERROR', 'near "SELEC": syntax error'],
+  );
   db.close();
 });
 

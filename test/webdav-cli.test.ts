@@ -71,7 +71,10 @@ test('webdav backup, list, restore and progress from the command line', async ()
 
   const list = await run(['webdav', 'list', path, ...common, '--json'], withPassword);
   assert.equal(list.code, 0, list.stderr);
-  assert.deepEqual(JSON.parse(list.stdout).backups.map((b: { name: string }) => b.name), [report.name]);
+  assert.deepEqual(
+    JSON.parse(list.stdout).backups.map((b: { name: string }) => b.name),
+    [report.name],
+  );
   const listText = await run(['webdav', 'list', path, ...common], withPassword);
   assert.match(listText.stdout, new RegExp(`${report.name}\\n$`));
 
@@ -84,7 +87,10 @@ test('webdav backup, list, restore and progress from the command line', async ()
   // the phone moves on in one book; the command pulls it and pushes nothing else
   const phone = new Phone(`${server.url}cli/`);
   await nextSecond();
-  await phone.putProgress(SHELF[1]!.file, appProgressJson({ name: SHELF[1]!.name, author: SHELF[1]!.author, durChapterIndex: 30, durChapterPos: 3, durChapterTime: 3 }));
+  await phone.putProgress(
+    SHELF[1]!.file,
+    appProgressJson({ name: SHELF[1]!.name, author: SHELF[1]!.author, durChapterIndex: 30, durChapterPos: 3, durChapterTime: 3 }),
+  );
   const pull = await run(['webdav', 'progress', fresh, ...common, '--pull'], withPassword);
   assert.equal(pull.code, 0, pull.stderr);
   assert.match(pull.stdout, /applied  三体 \/ 刘慈欣: chapter 1 @0 -> chapter 31 @3/);
@@ -94,7 +100,10 @@ test('webdav backup, list, restore and progress from the command line', async ()
   assert.equal(existsSync(`${fresh}.webdav-sync.json`), false);
   const both = await run(['webdav', 'progress', fresh, ...common, '--json'], withPassword);
   assert.equal(both.code, 0, both.stderr);
-  assert.deepEqual(JSON.parse(both.stdout).pushed.map((p: { bookUrl: string }) => p.bookUrl), [SHELF[0]!.bookUrl]);
+  assert.deepEqual(
+    JSON.parse(both.stdout).pushed.map((p: { bookUrl: string }) => p.bookUrl),
+    [SHELF[0]!.bookUrl],
+  );
   noSecret(both, fresh);
   assert.equal((await run(['webdav', 'progress', fresh, ...common, '--pull', '--push'], withPassword)).code, 2);
 });
@@ -125,7 +134,10 @@ test('the password: never from argv, asked only on a terminal, never echoed or p
   ]) {
     const argv = await run(args);
     assert.equal(argv.code, 2, args.join(' '));
-    assert.equal(argv.stderr, "legado-store: --password: a password is never taken from the command line (other users can read a process's arguments); set LEGADO_WEBDAV_PASSWORD, or run on a terminal to be asked\n");
+    assert.equal(
+      argv.stderr,
+      "legado-store: --password: a password is never taken from the command line (other users can read a process's arguments); set LEGADO_WEBDAV_PASSWORD, or run on a terminal to be asked\n",
+    );
     assert.equal(argv.stdout, '');
     noSecret(argv);
   }
@@ -171,12 +183,18 @@ test("progress --pull: a remote position outside the app's Int is refused with W
   mkdirSync(join(server.dir, 'int', 'legado', 'bookProgress'), { recursive: true });
   const phone = new Phone(`${server.url}int/legado/`);
   await nextSecond();
-  await phone.putProgress(SHELF[1]!.file, appProgressJson({ name: SHELF[1]!.name, author: SHELF[1]!.author, durChapterIndex: 40, durChapterPos: 2147483648, durChapterTime: Date.now() }));
+  await phone.putProgress(
+    SHELF[1]!.file,
+    appProgressJson({ name: SHELF[1]!.name, author: SHELF[1]!.author, durChapterIndex: 40, durChapterPos: 2147483648, durChapterTime: Date.now() }),
+  );
   const pull = await run(['webdav', 'progress', path, ...common, '--pull'], withPassword);
   const s = openStore(path, { readonly: true });
   const after = s.db.prepare('SELECT durChapterIndex, durChapterPos FROM books WHERE bookUrl = ?').raw().get(SHELF[1]!.bookUrl);
   s.close();
   assert.deepEqual(after, before, `${pull.code} ${pull.stdout} ${pull.stderr}`);
   assert.equal(pull.code, 1);
-  assert.equal(pull.stderr, "legado-store: WRONG_TYPE: books.durChapterPos: expected a 32-bit integer (the app's Int: -2147483648 to 2147483647), got number 2147483648\n");
+  assert.equal(
+    pull.stderr,
+    "legado-store: WRONG_TYPE: books.durChapterPos: expected a 32-bit integer (the app's Int: -2147483648 to 2147483647), got number 2147483648\n",
+  );
 });

@@ -36,7 +36,10 @@ function code(expected: string, also?: (e: Error) => void): (e: Error & { code?:
   };
 }
 
-async function viaProxy<T>(rule: (r: SeenRequest, seen: readonly SeenRequest[]) => Fault, run: (url: string) => Promise<T>): Promise<{ result: T; seen: SeenRequest[] }> {
+async function viaProxy<T>(
+  rule: (r: SeenRequest, seen: readonly SeenRequest[]) => Fault,
+  run: (url: string) => Promise<T>,
+): Promise<{ result: T; seen: SeenRequest[] }> {
   const proxy = await startFaultProxy(server.url, rule);
   try {
     return { result: await run(proxy.url), seen: proxy.seen };
@@ -51,7 +54,10 @@ test('a wrong password is a WEBDAV_AUTH error naming the request, and changes no
   const before = books(store);
   for (const op of ['list', 'restore', 'progress', 'backup'] as const) {
     const dav = webdavSync(store, { url: server.url, dir, user: USER, password: 'wrong password' });
-    await assert.rejects(dav[op](), code('WEBDAV_AUTH', (e) => assert.match(e.message, /^PROPFIND http:\/\/127\.0\.0\.1:\d+\/f\d+\/.*401/)));
+    await assert.rejects(
+      dav[op](),
+      code('WEBDAV_AUTH', (e) => assert.match(e.message, /^PROPFIND http:\/\/127\.0\.0\.1:\d+\/f\d+\/.*401/)),
+    );
   }
   await assert.rejects(webdavSync(store, { url: server.url, dir }).list(), code('WEBDAV_AUTH'));
   assert.equal(books(store), before);
@@ -69,14 +75,23 @@ test('a missing folder: list, restore and pull are WEBDAV_NOT_FOUND; backup and 
   const store = shelfStore();
   const before = books(store);
   const dav = webdavSync(store, { url: server.url, dir: 'nowhere/阅读', user: USER, password: PASSWORD });
-  await assert.rejects(dav.list(), code('WEBDAV_NOT_FOUND', (e) => assert.match(e.message, /nowhere\/%E9%98%85%E8%AF%BB\//)));
+  await assert.rejects(
+    dav.list(),
+    code('WEBDAV_NOT_FOUND', (e) => assert.match(e.message, /nowhere\/%E9%98%85%E8%AF%BB\//)),
+  );
   await assert.rejects(dav.restore(), code('WEBDAV_NOT_FOUND'));
   await assert.rejects(dav.restore('backup2026-01-01.zip'), code('WEBDAV_NOT_FOUND'));
-  await assert.rejects(dav.progress({ direction: 'pull' }), code('WEBDAV_NOT_FOUND', (e) => assert.match(e.message, /bookProgress/)));
+  await assert.rejects(
+    dav.progress({ direction: 'pull' }),
+    code('WEBDAV_NOT_FOUND', (e) => assert.match(e.message, /bookProgress/)),
+  );
   assert.equal(books(store), before);
   store.books.updateProgress(SHELF[0]!.bookUrl, { durChapterIndex: 3, durChapterPos: 1 });
   const pushed = await dav.progress();
-  assert.deepEqual(pushed.pushed.map((p) => p.bookUrl), [SHELF[0]!.bookUrl]);
+  assert.deepEqual(
+    pushed.pushed.map((p) => p.bookUrl),
+    [SHELF[0]!.bookUrl],
+  );
   const phone = new Phone(`${server.url}nowhere/阅读/`);
   assert.deepEqual(await phone.list('bookProgress/'), [SHELF[0]!.file]);
   store.close();
@@ -91,14 +106,23 @@ test('503: backs off and retries a bounded number of times, every attempt counte
     (r, all) => (all.length === 1 ? { status: 503, headers: { 'Retry-After': '0' } } : all.length === 2 ? { status: 503 } : 'pass'),
     (url) => webdavSync(store, { url, dir, user: USER, password: PASSWORD, backoffMs: 5 }).list(),
   );
-  assert.deepEqual(result.backups.map((b) => b.name), ['backup2026-11-01.zip']);
+  assert.deepEqual(
+    result.backups.map((b) => b.name),
+    ['backup2026-11-01.zip'],
+  );
   assert.equal(result.requests, 3);
   assert.equal(seen.length, 3);
 
   // always 503 (坚果云's BlockedTemporarily): WEBDAV_UNAVAILABLE after 1 + retries attempts
   const always = await viaProxy(
     () => ({ status: 503 }),
-    (url) => webdavSync(store, { url, dir, user: USER, password: PASSWORD, backoffMs: 5, retries: 2 }).list().then(() => undefined, (e: Error) => e),
+    (url) =>
+      webdavSync(store, { url, dir, user: USER, password: PASSWORD, backoffMs: 5, retries: 2 })
+        .list()
+        .then(
+          () => undefined,
+          (e: Error) => e,
+        ),
   );
   assert.ok(always.result instanceof Error);
   code('WEBDAV_UNAVAILABLE')(always.result as Error & { code?: string });
@@ -106,11 +130,20 @@ test('503: backs off and retries a bounded number of times, every attempt counte
 
   // 503 on the downloads of a pull: nothing applied
   await nextSecond();
-  await phone.putProgress(SHELF[1]!.file, appProgressJson({ name: SHELF[1]!.name, author: SHELF[1]!.author, durChapterIndex: 5, durChapterPos: 5, durChapterTime: 5 }));
+  await phone.putProgress(
+    SHELF[1]!.file,
+    appProgressJson({ name: SHELF[1]!.name, author: SHELF[1]!.author, durChapterIndex: 5, durChapterPos: 5, durChapterTime: 5 }),
+  );
   const before = books(store);
   const pull = await viaProxy(
     (r) => (r.method === 'GET' ? { status: 503 } : 'pass'),
-    (url) => webdavSync(store, { url, dir, user: USER, password: PASSWORD, backoffMs: 1, retries: 1 }).progress().then(() => undefined, (e: Error) => e),
+    (url) =>
+      webdavSync(store, { url, dir, user: USER, password: PASSWORD, backoffMs: 1, retries: 1 })
+        .progress()
+        .then(
+          () => undefined,
+          (e: Error) => e,
+        ),
   );
   code('WEBDAV_UNAVAILABLE')(pull.result as Error & { code?: string });
   assert.equal(books(store), before);
@@ -132,7 +165,10 @@ test('a PUT answered 404 until a read is made (123云盘) is retried once after 
     const dav = webdavSync(store, { url: proxy.url, dir, user: USER, password: PASSWORD });
     const result = await dav.progress({ direction: 'push' });
     assert.equal(result.pushed.length, 2);
-    assert.deepEqual(proxy.seen.map((s) => s.method), ['PROPFIND', 'PUT', 'PUT', 'PROPFIND', 'PUT']);
+    assert.deepEqual(
+      proxy.seen.map((s) => s.method),
+      ['PROPFIND', 'PUT', 'PUT', 'PROPFIND', 'PUT'],
+    );
     assert.equal(result.requests, 5);
     for (const b of SHELF.slice(0, 2)) assert.equal(JSON.parse((await phone.getProgress(b.file))!).durChapterPos, 9);
 
@@ -143,7 +179,10 @@ test('a PUT answered 404 until a read is made (123云盘) is retried once after 
     const before = books(store);
     await assert.rejects(dav.progress(), code('WEBDAV_NOT_FOUND'));
     // the file there is read before it is replaced
-    assert.deepEqual(proxy.seen.map((s) => s.method), ['PROPFIND', 'GET', 'PUT', 'PROPFIND', 'PUT']);
+    assert.deepEqual(
+      proxy.seen.map((s) => s.method),
+      ['PROPFIND', 'GET', 'PUT', 'PROPFIND', 'PUT'],
+    );
     assert.equal(books(store), before);
   } finally {
     await proxy.close();
@@ -154,13 +193,22 @@ test('a PUT answered 404 until a read is made (123云盘) is retried once after 
 test('a connection refused, or cut in the middle of a download, is WEBDAV_CONNECTION and imports nothing', async () => {
   const store = shelfStore([]);
   const port = await freePort();
-  await assert.rejects(webdavSync(store, { url: `http://127.0.0.1:${port}/`, user: USER, password: PASSWORD }).list(), code('WEBDAV_CONNECTION', (e) => assert.match(e.message, /ECONNREFUSED/)));
+  await assert.rejects(
+    webdavSync(store, { url: `http://127.0.0.1:${port}/`, user: USER, password: PASSWORD }).list(),
+    code('WEBDAV_CONNECTION', (e) => assert.match(e.message, /ECONNREFUSED/)),
+  );
 
   const { dir, phone } = await phoneFolder();
   await phone.putBackup('backup2026-11-02.zip', await phoneBackupZip());
   const cut = await viaProxy(
     (r) => (r.method === 'GET' ? { cutAfter: 200 } : 'pass'),
-    (url) => webdavSync(store, { url, dir, user: USER, password: PASSWORD }).restore().then(() => undefined, (e: Error) => e),
+    (url) =>
+      webdavSync(store, { url, dir, user: USER, password: PASSWORD })
+        .restore()
+        .then(
+          () => undefined,
+          (e: Error) => e,
+        ),
   );
   code('WEBDAV_CONNECTION')(cut.result as Error & { code?: string });
   assert.equal(books(store), '[]');
@@ -175,7 +223,10 @@ test('a truncated or damaged zip on the server is BAD_ARCHIVE naming the file, a
   const store = shelfStore([]);
   const dav = webdavSync(store, { url: server.url, dir, user: USER, password: PASSWORD });
   for (const name of ['backup2026-11-03.zip', 'backup2026-11-04.zip']) {
-    await assert.rejects(dav.restore(name), code('BAD_ARCHIVE', (e) => assert.ok(e.message.includes(name), e.message)));
+    await assert.rejects(
+      dav.restore(name),
+      code('BAD_ARCHIVE', (e) => assert.ok(e.message.includes(name), e.message)),
+    );
   }
   assert.equal(books(store), '[]');
   store.close();
@@ -184,7 +235,7 @@ test('a truncated or damaged zip on the server is BAD_ARCHIVE naming the file, a
 test('a progress file naming another book, or not an object, is skipped and reported', async () => {
   const { dir, phone } = await phoneFolder();
   const store = shelfStore();
-  const [a, b] = SHELF as [typeof SHELF[0], typeof SHELF[0]];
+  const [a, b] = SHELF as [(typeof SHELF)[0], (typeof SHELF)[0]];
   await nextSecond();
   await phone.putProgress(a.file, appProgressJson({ name: 'Someone else', author: a.author, durChapterIndex: 50, durChapterPos: 1, durChapterTime: 1 }));
   await phone.putProgress(b.file, '[1, 2, 3]');

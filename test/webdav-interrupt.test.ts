@@ -25,7 +25,10 @@ async function slowDav(): Promise<{ url: string; close: () => Promise<void> }> {
   const listing =
     `<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:">` +
     entry('/legado/', '<d:resourcetype><d:collection/></d:resourcetype>') +
-    entry(`/legado/${NAME}`, `<d:resourcetype/><d:getlastmodified>Thu, 01 Jan 2026 00:00:00 GMT</d:getlastmodified><d:getcontentlength>${SIZE}</d:getcontentlength>`) +
+    entry(
+      `/legado/${NAME}`,
+      `<d:resourcetype/><d:getlastmodified>Thu, 01 Jan 2026 00:00:00 GMT</d:getlastmodified><d:getcontentlength>${SIZE}</d:getcontentlength>`,
+    ) +
     '</d:multistatus>';
   const server = createServer((req, res) => {
     req.resume();
@@ -57,7 +60,10 @@ async function slowDav(): Promise<{ url: string; close: () => Promise<void> }> {
   };
 }
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   test(`${signal} mid-download of webdav restore: exit ${code}, "interrupted: nothing stored", no temporary or partial file anywhere`, async () => {
     const dav = await slowDav();
     try {
@@ -67,7 +73,10 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
       const tmp = join(dir, 'tmp');
       mkdirSync(tmp);
       const before = readdirSync(dir).sort();
-      const child = spawn(process.execPath, [CLI, 'webdav', 'restore', store, '--url', dav.url], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, 'webdav', 'restore', store, '--url', dav.url], {
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const ended = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));

@@ -22,7 +22,10 @@ const response = (href: string, props: string) =>
   `<d:response><d:href>${href}</d:href><d:propstat><d:prop>${props}</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>`;
 const folderEntry = (href: string) => response(href, '<d:resourcetype><d:collection/></d:resourcetype>');
 const fileEntry = (href: string, size?: number) =>
-  response(href, `<d:resourcetype/><d:getlastmodified>Thu, 01 Jan 2026 00:00:00 GMT</d:getlastmodified>${size === undefined ? '' : `<d:getcontentlength>${size}</d:getcontentlength>`}`);
+  response(
+    href,
+    `<d:resourcetype/><d:getlastmodified>Thu, 01 Jan 2026 00:00:00 GMT</d:getlastmodified>${size === undefined ? '' : `<d:getcontentlength>${size}</d:getcontentlength>`}`,
+  );
 const multistatus = (...entries: string[]) => `<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:">${entries.join('')}</d:multistatus>`;
 
 interface Hostile {
@@ -91,9 +94,12 @@ async function rejection(p: Promise<unknown>): Promise<Record<string, unknown> &
   assert.fail('expected a rejection');
 }
 
-
 test('a listing larger than the limit is WEBDAV_TOO_LARGE naming the folder and the limit (16 MiB by default), read no further', async () => {
-  const endless = await hostile(() => ({ status: 207, body: `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:">`, endless: fileEntry('/legado/backup-x.zip', 1) }));
+  const endless = await hostile(() => ({
+    status: 207,
+    body: `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:">`,
+    endless: fileEntry('/legado/backup-x.zip', 1),
+  }));
   const announced = await hostile(() => ({ status: 207, headers: { 'Content-Length': String(3 * 1024 ** 3) }, endless: ' ' }));
   const store = openStore(storePath(), { create: true });
   try {
@@ -102,7 +108,10 @@ test('a listing larger than the limit is WEBDAV_TOO_LARGE naming the folder and 
     assert.equal(byDefault.limit, 16 * MiB);
     assert.equal(byDefault.method, 'PROPFIND');
     assert.equal(byDefault.url, `${endless.url}legado/`);
-    assert.match(byDefault.message, /^PROPFIND http:\/\/127\.0\.0\.1:\d+\/legado\/: more than the limit for a listing or progress file \(maxListingBytes, --max-listing\) \(16777216 bytes\); nothing was kept$/);
+    assert.match(
+      byDefault.message,
+      /^PROPFIND http:\/\/127\.0\.0\.1:\d+\/legado\/: more than the limit for a listing or progress file \(maxListingBytes, --max-listing\) \(16777216 bytes\); nothing was kept$/,
+    );
 
     const small = await rejection(webdavSync(store, { url: endless.url, maxListingBytes: MiB, retries: 0 }).list());
     assert.equal(small.code, 'WEBDAV_TOO_LARGE');
@@ -126,18 +135,28 @@ test('a listing larger than the limit is WEBDAV_TOO_LARGE naming the folder and 
 test('a backup download over the limit (endless, or a Content-Length over it) stops there: WEBDAV_TOO_LARGE, nothing imported, no file left', async () => {
   const name = 'backup2026-01-01.zip';
   // the listing gives no size: only the download limit holds it
-  const endless = await hostile((method) => (method === 'PROPFIND' ? { status: 207, body: multistatus(folderEntry('/legado/'), fileEntry(`/legado/${name}`)) } : { status: 200, headers: { 'Content-Type': 'application/zip' }, body: 'PK\x03\x04', endless: 'x' }));
+  const endless = await hostile((method) =>
+    method === 'PROPFIND'
+      ? { status: 207, body: multistatus(folderEntry('/legado/'), fileEntry(`/legado/${name}`)) }
+      : { status: 200, headers: { 'Content-Type': 'application/zip' }, body: 'PK\x03\x04', endless: 'x' },
+  );
   const announced = await hostile(() => ({ status: 200, headers: { 'Content-Length': String(5 * 1024 ** 3) }, body: 'PK\x03\x04', endless: 'x' }));
   const path = storePath();
   const store = openStore(path, { create: true });
-  const files = () => readdirSync(dirname(path)).filter((f) => !/-(wal|shm)$/.test(f)).sort();
+  const files = () =>
+    readdirSync(dirname(path))
+      .filter((f) => !/-(wal|shm)$/.test(f))
+      .sort();
   const folderBefore = files();
   try {
     const e = await rejection(webdavSync(store, { url: endless.url, maxDownloadBytes: 2 * MiB, retries: 0 }).restore());
     assert.equal(e.code, 'WEBDAV_TOO_LARGE', e.message);
     assert.equal(e.limit, 2 * MiB);
     assert.equal(e.url, `${endless.url}legado/${name}`);
-    assert.match(e.message, /^GET http:\/\/127\.0\.0\.1:\d+\/legado\/backup2026-01-01\.zip: more than the download limit \(maxDownloadBytes, --max-download\) \(2097152 bytes\); nothing was kept$/);
+    assert.match(
+      e.message,
+      /^GET http:\/\/127\.0\.0\.1:\d+\/legado\/backup2026-01-01\.zip: more than the download limit \(maxDownloadBytes, --max-download\) \(2097152 bytes\); nothing was kept$/,
+    );
     assert.ok((await endless.sent())[1]! < 2 * MiB + SLACK);
 
     const a = await rejection(webdavSync(store, { url: announced.url, retries: 0 }).restore(name));
@@ -155,15 +174,26 @@ test('a backup download over the limit (endless, or a Content-Length over it) st
   // the command line: --max-download, the same error, exit 1
   const cli = await cliWith({}, 'webdav', 'restore', path, '--url', endless.url, '--max-download', '1M');
   assert.equal(cli.code, 1, cli.stderr);
-  assert.match(cli.stderr, /^legado-store: WEBDAV_TOO_LARGE: GET http:\/\/127\.0\.0\.1:\d+\/legado\/backup2026-01-01\.zip: more than the download limit .*\(1048576 bytes\)/);
+  assert.match(
+    cli.stderr,
+    /^legado-store: WEBDAV_TOO_LARGE: GET http:\/\/127\.0\.0\.1:\d+\/legado\/backup2026-01-01\.zip: more than the download limit .*\(1048576 bytes\)/,
+  );
   assert.deepEqual(files(), folderBefore);
   await Promise.all([endless.close(), announced.close()]);
 });
 
 test('a server that lies about the size: more than the listed size is refused at the listed size; a listed size over the limit is refused before the GET', async () => {
   const name = 'backup2026-01-02.zip';
-  const liar = await hostile((method) => (method === 'PROPFIND' ? { status: 207, body: multistatus(folderEntry('/legado/'), fileEntry(`/legado/${name}`, 1000)) } : { status: 200, body: 'PK\x03\x04', endless: 'x' }));
-  const huge = await hostile((method) => (method === 'PROPFIND' ? { status: 207, body: multistatus(folderEntry('/legado/'), fileEntry(`/legado/${name}`, 5 * 1024 ** 3)) } : { status: 200, body: 'PK\x03\x04', endless: 'x' }));
+  const liar = await hostile((method) =>
+    method === 'PROPFIND'
+      ? { status: 207, body: multistatus(folderEntry('/legado/'), fileEntry(`/legado/${name}`, 1000)) }
+      : { status: 200, body: 'PK\x03\x04', endless: 'x' },
+  );
+  const huge = await hostile((method) =>
+    method === 'PROPFIND'
+      ? { status: 207, body: multistatus(folderEntry('/legado/'), fileEntry(`/legado/${name}`, 5 * 1024 ** 3)) }
+      : { status: 200, body: 'PK\x03\x04', endless: 'x' },
+  );
   const store = openStore(storePath(), { create: true });
   try {
     const e = await rejection(webdavSync(store, { url: liar.url, retries: 0 }).restore());
@@ -181,4 +211,3 @@ test('a server that lies about the size: more than the listed size is refused at
     await Promise.all([liar.close(), huge.close()]);
   }
 });
-

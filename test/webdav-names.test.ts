@@ -37,9 +37,13 @@ test('server-chosen names with ESC and CR are printed escaped by webdav list, re
     req.resume();
     const url = decodeURIComponent(req.url!);
     if (req.method === 'PROPFIND' && /^\/legado\/?$/.test(url)) {
-      res.writeHead(207, { 'Content-Type': 'application/xml' }).end(multistatus(folder('/legado/'), folder('/legado/bookProgress/'), file(`/legado/${encodeURIComponent(BACKUP)}`, zip.byteLength)));
+      res
+        .writeHead(207, { 'Content-Type': 'application/xml' })
+        .end(multistatus(folder('/legado/'), folder('/legado/bookProgress/'), file(`/legado/${encodeURIComponent(BACKUP)}`, zip.byteLength)));
     } else if (req.method === 'PROPFIND' && /^\/legado\/bookProgress\/?$/.test(url)) {
-      res.writeHead(207, { 'Content-Type': 'application/xml' }).end(multistatus(folder('/legado/bookProgress/'), file(`/legado/bookProgress/${encodeURIComponent(PROGRESS)}`, 2)));
+      res
+        .writeHead(207, { 'Content-Type': 'application/xml' })
+        .end(multistatus(folder('/legado/bookProgress/'), file(`/legado/bookProgress/${encodeURIComponent(PROGRESS)}`, 2)));
     } else if (req.method === 'GET' && url === `/legado/${BACKUP}`) {
       res.writeHead(200, { 'Content-Length': String(zip.byteLength) }).end(zip);
     } else {

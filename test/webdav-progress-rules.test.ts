@@ -29,7 +29,8 @@ const fileText = (index: number, time: number) =>
 test('A pushes 50; B (5, older) takes 50; A moves back to 10 only with --force; B at 50 keeps 50 and leaves the server at 10', async () => {
   const opts = { url: server.url, dir: 'rules', user: USER, password: PASSWORD };
   const onServer = () => readFileSync(join(server.dir, 'rules', 'bookProgress', book.file), 'utf8');
-  const read = (s: Store<62>, index: number) => s.books.updateProgress(book.bookUrl, { durChapterIndex: index, durChapterPos: 0, durChapterTitle: `第${index}章` });
+  const read = (s: Store<62>, index: number) =>
+    s.books.updateProgress(book.bookUrl, { durChapterIndex: index, durChapterPos: 0, durChapterTitle: `第${index}章` });
 
   let a = shelfStore([book]);
   const b = shelfStore([book]);
@@ -42,13 +43,19 @@ test('A pushes 50; B (5, older) takes 50; A moves back to 10 only with --force; 
   read(a, 50);
   const tA50 = rowProgress(a, book.bookUrl).durChapterTime;
   assert.ok(tA50 > tB);
-  assert.deepEqual((await webdavSync(a, opts).progress()).pushed.map((p) => p.file), [book.file]);
+  assert.deepEqual(
+    (await webdavSync(a, opts).progress()).pushed.map((p) => p.file),
+    [book.file],
+  );
   assert.equal(onServer(), fileText(50, tA50));
 
   // 2. B at chapter 5 (older) syncs both ways: the server stays at 50, B takes 50
   await nextSecond();
   const b1 = await webdavSync(b, opts).progress();
-  assert.deepEqual(b1.applied.map((x) => [x.from.durChapterIndex, x.to.durChapterIndex]), [[5, 50]]);
+  assert.deepEqual(
+    b1.applied.map((x) => [x.from.durChapterIndex, x.to.durChapterIndex]),
+    [[5, 50]],
+  );
   assert.deepEqual(b1.pushed, []);
   assert.equal(onServer(), fileText(50, tA50));
   assert.deepEqual(rowProgress(b, book.bookUrl), { durChapterIndex: 50, durChapterPos: 0, durChapterTitle: '第50章', durChapterTime: tA50 });
@@ -60,12 +67,28 @@ test('A pushes 50; B (5, older) takes 50; A moves back to 10 only with --force; 
   const a2 = await webdavSync(a, opts).progress();
   assert.deepEqual(a2.pushed, []);
   assert.deepEqual(a2.applied, [], 'the file did not change since A wrote it: not newer, not taken');
-  assert.deepEqual(a2.kept.map((k) => k.reason), ['the server is further ahead: a move back here is sent only when asked (--force)']);
+  assert.deepEqual(
+    a2.kept.map((k) => k.reason),
+    ['the server is further ahead: a move back here is sent only when asked (--force)'],
+  );
   assert.equal(onServer(), fileText(50, tA50));
   assert.equal(rowProgress(a, book.bookUrl).durChapterIndex, 10, 'A keeps its own move');
   // ... --force does (the command line, as a user asks for it)
   a.close();
-  const forced = await cliWith({ LEGADO_WEBDAV_PASSWORD: PASSWORD }, 'webdav', 'progress', pathA, '--url', server.url, '--dir', 'rules', '--user', USER, '--push', '--force');
+  const forced = await cliWith(
+    { LEGADO_WEBDAV_PASSWORD: PASSWORD },
+    'webdav',
+    'progress',
+    pathA,
+    '--url',
+    server.url,
+    '--dir',
+    'rules',
+    '--user',
+    USER,
+    '--push',
+    '--force',
+  );
   assert.equal(forced.code, 0, forced.stderr);
   assert.match(forced.stdout, /^pushed {3}三体 \/ 刘慈欣$/m);
   assert.equal(onServer(), fileText(10, tA10));
@@ -79,7 +102,10 @@ test('A pushes 50; B (5, older) takes 50; A moves back to 10 only with --force; 
   const b2 = await webdavSync(b, opts).progress();
   assert.deepEqual(b2.applied, []);
   assert.deepEqual(b2.pushed, []);
-  assert.deepEqual(b2.kept.map((k) => k.reason), ['the server is behind, moved back elsewhere since the last sync: kept here, not sent (it is sent once read here again)']);
+  assert.deepEqual(
+    b2.kept.map((k) => k.reason),
+    ['the server is behind, moved back elsewhere since the last sync: kept here, not sent (it is sent once read here again)'],
+  );
   assert.deepEqual(rowProgress(b, book.bookUrl), { durChapterIndex: 50, durChapterPos: 0, durChapterTitle: '第50章', durChapterTime: tA50 });
   assert.equal(onServer(), fileText(10, tA10));
   // reported once per change: the next sync is a single listing and changes nothing
@@ -91,7 +117,10 @@ test('A pushes 50; B (5, older) takes 50; A moves back to 10 only with --force; 
   read(b, 51);
   const tB51 = rowProgress(b, book.bookUrl).durChapterTime;
   const b4 = await webdavSync(b, opts).progress();
-  assert.deepEqual(b4.pushed.map((p) => p.file), [book.file]);
+  assert.deepEqual(
+    b4.pushed.map((p) => p.file),
+    [book.file],
+  );
   assert.equal(onServer(), fileText(51, tB51));
   a.close();
   b.close();

@@ -20,7 +20,9 @@ interface Seen {
   readonly headers: IncomingHttpHeaders;
 }
 
-async function listen(handle: (req: { method: string; url: string }, res: import('node:http').ServerResponse, seen: Seen[]) => void): Promise<{ server: Server; base: string; seen: Seen[] }> {
+async function listen(
+  handle: (req: { method: string; url: string }, res: import('node:http').ServerResponse, seen: Seen[]) => void,
+): Promise<{ server: Server; base: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
     seen.push({ method: req.method!, url: req.url!, headers: req.headers });
@@ -31,7 +33,11 @@ async function listen(handle: (req: { method: string; url: string }, res: import
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-const close = (s: Server) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); });
+const close = (s: Server) =>
+  new Promise<void>((r) => {
+    s.closeAllConnections();
+    s.close(() => r());
+  });
 
 test('a 307 to another port of 127.0.0.1 is followed without the Authorization header; a same-origin redirect keeps it', async () => {
   const other = await listen((req, res) => {
@@ -58,10 +64,13 @@ test('a 307 to another port of 127.0.0.1 is followed without the Authorization h
     assert.equal(other.seen[0]!.headers.authorization, undefined, 'another port is another origin: no credentials');
 
     await webdavSync(store, { url: `${same.base}/`, user: 'reader', password: 'secret-pw', retries: 0 }).list();
-    assert.deepEqual(same.seen.map((s) => [s.method, s.url, s.headers.authorization]), [
-      ['PROPFIND', '/legado', expected],
-      ['PROPFIND', '/moved/legado', expected],
-    ]);
+    assert.deepEqual(
+      same.seen.map((s) => [s.method, s.url, s.headers.authorization]),
+      [
+        ['PROPFIND', '/legado', expected],
+        ['PROPFIND', '/moved/legado', expected],
+      ],
+    );
   } finally {
     store.close();
     await Promise.all([close(other.server), close(origin.server), close(same.server)]);

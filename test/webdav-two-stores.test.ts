@@ -15,11 +15,12 @@ before(async () => {
 after(() => server.close());
 
 test('two stores through one folder: progress reaches the other, neither goes backwards, unknown books are skipped and reported', async () => {
-  const [x, y, z, w] = SHELF as [typeof SHELF[0], typeof SHELF[0], typeof SHELF[0], typeof SHELF[0]];
+  const [x, y, z, w] = SHELF as [(typeof SHELF)[0], (typeof SHELF)[0], (typeof SHELF)[0], (typeof SHELF)[0]];
   const a = shelfStore([x, y, z]); // z only in a
   const b = shelfStore([x, y, w]); // w only in b
   const opts = { url: server.url, dir: 'two', user: USER, password: PASSWORD };
-  const read = (s: typeof a, url: string, index: number, pos: number) => s.books.updateProgress(url, { durChapterIndex: index, durChapterPos: pos, durChapterTitle: `第${index}章` });
+  const read = (s: typeof a, url: string, index: number, pos: number) =>
+    s.books.updateProgress(url, { durChapterIndex: index, durChapterPos: pos, durChapterTitle: `第${index}章` });
 
   read(a, x.bookUrl, 10, 100);
   read(a, z.bookUrl, 1, 1);
@@ -31,8 +32,14 @@ test('two stores through one folder: progress reaches the other, neither goes ba
   read(b, x.bookUrl, 4, 999);
   await nextSecond();
   const b1 = await webdavSync(b, opts).progress();
-  assert.deepEqual(b1.applied.map((p) => [p.bookUrl, p.from.durChapterIndex, p.to.durChapterIndex]), [[x.bookUrl, 4, 10]]);
-  assert.deepEqual(b1.pushed.map((p) => p.bookUrl), [y.bookUrl]);
+  assert.deepEqual(
+    b1.applied.map((p) => [p.bookUrl, p.from.durChapterIndex, p.to.durChapterIndex]),
+    [[x.bookUrl, 4, 10]],
+  );
+  assert.deepEqual(
+    b1.pushed.map((p) => p.bookUrl),
+    [y.bookUrl],
+  );
   assert.deepEqual(b1.skipped, [{ file: z.file, reason: 'no book on the shelf has this name and author' }]);
   assert.equal(rowProgress(b, x.bookUrl).durChapterIndex, 10);
   assert.equal(rowProgress(b, x.bookUrl).durChapterTitle, '第10章');
@@ -41,8 +48,14 @@ test('two stores through one folder: progress reaches the other, neither goes ba
   read(a, x.bookUrl, 11, 0);
   await nextSecond();
   const a2 = await webdavSync(a, opts).progress();
-  assert.deepEqual(a2.applied.map((p) => p.bookUrl), [y.bookUrl]);
-  assert.deepEqual(a2.pushed.map((p) => p.bookUrl), [x.bookUrl]);
+  assert.deepEqual(
+    a2.applied.map((p) => p.bookUrl),
+    [y.bookUrl],
+  );
+  assert.deepEqual(
+    a2.pushed.map((p) => p.bookUrl),
+    [x.bookUrl],
+  );
   assert.equal(rowProgress(a, y.bookUrl).durChapterIndex, 7);
   assert.equal(rowProgress(a, x.bookUrl).durChapterIndex, 11);
 
@@ -50,7 +63,10 @@ test('two stores through one folder: progress reaches the other, neither goes ba
   b.books.updateProgress(x.bookUrl, { durChapterIndex: 2, durChapterPos: 0 });
   await nextSecond();
   const b2 = await webdavSync(b, opts).progress({ direction: 'pull' });
-  assert.deepEqual(b2.applied.map((p) => [p.bookUrl, p.to.durChapterIndex]), [[x.bookUrl, 11]]);
+  assert.deepEqual(
+    b2.applied.map((p) => [p.bookUrl, p.to.durChapterIndex]),
+    [[x.bookUrl, 11]],
+  );
 
   // the phone, at the same folder, sees both stores' work under its own names
   const phone = new Phone(`${server.url}two/`);
@@ -73,7 +89,8 @@ test('1,000 books with 3 changed on the phone and 2 read here: one listing, 5 do
   const store = openStore(path);
   const many = Array.from({ length: 1000 }, (_, i) => ({ bookUrl: `https://b.example/${i}`, name: `书 ${i}`, author: `作者 #${i % 7}` }));
   store.transaction(() => {
-    for (const [i, b] of many.entries()) store.tables.books.insert({ ...b, origin: 'https://src.example', type: 8, durChapterIndex: i % 5, durChapterPos: i, durChapterTime: 1 });
+    for (const [i, b] of many.entries())
+      store.tables.books.insert({ ...b, origin: 'https://src.example', type: 8, durChapterIndex: i % 5, durChapterPos: i, durChapterTime: 1 });
   });
   const opts = { url: server.url, dir: 'many', user: USER, password: PASSWORD };
   const first = await webdavSync(store, opts).progress();

@@ -43,8 +43,7 @@ export function toJson(row: Obj, shape: JsonShape): Obj {
     else if (shape.objects.includes(k)) {
       const parsed: unknown = JSON.parse(v as string);
       if (parsed !== null) out[name] = parsed;
-    }
-    else out[name] = typeof v === 'bigint' && k !== 'group' ? Number(v) : v;
+    } else out[name] = typeof v === 'bigint' && k !== 'group' ? Number(v) : v;
   }
   return out;
 }
@@ -64,7 +63,11 @@ const BIG = '~bigint~';
 const BIG_RE = /"~bigint~(-?\d+)"/g;
 
 export function writeJson(file: string, rows: readonly Obj[], shape: JsonShape): number {
-  const text = JSON.stringify(rows.map((r) => toJson(r, shape)), (_k, v: unknown) => (typeof v === 'bigint' ? `${BIG}${v}` : v), 2);
+  const text = JSON.stringify(
+    rows.map((r) => toJson(r, shape)),
+    (_k, v: unknown) => (typeof v === 'bigint' ? `${BIG}${v}` : v),
+    2,
+  );
   writeFileSync(file, text.replace(BIG_RE, '$1'));
   return rows.length;
 }

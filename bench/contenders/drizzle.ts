@@ -43,7 +43,9 @@ function filled<T extends object>(table: SQLiteTable, row: T): Record<string, un
 }
 
 /** Drizzle's Bun driver, loaded only under Bun (it imports bun:sqlite). */
-let bunDrizzle: { drizzle(config: { client: unknown }): unknown; Database: new (path: string, options: object) => { exec(sql: string): void; close(): void } } | undefined;
+let bunDrizzle:
+  | { drizzle(config: { client: unknown }): unknown; Database: new (path: string, options: object) => { exec(sql: string): void; close(): void } }
+  | undefined;
 
 /** A Drizzle database on the benchmark's engine (better-sqlite3, or bun:sqlite with Drizzle's Bun driver), with the store's pragmas. */
 function connect(path: string): { db: BetterSQLite3Database; close(): void } {
@@ -81,7 +83,14 @@ export const drizzleContender: Contender = {
     const chapterBatches = new Map<number, { run(values: Record<string, unknown>): unknown }>();
     const chapterBatch = (n: number) => {
       let q = chapterBatches.get(n);
-      if (!q) chapterBatches.set(n, (q = db.insert(chapters).values(Array.from({ length: n }, (_, r) => placeholders(chapters, r)) as never).prepare()));
+      if (!q)
+        chapterBatches.set(
+          n,
+          (q = db
+            .insert(chapters)
+            .values(Array.from({ length: n }, (_, r) => placeholders(chapters, r)) as never)
+            .prepare()),
+        );
       return q;
     };
     const fields = Object.keys(getTableColumns(chapters));
@@ -96,7 +105,13 @@ export const drizzleContender: Contender = {
         chapterBatch(n).run(values);
       }
     };
-    const bookAt = once(() => db.select().from(books).where(eq(books.bookUrl, sql.placeholder('bookUrl'))).prepare());
+    const bookAt = once(() =>
+      db
+        .select()
+        .from(books)
+        .where(eq(books.bookUrl, sql.placeholder('bookUrl')))
+        .prepare(),
+    );
     const shelf = once(() => db.select().from(books).orderBy(desc(books.durChapterTime)).prepare());
     const shelfGroup = once(() =>
       db
@@ -106,7 +121,12 @@ export const drizzleContender: Contender = {
         .orderBy(desc(books.durChapterTime))
         .prepare(),
     );
-    const deleteChapters = once(() => db.delete(chapters).where(eq(chapters.bookUrl, sql.placeholder('bookUrl'))).prepare());
+    const deleteChapters = once(() =>
+      db
+        .delete(chapters)
+        .where(eq(chapters.bookUrl, sql.placeholder('bookUrl')))
+        .prepare(),
+    );
     const upsertSource = once(() =>
       db
         .insert(bookSources)
@@ -147,7 +167,12 @@ export const drizzleContender: Contender = {
         .prepare(),
     );
     const chapterList = once(() =>
-      db.select().from(chapters).where(eq(chapters.bookUrl, sql.placeholder('bookUrl'))).orderBy(asc(chapters.index)).prepare(),
+      db
+        .select()
+        .from(chapters)
+        .where(eq(chapters.bookUrl, sql.placeholder('bookUrl')))
+        .orderBy(asc(chapters.index))
+        .prepare(),
     );
 
     return {

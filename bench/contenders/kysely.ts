@@ -7,10 +7,7 @@
 // objects, booleans 0/1, as Kysely's users have them with SQLite. Because only compiled SQL
 // reaches the engine, it runs on every engine through the engine's own API (raw-engines.ts).
 import { join } from 'node:path';
-import {
-  DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql,
-  type CompiledQuery, type Generated, type Insertable,
-} from 'kysely';
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql, type CompiledQuery, type Generated, type Insertable } from 'kysely';
 import type { Contender, Session } from '../contender.js';
 import type { ChapterIn, SourceIn } from '../data.js';
 import { BOOK_JSON, fromJson, SOURCE_JSON } from './backup-json.js';
@@ -135,19 +132,78 @@ export interface LegadoDatabase {
 const bit = (v: boolean | null | undefined): Bool | null => (v === undefined || v === null ? null : v ? 1 : 0);
 
 const SOURCE_UPDATE_COLUMNS = [
-  'bookSourceName', 'bookSourceGroup', 'bookSourceType', 'bookUrlPattern', 'customOrder', 'enabled', 'enabledExplore',
-  'enabledReview', 'enabledCookieJar', 'concurrentRate', 'header', 'loginUrl', 'loginUi', 'loginCheckJs', 'coverDecodeJs',
-  'bookSourceComment', 'variableComment', 'lastUpdateTime', 'respondTime', 'weight', 'exploreUrl', 'ruleExplore', 'searchUrl',
-  'ruleSearch', 'ruleBookInfo', 'ruleToc', 'ruleContent', 'ruleReview',
+  'bookSourceName',
+  'bookSourceGroup',
+  'bookSourceType',
+  'bookUrlPattern',
+  'customOrder',
+  'enabled',
+  'enabledExplore',
+  'enabledReview',
+  'enabledCookieJar',
+  'concurrentRate',
+  'header',
+  'loginUrl',
+  'loginUi',
+  'loginCheckJs',
+  'coverDecodeJs',
+  'bookSourceComment',
+  'variableComment',
+  'lastUpdateTime',
+  'respondTime',
+  'weight',
+  'exploreUrl',
+  'ruleExplore',
+  'searchUrl',
+  'ruleSearch',
+  'ruleBookInfo',
+  'ruleToc',
+  'ruleContent',
+  'ruleReview',
 ] as const;
 const BOOK_UPDATE_COLUMNS = [
-  'tocUrl', 'origin', 'originName', 'name', 'author', 'kind', 'customTag', 'coverUrl', 'customCoverUrl', 'intro', 'customIntro',
-  'charset', 'type', 'group', 'latestChapterTitle', 'latestChapterTime', 'lastCheckTime', 'lastCheckCount', 'totalChapterNum',
-  'durChapterTitle', 'durChapterIndex', 'durChapterPos', 'durChapterTime', 'wordCount', 'canUpdate', 'order', 'originOrder',
-  'variable', 'readConfig',
+  'tocUrl',
+  'origin',
+  'originName',
+  'name',
+  'author',
+  'kind',
+  'customTag',
+  'coverUrl',
+  'customCoverUrl',
+  'intro',
+  'customIntro',
+  'charset',
+  'type',
+  'group',
+  'latestChapterTitle',
+  'latestChapterTime',
+  'lastCheckTime',
+  'lastCheckCount',
+  'totalChapterNum',
+  'durChapterTitle',
+  'durChapterIndex',
+  'durChapterPos',
+  'durChapterTime',
+  'wordCount',
+  'canUpdate',
+  'order',
+  'originOrder',
+  'variable',
+  'readConfig',
 ] as const;
 const RULE_UPDATE_COLUMNS = [
-  'name', 'group', 'pattern', 'replacement', 'scope', 'scopeTitle', 'scopeContent', 'isEnabled', 'isRegex', 'timeoutMillisecond', 'sortOrder',
+  'name',
+  'group',
+  'pattern',
+  'replacement',
+  'scope',
+  'scopeTitle',
+  'scopeContent',
+  'isEnabled',
+  'isRegex',
+  'timeoutMillisecond',
+  'sortOrder',
 ] as const;
 
 /** `excluded.<column>` for each column, for an upsert's DO UPDATE SET (Kysely's documented form). */
@@ -183,8 +239,21 @@ const slot = (name: string): never => `${MARK}${name}` as never;
 
 /** A row of every column (the columns of a multi-row insert come from its rows), in the table's order. */
 const CHAPTER_SAMPLE: Insertable<ChaptersTable> = {
-  url: '', title: '', isVolume: 0, baseUrl: '', bookUrl: '', index: 0, isVip: 0, isPay: 0, resourceUrl: '', tag: '', start: 0, end: 0,
-  startFragmentId: '', endFragmentId: '', variable: '',
+  url: '',
+  title: '',
+  isVolume: 0,
+  baseUrl: '',
+  bookUrl: '',
+  index: 0,
+  isVip: 0,
+  isPay: 0,
+  resourceUrl: '',
+  tag: '',
+  start: 0,
+  end: 0,
+  startFragmentId: '',
+  endFragmentId: '',
+  variable: '',
 };
 const SOURCE_SAMPLE = Object.fromEntries(['bookSourceUrl', ...SOURCE_UPDATE_COLUMNS].map((c) => [c, ''])) as unknown as Insertable<BookSourcesTable>;
 
@@ -193,43 +262,98 @@ function compiledInsert(table: 'chapters' | 'book_sources', columns: number, n: 
   const q =
     table === 'chapters'
       ? k.insertInto('chapters').values(Array.from({ length: n }, () => CHAPTER_SAMPLE))
-      : k.insertInto('book_sources').values(Array.from({ length: n }, () => SOURCE_SAMPLE)).onConflict((oc) => oc.column('bookSourceUrl').doUpdateSet(excluded(SOURCE_UPDATE_COLUMNS)));
+      : k
+          .insertInto('book_sources')
+          .values(Array.from({ length: n }, () => SOURCE_SAMPLE))
+          .onConflict((oc) => oc.column('bookSourceUrl').doUpdateSet(excluded(SOURCE_UPDATE_COLUMNS)));
   const c = q.compile();
   if (c.parameters.length !== n * columns) throw new Error(`kysely: ${table} insert of ${n} rows compiled to ${c.parameters.length} parameters`);
   return c.sql;
 }
 
 const chapterValues = (out: unknown[], c: ChapterIn, bookUrl: string): void => {
-  out.push(c.url, c.title, bit(c.isVolume), c.baseUrl, bookUrl, c.index, bit(c.isVip), bit(c.isPay), c.resourceUrl ?? null, c.tag ?? null,
-    c.start ?? null, c.end ?? null, c.startFragmentId ?? null, c.endFragmentId ?? null, c.variable ?? null);
+  out.push(
+    c.url,
+    c.title,
+    bit(c.isVolume),
+    c.baseUrl,
+    bookUrl,
+    c.index,
+    bit(c.isVip),
+    bit(c.isPay),
+    c.resourceUrl ?? null,
+    c.tag ?? null,
+    c.start ?? null,
+    c.end ?? null,
+    c.startFragmentId ?? null,
+    c.endFragmentId ?? null,
+    c.variable ?? null,
+  );
 };
 const sourceValues = (out: unknown[], s: SourceIn): void => {
-  out.push(s.bookSourceUrl, s.bookSourceName, s.bookSourceGroup ?? null, s.bookSourceType, s.bookUrlPattern ?? null, s.customOrder,
-    bit(s.enabled), bit(s.enabledExplore), bit(s.enabledReview), bit(s.enabledCookieJar ?? false), s.concurrentRate ?? null,
-    s.header ?? null, s.loginUrl ?? null, s.loginUi ?? null, s.loginCheckJs ?? null, s.coverDecodeJs ?? null,
-    s.bookSourceComment ?? null, s.variableComment ?? null, s.lastUpdateTime, s.respondTime, s.weight, s.exploreUrl ?? null,
-    s.ruleExplore ?? null, s.searchUrl ?? null, s.ruleSearch ?? null, s.ruleBookInfo ?? null, s.ruleToc ?? null,
-    s.ruleContent ?? null, s.ruleReview ?? null);
+  out.push(
+    s.bookSourceUrl,
+    s.bookSourceName,
+    s.bookSourceGroup ?? null,
+    s.bookSourceType,
+    s.bookUrlPattern ?? null,
+    s.customOrder,
+    bit(s.enabled),
+    bit(s.enabledExplore),
+    bit(s.enabledReview),
+    bit(s.enabledCookieJar ?? false),
+    s.concurrentRate ?? null,
+    s.header ?? null,
+    s.loginUrl ?? null,
+    s.loginUi ?? null,
+    s.loginCheckJs ?? null,
+    s.coverDecodeJs ?? null,
+    s.bookSourceComment ?? null,
+    s.variableComment ?? null,
+    s.lastUpdateTime,
+    s.respondTime,
+    s.weight,
+    s.exploreUrl ?? null,
+    s.ruleExplore ?? null,
+    s.searchUrl ?? null,
+    s.ruleSearch ?? null,
+    s.ruleBookInfo ?? null,
+    s.ruleToc ?? null,
+    s.ruleContent ?? null,
+    s.ruleReview ?? null,
+  );
 };
 
 // Built and compiled once per process.
 const Q = {
   deleteChapters: template(k.deleteFrom('chapters').where('bookUrl', '=', slot('bookUrl'))),
   shelf: template(k.selectFrom('books').selectAll().orderBy('durChapterTime', 'desc')),
-  shelfGroup: template(k.selectFrom('books').selectAll().where(sql<boolean>`(${sql.ref('group')} & ${slot('group')}) != 0`).orderBy('durChapterTime', 'desc')),
+  shelfGroup: template(
+    k
+      .selectFrom('books')
+      .selectAll()
+      .where(sql<boolean>`(${sql.ref('group')} & ${slot('group')}) != 0`)
+      .orderBy('durChapterTime', 'desc'),
+  ),
   book: template(k.selectFrom('books').selectAll().where('bookUrl', '=', slot('bookUrl'))),
   progress: template(
-    k.updateTable('books')
+    k
+      .updateTable('books')
       .set({ durChapterIndex: slot('durChapterIndex'), durChapterPos: slot('durChapterPos'), durChapterTime: slot('durChapterTime') })
       .where('bookUrl', '=', slot('bookUrl')),
   ),
   cachePut: template(
-    k.insertInto('caches')
+    k
+      .insertInto('caches')
       .values({ key: slot('key'), value: slot('value'), deadline: slot('deadline') })
       .onConflict((oc) => oc.column('key').doUpdateSet(excluded(['value', 'deadline']))),
   ),
   cacheGet: template(
-    k.selectFrom('caches').select('value').where('key', '=', slot('key')).where((eb) => eb.or([eb('deadline', '=', 0), eb('deadline', '>', slot('now'))])),
+    k
+      .selectFrom('caches')
+      .select('value')
+      .where('key', '=', slot('key'))
+      .where((eb) => eb.or([eb('deadline', '=', 0), eb('deadline', '>', slot('now'))])),
   ),
   chapter: template(k.selectFrom('chapters').selectAll().where('bookUrl', '=', slot('bookUrl')).where('index', '=', slot('index'))),
   chapters: template(k.selectFrom('chapters').selectAll().where('bookUrl', '=', slot('bookUrl')).orderBy('index')),
@@ -261,9 +385,24 @@ function batched<T>(st: (sql: string) => RawStatement, compiled: (n: number) => 
 }
 
 const upserts = {
-  books: template(k.insertInto('books').values(Object.fromEntries(['bookUrl', ...BOOK_UPDATE_COLUMNS].map((c) => [c, slot(c)])) as never).onConflict((oc) => oc.column('bookUrl').doUpdateSet(excluded(BOOK_UPDATE_COLUMNS)))),
-  sources: template(k.insertInto('book_sources').values(Object.fromEntries(['bookSourceUrl', ...SOURCE_UPDATE_COLUMNS].map((c) => [c, slot(c)])) as never).onConflict((oc) => oc.column('bookSourceUrl').doUpdateSet(excluded(SOURCE_UPDATE_COLUMNS)))),
-  rules: template(k.insertInto('replace_rules').values(Object.fromEntries(['id', ...RULE_UPDATE_COLUMNS].map((c) => [c, slot(c)])) as never).onConflict((oc) => oc.column('id').doUpdateSet(excluded(RULE_UPDATE_COLUMNS)))),
+  books: template(
+    k
+      .insertInto('books')
+      .values(Object.fromEntries(['bookUrl', ...BOOK_UPDATE_COLUMNS].map((c) => [c, slot(c)])) as never)
+      .onConflict((oc) => oc.column('bookUrl').doUpdateSet(excluded(BOOK_UPDATE_COLUMNS))),
+  ),
+  sources: template(
+    k
+      .insertInto('book_sources')
+      .values(Object.fromEntries(['bookSourceUrl', ...SOURCE_UPDATE_COLUMNS].map((c) => [c, slot(c)])) as never)
+      .onConflict((oc) => oc.column('bookSourceUrl').doUpdateSet(excluded(SOURCE_UPDATE_COLUMNS))),
+  ),
+  rules: template(
+    k
+      .insertInto('replace_rules')
+      .values(Object.fromEntries(['id', ...RULE_UPDATE_COLUMNS].map((c) => [c, slot(c)])) as never)
+      .onConflict((oc) => oc.column('id').doUpdateSet(excluded(RULE_UPDATE_COLUMNS))),
+  ),
 };
 
 /** A backup record's values as the columns want them: booleans as 0/1, missing fields at their defaults. */
@@ -276,14 +415,50 @@ function record(o: Record<string, unknown>, defaults: Record<string, unknown>): 
   return out;
 }
 const BOOK_DEFAULTS = {
-  tocUrl: '', origin: 'loc_book', originName: '', name: '', author: '', kind: null, customTag: null, coverUrl: null, customCoverUrl: null,
-  intro: null, customIntro: null, charset: null, type: 0, group: 0, latestChapterTitle: null, latestChapterTime: 0, lastCheckTime: 0,
-  lastCheckCount: 0, totalChapterNum: 0, durChapterTitle: null, durChapterIndex: 0, durChapterPos: 0, durChapterTime: 0, wordCount: null,
-  canUpdate: 1, order: 0, originOrder: 0, variable: null, readConfig: null,
+  tocUrl: '',
+  origin: 'loc_book',
+  originName: '',
+  name: '',
+  author: '',
+  kind: null,
+  customTag: null,
+  coverUrl: null,
+  customCoverUrl: null,
+  intro: null,
+  customIntro: null,
+  charset: null,
+  type: 0,
+  group: 0,
+  latestChapterTitle: null,
+  latestChapterTime: 0,
+  lastCheckTime: 0,
+  lastCheckCount: 0,
+  totalChapterNum: 0,
+  durChapterTitle: null,
+  durChapterIndex: 0,
+  durChapterPos: 0,
+  durChapterTime: 0,
+  wordCount: null,
+  canUpdate: 1,
+  order: 0,
+  originOrder: 0,
+  variable: null,
+  readConfig: null,
 };
 const SOURCE_DEFAULTS = Object.fromEntries(SOURCE_UPDATE_COLUMNS.map((c) => [c, null]));
-const RULE_DEFAULTS = { name: '', group: null, pattern: '', replacement: '', scope: null, scopeTitle: 0, scopeContent: 1, isEnabled: 1, isRegex: 1, timeoutMillisecond: 3000, sortOrder: 0 };
-
+const RULE_DEFAULTS = {
+  name: '',
+  group: null,
+  pattern: '',
+  replacement: '',
+  scope: null,
+  scopeTitle: 0,
+  scopeContent: 1,
+  isEnabled: 1,
+  isRegex: 1,
+  timeoutMillisecond: 3000,
+  sortOrder: 0,
+};
 
 export const kyselyContender: Contender = {
   name: 'kysely',
@@ -292,7 +467,12 @@ export const kyselyContender: Contender = {
   open(path, clock): Session {
     const db = rawConnect(path);
     const st = prepared(db);
-    const insertChapters = batched<ChapterIn & { bookUrl: string }>(st, (n) => compiledInsert('chapters', 15, n), CHAPTER_BATCH, (out, c) => chapterValues(out, c, c.bookUrl));
+    const insertChapters = batched<ChapterIn & { bookUrl: string }>(
+      st,
+      (n) => compiledInsert('chapters', 15, n),
+      CHAPTER_BATCH,
+      (out, c) => chapterValues(out, c, c.bookUrl),
+    );
     const upsertSources = batched<SourceIn>(st, (n) => compiledInsert('book_sources', 29, n), SOURCE_BATCH, sourceValues);
     const all = (q: { sql: string; bind(v: Record<string, unknown>): unknown[] }, v: Record<string, unknown> = {}) => st(q.sql).all(...q.bind(v));
     const one = (q: { sql: string; bind(v: Record<string, unknown>): unknown[] }, v: Record<string, unknown>) => st(q.sql).get(...q.bind(v));
@@ -353,7 +533,10 @@ export const kyselyContender: Contender = {
         for (const r of rows) s.run(...q.bind(r));
       };
       return db.transaction(() => {
-        run(upserts.books, books.map((x) => ({ ...x, group: BigInt.asIntN(64, BigInt(x.group as number | bigint)) })));
+        run(
+          upserts.books,
+          books.map((x) => ({ ...x, group: BigInt.asIntN(64, BigInt(x.group as number | bigint)) })),
+        );
         run(upserts.sources, sources);
         run(upserts.rules, rules);
         return books.length + sources.length + rules.length;

@@ -121,7 +121,13 @@ function nodeSqlite(path: string): RawDb {
       };
     },
     exec: (sql) => db.exec(sql),
-    transaction: (fn) => begins(() => begin.run(), () => commit.run(), () => rollback.run(), fn),
+    transaction: (fn) =>
+      begins(
+        () => begin.run(),
+        () => commit.run(),
+        () => rollback.run(),
+        fn,
+      ),
     allExact: (sql) => {
       const s = db.prepare(sql);
       s.setReadBigInts(true);
@@ -139,7 +145,10 @@ interface BunStatement extends RawStatement {
 
 function bunSqlite(path: string): RawDb {
   const { Database: BunDatabase } = require('bun:sqlite') as {
-    Database: new (p: string, o?: object) => { prepare(sql: string): BunStatement; exec(sql: string): void; transaction<T>(fn: () => T): () => T; close(throwOnError?: boolean): void };
+    Database: new (
+      p: string,
+      o?: object,
+    ) => { prepare(sql: string): BunStatement; exec(sql: string): void; transaction<T>(fn: () => T): () => T; close(throwOnError?: boolean): void };
   };
   const db = new BunDatabase(path, { readwrite: true, create: false, strict: true });
   db.exec('PRAGMA busy_timeout = 5000');
@@ -273,7 +282,8 @@ function wasm(path: string): RawDb {
         at += n;
       } else if (typeof v === 'bigint') x.sqlite3_bind_int64(s, i, v);
       else if (typeof v === 'boolean') x.sqlite3_bind_int(s, i, v ? 1 : 0);
-      else if (Number.isInteger(v)) (v as number) === ((v as number) | 0) ? x.sqlite3_bind_int(s, i, v as number) : x.sqlite3_bind_int64(s, i, BigInt(v as number));
+      else if (Number.isInteger(v))
+        (v as number) === ((v as number) | 0) ? x.sqlite3_bind_int(s, i, v as number) : x.sqlite3_bind_int64(s, i, BigInt(v as number));
       else x.sqlite3_bind_double(s, i, v as number);
     }
   };
@@ -341,7 +351,13 @@ function wasm(path: string): RawDb {
       return { get: (...params) => s.each(params, s.array, 1)[0], all: (...params) => s.each(params, s.array, Infinity) };
     },
     exec: (sql) => db.exec(sql),
-    transaction: (fn) => begins(() => db.exec('BEGIN'), () => db.exec('COMMIT'), () => db.exec('ROLLBACK'), fn),
+    transaction: (fn) =>
+      begins(
+        () => db.exec('BEGIN'),
+        () => db.exec('COMMIT'),
+        () => db.exec('ROLLBACK'),
+        fn,
+      ),
     allExact: (sql) => {
       const s = stmt(sql, true);
       return s.each([], s.object, Infinity);

@@ -10,8 +10,22 @@ import type { BookIn, ReplaceRuleIn, SourceIn } from '../data.js';
 import { BACKUP_FILES, BOOK_JSON, fromJson, readJson, RULE_JSON, SOURCE_JSON, writeJson } from './backup-json.js';
 import { rawConnect, type RawDb, type RawStatement } from './raw-engines.js';
 import {
-  BOOK_SELECT, BOOK_UPSERT, bookParams, bookRow, CACHE_GET, CACHE_PUT, CHAPTER_COLUMNS, chapterInsert, chapterParams, chapterRow,
-  PROGRESS_UPDATE, RULE_UPSERT, ruleParams, SOURCE_UPSERT, sourceParams, type Obj,
+  BOOK_SELECT,
+  BOOK_UPSERT,
+  bookParams,
+  bookRow,
+  CACHE_GET,
+  CACHE_PUT,
+  CHAPTER_COLUMNS,
+  chapterInsert,
+  chapterParams,
+  chapterRow,
+  PROGRESS_UPDATE,
+  RULE_UPSERT,
+  ruleParams,
+  SOURCE_UPSERT,
+  sourceParams,
+  type Obj,
 } from './sql.js';
 
 /** Statements prepared on first use, once per connection. */
@@ -101,8 +115,7 @@ export const rawNaive: Contender = {
           return r && chapterRow(r);
         });
       },
-      chapterList: (bookUrl) =>
-        (st(`SELECT ${CHAPTER_COLUMNS} FROM chapters WHERE bookUrl = ? ORDER BY \`index\``).all(bookUrl) as Obj[]).map(chapterRow),
+      chapterList: (bookUrl) => (st(`SELECT ${CHAPTER_COLUMNS} FROM chapters WHERE bookUrl = ? ORDER BY \`index\``).all(bookUrl) as Obj[]).map(chapterRow),
       close: () => {
         db.close();
       },
@@ -138,7 +151,12 @@ export const rawNaive: Contender = {
  * Writes each table's rows, read whole by `sqlOf(table)` (books exactly, for the 64-bit group
  * masks), to its backup file with JSON.stringify.
  */
-export function exportTables(path: string, dir: string, tables: readonly BackupTable[] = ['books', 'book_sources', 'replace_rules'], sqlOf: (t: BackupTable) => string): number {
+export function exportTables(
+  path: string,
+  dir: string,
+  tables: readonly BackupTable[] = ['books', 'book_sources', 'replace_rules'],
+  sqlOf: (t: BackupTable) => string,
+): number {
   const db = rawConnect(path);
   try {
     mkdirSync(dir, { recursive: true });

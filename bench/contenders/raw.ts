@@ -9,8 +9,18 @@ import type { ChapterIn, ProgressSave, SourceIn } from '../data.js';
 import { openAndCheckByHand, rawNaive } from './raw-naive.js';
 import { rawConnect, type RawDb, type RawStatement } from './raw-engines.js';
 import {
-  BOOK_SELECT, bookFromArray, CACHE_GET, CACHE_PUT, CHAPTER_COLUMNS, chapterFromArray, chapterInsert, inBatches,
-  PROGRESS_UPDATE, pushChapter, sourceParams, sourceUpsert,
+  BOOK_SELECT,
+  bookFromArray,
+  CACHE_GET,
+  CACHE_PUT,
+  CHAPTER_COLUMNS,
+  chapterFromArray,
+  chapterInsert,
+  inBatches,
+  PROGRESS_UPDATE,
+  pushChapter,
+  sourceParams,
+  sourceUpsert,
 } from './sql.js';
 
 /** Rows per multi-row statement: measured (bench/README.md), well under every engine's variable limit. */
@@ -53,7 +63,12 @@ export const raw: Contender = {
     const chapters = db.rows(`SELECT ${CHAPTER_COLUMNS} FROM chapters WHERE bookUrl = ? ORDER BY \`index\``);
 
     const insertAll = (bookUrl: string, rows: readonly ChapterIn[]): void =>
-      inBatches(rows, CHAPTER_BATCH, (p, c) => pushChapter(p, c, bookUrl), (n, p) => chapterBatch(n).run(...p));
+      inBatches(
+        rows,
+        CHAPTER_BATCH,
+        (p, c) => pushChapter(p, c, bookUrl),
+        (n, p) => chapterBatch(n).run(...p),
+      );
     const replaceToc = db.transaction((bookUrl: string, rows: readonly ChapterIn[]) => {
       del.run(bookUrl);
       insertAll(bookUrl, rows);
@@ -63,9 +78,16 @@ export const raw: Contender = {
       insertAll(bookUrl, rows);
       return rows.length;
     });
-    const saveInTransaction = db.transaction((s: ProgressSave) => Number(progress.run(s.durChapterIndex, s.durChapterPos, s.durChapterTime, s.bookUrl).changes));
+    const saveInTransaction = db.transaction((s: ProgressSave) =>
+      Number(progress.run(s.durChapterIndex, s.durChapterPos, s.durChapterTime, s.bookUrl).changes),
+    );
     const upsertSources = db.transaction((rows: readonly SourceIn[]) => {
-      inBatches(rows, SOURCE_BATCH, (p, s) => p.push(...sourceParams(s)), (n, p) => sourceBatch(n).run(...p));
+      inBatches(
+        rows,
+        SOURCE_BATCH,
+        (p, s) => p.push(...sourceParams(s)),
+        (n, p) => sourceBatch(n).run(...p),
+      );
       return rows.length;
     });
 

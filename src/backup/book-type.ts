@@ -18,8 +18,7 @@ export const OLD_TYPE_BITS: readonly (readonly [code: number, bit: number])[] = 
 export const TEXT_BIT = 8;
 export const LOCAL_BIT = 256;
 
-export const isLocalOrigin = (origin: unknown): boolean =>
-  typeof origin === 'string' && (origin === 'loc_book' || origin.startsWith('webDav::'));
+export const isLocalOrigin = (origin: unknown): boolean => typeof origin === 'string' && (origin === 'loc_book' || origin.startsWith('webDav::'));
 
 /** The bitmask type of a book whose type may still be an old code (Book.upType()). */
 export function toBitmaskType(type: number, origin: unknown): number {

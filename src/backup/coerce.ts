@@ -120,7 +120,9 @@ function toInteger(v: unknown, wide: boolean): Coerced {
 }
 
 /** A number field holds integers up to 2^53 exactly (it is read back as a JavaScript number). */
-const inexact = (v: number | bigint): Coerced => ({ refuse: `the integer ${typeof v === 'bigint' ? v : BigInt(v)} is beyond ±2^53, which this field cannot hold exactly` });
+const inexact = (v: number | bigint): Coerced => ({
+  refuse: `the integer ${typeof v === 'bigint' ? v : BigInt(v)} is beyond ±2^53, which this field cannot hold exactly`,
+});
 
 const inInt64 = (v: bigint): boolean => v >= INT64_MIN && v <= UINT64_MAX;
 const fits = (v: number, wide: boolean): boolean => Number.isSafeInteger(v) || (wide && inInt64(BigInt(v)));

@@ -98,7 +98,16 @@ export function importDatabase(store: Store<SchemaVersion>, path: string, option
           : undefined;
       if (reason !== undefined) {
         notTables.push({ table: name, rows, reason });
-        files.push({ file: `${path}:${name}`, table: name, status: 'not-imported', reason: `${rows} row(s): ${reason}`, read: 0, stored: 0, duplicates: 0, skipped: 0 });
+        files.push({
+          file: `${path}:${name}`,
+          table: name,
+          status: 'not-imported',
+          reason: `${rows} row(s): ${reason}`,
+          read: 0,
+          stored: 0,
+          duplicates: 0,
+          skipped: 0,
+        });
         continue;
       }
       const shared = table!.columns.filter((c) => have.includes(c.name));
@@ -133,11 +142,23 @@ export function importDatabase(store: Store<SchemaVersion>, path: string, option
     store.transaction(() => {
       for (const plan of parentsFirst(plans)) {
         const t = plan.table;
-        const file: FileOutcome = { file: `${path}:${t.name}`, kind: kindOf(t.name), table: t.name, status: 'imported', read: 0, stored: 0, duplicates: 0, skipped: 0 };
+        const file: FileOutcome = {
+          file: `${path}:${t.name}`,
+          kind: kindOf(t.name),
+          table: t.name,
+          status: 'imported',
+          read: 0,
+          stored: 0,
+          duplicates: 0,
+          skipped: 0,
+        };
         files.push(file);
         const target: MergeTable = { api: store.table(t.name), report: reportOf(t.name), seen: new Map() };
         const decode = rowDecoder(t, plan.columns, store.version);
-        const select = db.prepare(`SELECT ${plan.columns.map((c) => q(c.name)).join(', ')} FROM ${q(t.name)}`).safeIntegers(true).raw();
+        const select = db
+          .prepare(`SELECT ${plan.columns.map((c) => q(c.name)).join(', ')} FROM ${q(t.name)}`)
+          .safeIntegers(true)
+          .raw();
         for (const raw of select.iterate() as IterableIterator<SourceRow>) {
           target.report.read++;
           merger.merge(target, file, file.read++, builtRow(t, decode(raw)));

@@ -78,7 +78,10 @@ export class ArchiveLimitError extends LegadoStoreError {
   readonly limit: 'entryBytes' | 'archiveBytes' | 'ratio' | 'recordBytes';
   readonly value: number;
   constructor(file: string, entry: string, limit: ArchiveLimitError['limit'], value: number, detail: string) {
-    super('ARCHIVE_LIMIT', `${file}:${entry}: ${detail}; nothing was stored (raise the limit with the zipLimits option, or --max-entry-size / --max-archive-size / --max-ratio / --max-record-size)`);
+    super(
+      'ARCHIVE_LIMIT',
+      `${file}:${entry}: ${detail}; nothing was stored (raise the limit with the zipLimits option, or --max-entry-size / --max-archive-size / --max-ratio / --max-record-size)`,
+    );
     this.file = file;
     this.entry = entry;
     this.limit = limit;

@@ -108,10 +108,7 @@ class TextOut {
  * The backup as a zip in memory (the browser's entry point; the same writer as the file export).
  * `carry`: the original backup zip, whose files that hold no table are carried through unchanged.
  */
-export async function exportBackupBytes(
-  store: Store<SchemaVersion>,
-  options: ExportBytesOptions = {},
-): Promise<Uint8Array> {
+export async function exportBackupBytes(store: Store<SchemaVersion>, options: ExportBytesOptions = {}): Promise<Uint8Array> {
   return exportBackupZip(store, options).bytes;
 }
 

@@ -71,10 +71,7 @@ export function nonTableFile(name: string): string | undefined {
 /** A kind given by name: the kind, the table, or the backup file name (with or without .json). */
 export function backupFileByKind(name: string): BackupFile | undefined {
   const n = name.toLowerCase();
-  return (
-    BACKUP_FILES.find((f) => f.kind.toLowerCase() === n || f.table.toLowerCase() === n) ??
-    backupFileByName(n.endsWith('.json') ? n : `${n}.json`)
-  );
+  return BACKUP_FILES.find((f) => f.kind.toLowerCase() === n || f.table.toLowerCase() === n) ?? backupFileByName(n.endsWith('.json') ? n : `${n}.json`);
 }
 
 export function backupFileByTable(table: string): BackupFile | undefined {

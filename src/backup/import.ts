@@ -12,15 +12,7 @@ import type { Store } from '../store/store.js';
 import { decryptBackupText, looksEncrypted } from './aes.js';
 import { detectKind } from './detect-kind.js';
 import { ArchiveLimitError, DecryptError, ImportRejectedError, UnsupportedInputError } from './errors.js';
-import {
-  BACKUP_FILES,
-  backupFileByKind,
-  backupFileByName,
-  KIND_NAMES,
-  NON_TABLE_KINDS,
-  nonTableFile,
-  type BackupFile,
-} from './file-map.js';
+import { BACKUP_FILES, backupFileByKind, backupFileByName, KIND_NAMES, NON_TABLE_KINDS, nonTableFile, type BackupFile } from './file-map.js';
 import { JsonRecordReader, type JsonRecord } from './json-stream.js';
 import { DEFAULT_CHOICES, type ImportChoices } from './keep.js';
 import { Merger, type MergeTable } from './merge.js';
@@ -253,7 +245,12 @@ class ImportRun {
       this.merger.skipped.length = skipped;
       this.merger.conflicts.length = conflicts;
       this.restore(saved);
-      this.files.push({ ...notImported(file.display, `cannot be read, skipped: ${e.code}: ${e.message}`), kind: file.byName?.kind, table: file.byName?.table, error: e.code });
+      this.files.push({
+        ...notImported(file.display, `cannot be read, skipped: ${e.code}: ${e.message}`),
+        kind: file.byName?.kind,
+        table: file.byName?.table,
+        error: e.code,
+      });
     }
   }
 
@@ -317,10 +314,7 @@ class ImportRun {
 
   private resolveKind(file: PlannedFile, reader: JsonRecordReader, first: unknown): { kind: string; file: BackupFile } | { kind: string; absent: string } {
     if (reader.root === 'object' && typeof first === 'object' && first !== null && 'sourceUrls' in first) {
-      throw new UnsupportedInputError(
-        file.display,
-        'a list of remote collections (sourceUrls): download each URL and import the downloaded files',
-      );
+      throw new UnsupportedInputError(file.display, 'a list of remote collections (sourceUrls): download each URL and import the downloaded files');
     }
     let kind: string | undefined;
     if (file.mode === 'backup') kind = file.byName?.kind;

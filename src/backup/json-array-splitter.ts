@@ -27,7 +27,7 @@ export interface SplitElement {
   readonly depth: number;
 }
 
-const enum State {
+enum State {
   /** Before the top-level `[`. */
   Start,
   /** After `[` or a `,`: an element (or, after `[`, the closing `]`) comes next. */
@@ -152,8 +152,7 @@ export class JsonArraySplitter {
       if (b === QUOTE) inString = true;
       else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
         if (++depth > maxDepth) maxDepth = depth;
-      }
-      else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+      } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
         if (depth === 0) {
           result = b === CLOSE_ARRAY ? i : -2;
           break;

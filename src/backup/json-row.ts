@@ -25,7 +25,12 @@ function tableAt(name: string, version: SchemaVersion): Table {
   const schema = schemas[version];
   if (!schema) throw new InvalidArgumentError('version', version, `a supported schema version (${Object.keys(schemas).join(', ')})`);
   const table = schema.table(name);
-  if (!table) throw new UnknownTableError(name, version, schema.tables.map((t) => t.name));
+  if (!table)
+    throw new UnknownTableError(
+      name,
+      version,
+      schema.tables.map((t) => t.name),
+    );
   return table;
 }
 

@@ -245,7 +245,11 @@ const CARRY_LIMIT = 1 << 20;
  * together as one array; undefined otherwise. The first element may have begun in an earlier
  * chunk: it is left out (from 1) and parsed on its own.
  */
-function parseTogether(decoder: InstanceType<typeof TextDecoder>, chunk: Uint8Array, elements: readonly SplitElement[]): { from: number; values: unknown[]; facts: TextFacts } | undefined {
+function parseTogether(
+  decoder: InstanceType<typeof TextDecoder>,
+  chunk: Uint8Array,
+  elements: readonly SplitElement[],
+): { from: number; values: unknown[]; facts: TextFacts } | undefined {
   const inChunk = (el: SplitElement) => el.bytes.buffer === chunk.buffer && el.bytes.byteOffset >= chunk.byteOffset;
   const from = elements.length > 0 && inChunk(elements[0]!) ? 0 : 1;
   if (elements.length - from < 2) return undefined;
@@ -365,7 +369,8 @@ export class JsonRecordReader {
         if (r.index > index) after = ',';
         index = r.index;
         if (!r.ok) return index;
-        if (s.complete || buf.length > CARRY_LIMIT) splitter = s; // it checks what follows the `]`, or reads the long element on
+        if (s.complete || buf.length > CARRY_LIMIT)
+          splitter = s; // it checks what follows the `]`, or reads the long element on
         else pending.append(s.takeRest());
       }
       onBytes?.(this.bytesRead);
@@ -388,7 +393,12 @@ export class JsonRecordReader {
    * together (parseTogether), any other on its own. Not ok when the bytes are not a plain array
    * or an element does not parse: the exact reader takes over.
    */
-  private *splitElements(splitter: JsonArraySplitter, bytes: Uint8Array, decoder: InstanceType<typeof TextDecoder>, index: number): Generator<JsonRecord, { index: number; ok: boolean }> {
+  private *splitElements(
+    splitter: JsonArraySplitter,
+    bytes: Uint8Array,
+    decoder: InstanceType<typeof TextDecoder>,
+    index: number,
+  ): Generator<JsonRecord, { index: number; ok: boolean }> {
     const elements = splitter.push(bytes);
     if (!elements) return { index, ok: false };
     const group = parseTogether(decoder, bytes, elements);
@@ -500,7 +510,13 @@ export class JsonRecordReader {
     const absolute = /absolute position "(\d+)"/.exec(e.message);
     const offset = Math.min(this.size, (absolute ? Number(absolute[1]) : lastToken) + skip);
     const { line, column } = lineAndColumn(this.source, offset);
-    return new InvalidJsonError(this.source.name, line, column, offset, this.secret ? 'syntax error (the text is not shown: the file holds secrets)' : explain(e.message));
+    return new InvalidJsonError(
+      this.source.name,
+      line,
+      column,
+      offset,
+      this.secret ? 'syntax error (the text is not shown: the file holds secrets)' : explain(e.message),
+    );
   }
 }
 

@@ -70,5 +70,4 @@ function same(c: Column, given: unknown, stored: unknown): boolean {
   return norm(a) === norm(b);
 }
 
-const norm = (v: unknown): string | null =>
-  v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
+const norm = (v: unknown): string | null => (v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? '1' : '0') : String(v));

@@ -138,7 +138,10 @@ export class Merger {
     let done = 0;
     while (done < pending.length) {
       const rest = done === 0 ? pending : pending.slice(done);
-      const { written, failed } = upsertRowsInTransaction(s.api, rest.map((p) => p.built.row));
+      const { written, failed } = upsertRowsInTransaction(
+        s.api,
+        rest.map((p) => p.built.row),
+      );
       done += written;
       if (failed === undefined) break;
       // The refused record, uncounted, then written (or skipped) alone as merge would have.
@@ -176,7 +179,10 @@ export class Merger {
     let state = this.tables.get(s);
     if (state === undefined) {
       const model = s.api.model;
-      const key = model.primaryKey.map((c) => c.name).sort().join(',');
+      const key = model.primaryKey
+        .map((c) => c.name)
+        .sort()
+        .join(',');
       const defers = model.indices.every((ix) => !ix.unique || [...ix.columns].sort().join(',') === key);
       state = { emptyAtStart: s.api.list({ limit: 1 }).length === 0, defers, batch: bulkRows(s.api), pending: [] };
       this.tables.set(s, state);

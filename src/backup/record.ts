@@ -69,7 +69,7 @@ const ADAPTERS: Readonly<Record<string, Adapter>> = {
     const { useReplaceRule, ...rest } = o;
     const config = isPlainObject(rest.readConfig)
       ? { ...rest.readConfig }
-      : (typeof rest.readConfig === 'string' ? parseObjectText(rest.readConfig) : undefined) ?? {};
+      : ((typeof rest.readConfig === 'string' ? parseObjectText(rest.readConfig) : undefined) ?? {});
     config.useReplaceRule ??= useReplaceRule;
     return { record: { ...rest, readConfig: config }, consumed: new Set(['useReplaceRule']) };
   },
@@ -89,7 +89,7 @@ export function builtRow(table: Table, row: Record<string, FieldValue>): Built {
 }
 
 /** How build takes a column's value when it already has the column's type (the common case), without coerce. */
-const enum Plain {
+enum Plain {
   Text,
   Integer,
   Boolean,

@@ -120,7 +120,6 @@ export interface DatabaseSource {
   readonly description: string;
 }
 
-
 export interface Totals {
   read: number;
   stored: number;

@@ -278,7 +278,13 @@ export class ZipReader {
 
   private overArchive(entry: ZipEntry, total: number, verb: 'declare' | 'expand'): ArchiveLimitError {
     const limit = this.limits.archiveBytes;
-    return new ArchiveLimitError(this.file, entry.path, 'archiveBytes', total, `the entries read ${verb} more than ${limit} bytes together (the limit for all entries)`);
+    return new ArchiveLimitError(
+      this.file,
+      entry.path,
+      'archiveBytes',
+      total,
+      `the entries read ${verb} more than ${limit} bytes together (the limit for all entries)`,
+    );
   }
 
   close(): void {

@@ -12,7 +12,6 @@ export type ImportOutcome<R> =
   | { readonly kind: 'interrupted'; readonly created: boolean; readonly signal: NodeJS.Signals }
   | { readonly kind: 'failed'; readonly created: boolean; readonly error: Error };
 
-
 /**
  * The import of `request` (without its stop flag), with progress reported as it goes. A failure
  * in the worker comes back as the error it was (code, message, details).
@@ -37,7 +36,8 @@ export function importInWorker<R>(request: Omit<ImportRequest, 'stop'>, onProgre
     };
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'progress') onProgress(m.progress);
-      else if (m.type === 'done') settle(() => resolve({ kind: 'done', created: m.created, version: m.version, result: m.result as R, ...(signal ? { signal } : {}) }));
+      else if (m.type === 'done')
+        settle(() => resolve({ kind: 'done', created: m.created, version: m.version, result: m.result as R, ...(signal ? { signal } : {}) }));
       else if (m.type === 'interrupted') settle(() => resolve({ kind: 'interrupted', created: m.created, signal: signal ?? 'SIGINT' }));
       else settle(() => resolve({ kind: 'failed', created: m.created, error: rebuilt(m.error) }));
     });

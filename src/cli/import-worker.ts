@@ -51,7 +51,10 @@ const PROGRESS_MS = 50;
 function run(req: ImportRequest, post: (m: WorkerMessage) => void): void {
   const stop = new Int32Array(req.stop);
   const stopped = () => Atomics.load(stop, 0) !== 0;
-  if (stopped()) return post({ type: 'interrupted', created: false });
+  if (stopped()) {
+    post({ type: 'interrupted', created: false });
+    return;
+  }
   let last = 0;
   const onProgress = (progress: ImportProgress): void => {
     if (stopped()) throw new Interrupted();
@@ -67,9 +70,10 @@ function run(req: ImportRequest, post: (m: WorkerMessage) => void): void {
     const store = opened.store;
     let result: Promise<unknown> | unknown;
     try {
-      result = req.database !== undefined
-        ? importDatabase(store, req.database, { strict: req.options.strict, onProgress })
-        : importInputs(store, req.inputs, { ...req.options, onProgress });
+      result =
+        req.database !== undefined
+          ? importDatabase(store, req.database, { strict: req.options.strict, onProgress })
+          : importInputs(store, req.inputs, { ...req.options, onProgress });
     } finally {
       // importInputs is synchronous under its promise: the transaction is over here.
       store.close();

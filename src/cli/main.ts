@@ -40,7 +40,25 @@ export function buildProgram(io: CliRun): Command {
       writeErr: (text) => io.stderr.write(text),
       outputError: (text, write) => write(text.trimEnd() + '\n'),
     });
-  for (const register of [registerInit, registerInfo, registerVerify, registerDemo, registerMigrate, registerImport, registerExport, registerWebDav, registerShelf, registerList, registerQuery, registerDiff, registerSources, registerCache, registerBook, registerServe]) register(program, io);
+  for (const register of [
+    registerInit,
+    registerInfo,
+    registerVerify,
+    registerDemo,
+    registerMigrate,
+    registerImport,
+    registerExport,
+    registerWebDav,
+    registerShelf,
+    registerList,
+    registerQuery,
+    registerDiff,
+    registerSources,
+    registerCache,
+    registerBook,
+    registerServe,
+  ])
+    register(program, io);
   return program;
 }
 

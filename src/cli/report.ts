@@ -11,11 +11,12 @@ export function renderInspection(r: FileInspection, withRows = true): string {
   ];
   for (const d of r.differences) lines.push(`  - ${d.message}`);
   if (r.checked !== 'none') {
-    const what = r.checked === 'deep' ? 'integrity_check, foreign_key_check and the app\'s invariants' : 'quick_check';
+    const what = r.checked === 'deep' ? "integrity_check, foreign_key_check and the app's invariants" : 'quick_check';
     lines.push(`content:        ${r.damage.length === 0 ? `sound (${what})` : `${r.damage.length} problem(s) found by ${what}`}`);
     for (const d of r.damage) lines.push(`  - ${d.message}`);
   }
-  if (!r.supported && r.version > 0) lines.push(`import:         legado-store import <store> ${r.path} (carries the tables and columns a store shares with it)`);
+  if (!r.supported && r.version > 0)
+    lines.push(`import:         legado-store import <store> ${r.path} (carries the tables and columns a store shares with it)`);
   if (r.extraTables.length) lines.push(`other tables:   ${r.extraTables.join(', ')}`);
   const rows = Object.entries(r.rows);
   if (withRows && rows.length) {

@@ -63,7 +63,13 @@ export async function writeOut(text: string, out: CliOut): Promise<void> {
  * objects keyed by column (`asObjects`) or of arrays; CSV a header record then one per row.
  * Resolves to the number of rows written (or read, when the reader went away first).
  */
-export async function writeRows(out: CliOut, format: RowFormat, columns: readonly string[], rows: Iterable<readonly unknown[]>, asObjects = true): Promise<number> {
+export async function writeRows(
+  out: CliOut,
+  format: RowFormat,
+  columns: readonly string[],
+  rows: Iterable<readonly unknown[]>,
+  asObjects = true,
+): Promise<number> {
   let n = 0;
   try {
     if (format === 'text') {

@@ -8,7 +8,9 @@ export const BACKUP_PASSWORD_ENV = 'LEGADO_BACKUP_PASSWORD';
 
 /** The secret in `envName`, else asked on the terminal; an error when there is neither. */
 export async function secretFromEnvOrPrompt(io: CliIo, envName: string, question: string): Promise<string> {
-  return secretFromEnv(io, envName) ?? askSecret(io, question, `set ${envName}, or run on a terminal to be asked (a password is never taken from the command line)`);
+  return (
+    secretFromEnv(io, envName) ?? askSecret(io, question, `set ${envName}, or run on a terminal to be asked (a password is never taken from the command line)`)
+  );
 }
 
 /** The secret in `envName`, when it is set and not empty. */

@@ -4,15 +4,7 @@ import { LimitError, ValueTypeError } from '../errors.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { NewRow, Row } from '../schema/row-types.js';
 import { Area } from './support.js';
-import {
-  SpecialGroupId,
-  USER_GROUP_LIMIT,
-  asGroupId,
-  isSpecialGroupId,
-  isUserGroupId,
-  specialGroupBooks,
-  specialGroupsAt,
-} from './special-groups.js';
+import { SpecialGroupId, USER_GROUP_LIMIT, asGroupId, isSpecialGroupId, isUserGroupId, specialGroupBooks, specialGroupsAt } from './special-groups.js';
 
 export type GroupId = bigint | number;
 
@@ -130,8 +122,10 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
 
   /** Names of the user groups whose bits are in `mask` (a book's group), in `order`. */
   namesOf(mask: GroupId): string[] {
-    return this.sqlValue(`SELECT groupName FROM book_groups WHERE ${USER} AND (groupId & @mask) != 0 ORDER BY \`order\``)
-      .all({ min: INT64_MIN, mask: BigInt(mask) }) as string[];
+    return this.sqlValue(`SELECT groupName FROM book_groups WHERE ${USER} AND (groupId & @mask) != 0 ORDER BY \`order\``).all({
+      min: INT64_MIN,
+      mask: BigInt(mask),
+    }) as string[];
   }
 
   /**
@@ -141,13 +135,9 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
    */
   visible(): Row<'book_groups', V>[] {
     const specials = [...specialGroupBooks(this.version)]
-      .map(([id, cond]) =>
-        id === SpecialGroupId.all ? `groupId = ${id}` : `(groupId = ${id} AND EXISTS (SELECT 1 FROM books WHERE ${cond}))`,
-      )
+      .map(([id, cond]) => (id === SpecialGroupId.all ? `groupId = ${id}` : `(groupId = ${id} AND EXISTS (SELECT 1 FROM books WHERE ${cond}))`))
       .join(' OR ');
-    return this.out(
-      this.t.select(`WHERE show != 0 AND (${USER} OR ${specials}) ORDER BY \`order\``, { min: INT64_MIN, mask: this.userMask() }),
-    );
+    return this.out(this.t.select(`WHERE show != 0 AND (${USER} OR ${specials}) ORDER BY \`order\``, { min: INT64_MIN, mask: this.userMask() }));
   }
 
   /**
@@ -159,7 +149,13 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
       let inserted = 0;
       for (const g of specialGroupsAt(this.version)) {
         if (this.t.has(g.groupId)) continue;
-        this.t.insert({ groupId: g.groupId, groupName: g.groupName, order: g.order, show: g.show, ...(g.enableRefresh === undefined ? {} : { enableRefresh: g.enableRefresh }) } as NewRow<'book_groups'>);
+        this.t.insert({
+          groupId: g.groupId,
+          groupName: g.groupName,
+          order: g.order,
+          show: g.show,
+          ...(g.enableRefresh === undefined ? {} : { enableRefresh: g.enableRefresh }),
+        } as NewRow<'book_groups'>);
         inserted++;
       }
       return inserted;

@@ -123,10 +123,7 @@ export class Books<V extends SchemaVersion = 62> extends Area {
   shelf(groupId: GroupId, options: ShelfOptions = {}): Row<'books', V>[] {
     const gid = BookGroups.check(groupId);
     const special = specialGroupBooks(this.version).get(gid);
-    const rows =
-      special !== undefined
-        ? this.t.select(`WHERE ${special}`, { mask: this.groups.userMask() })
-        : this.t.select('WHERE (`group` & ?) != 0', [gid]);
+    const rows = special !== undefined ? this.t.select(`WHERE ${special}`, { mask: this.groups.userMask() }) : this.t.select('WHERE (`group` & ?) != 0', [gid]);
     const own = this.groups.bookSortOf(gid);
     const sort = options.sort ?? (own >= 0 ? (own as BookshelfSortValue) : (options.defaultSort ?? BookshelfSort.lastRead));
     return this.out(sortBooks(rows, sort));

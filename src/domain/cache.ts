@@ -75,7 +75,10 @@ export class Cache extends Area {
       const keys = (this.sqlValue("SELECT key FROM caches WHERE key LIKE 'v_%'").all() as string[]).filter(matches);
       let n = 0;
       for (const key of keys) n += this.sql('DELETE FROM caches WHERE key = ?').run(key).changes;
-      return n + this.sql("DELETE FROM caches WHERE key IN ('userInfo_' || ?, 'loginHeader_' || ?, 'sourceVariable_' || ?)").run(sourceUrl, sourceUrl, sourceUrl).changes;
+      return (
+        n +
+        this.sql("DELETE FROM caches WHERE key IN ('userInfo_' || ?, 'loginHeader_' || ?, 'sourceVariable_' || ?)").run(sourceUrl, sourceUrl, sourceUrl).changes
+      );
     });
   }
 

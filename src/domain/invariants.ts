@@ -23,11 +23,16 @@ export function appInvariants(db: Db, schema: Schema): Damage[] {
 function oldBookTypes(db: Db, schema: Schema): Damage[] {
   if (schema.version < BITMASK_TYPE_FROM || !schema.table('books')) return [];
   const rows = db.prepare(`SELECT bookUrl, type FROM books WHERE type < ${FIRST_BIT}`).raw().all() as [string, number][];
-  return listed(rows, 'books', ([url, type]) => ({
-    table: 'books',
-    key: `bookUrl=${JSON.stringify(url)}`,
-    message: `books bookUrl=${JSON.stringify(url)}: type ${type} is an old-format code (below ${FIRST_BIT}) at schema ${schema.version}, where every book has a kind bit (text 8, audio 32, image 64, webFile 128); import converts it as the app does`,
-  }), 'books with an old-format type');
+  return listed(
+    rows,
+    'books',
+    ([url, type]) => ({
+      table: 'books',
+      key: `bookUrl=${JSON.stringify(url)}`,
+      message: `books bookUrl=${JSON.stringify(url)}: type ${type} is an old-format code (below ${FIRST_BIT}) at schema ${schema.version}, where every book has a kind bit (text 8, audio 32, image 64, webFile 128); import converts it as the app does`,
+    }),
+    'books with an old-format type',
+  );
 }
 
 /** Text primary keys that are empty or only blanks: the app addresses rows by them. */
@@ -37,10 +42,15 @@ function blankKeys(db: Db, table: Table): Damage[] {
   const cols = table.primaryKey.map((c) => `"${c.name}"`).join(', ');
   const blank = text.map((c) => `trim("${c.name}", ' ' || char(9, 10, 13)) = ''`).join(' OR ');
   const rows = db.prepare(`SELECT ${cols} FROM "${table.name}" WHERE ${blank}`).raw().safeIntegers().all() as unknown[][];
-  return listed(rows, table.name, (values) => {
-    const key = formatKey(table, values);
-    return { table: table.name, key, message: `${table.name} ${key}: a blank key` };
-  }, 'rows with a blank key');
+  return listed(
+    rows,
+    table.name,
+    (values) => {
+      const key = formatKey(table, values);
+      return { table: table.name, key, message: `${table.name} ${key}: a blank key` };
+    },
+    'rows with a blank key',
+  );
 }
 
 /**
@@ -56,19 +66,28 @@ function groupBits(db: Db, schema: Schema): Damage[] {
   let mask = 0n;
   for (const id of ids) {
     if (isSingleBit(id)) mask |= id;
-    else if (id > 0n) damage.push({ table: 'book_groups', key: `groupId=${id}`, message: `book_groups groupId=${id}: a user group whose id is not a single bit` });
+    else if (id > 0n)
+      damage.push({ table: 'book_groups', key: `groupId=${id}`, message: `book_groups groupId=${id}: a user group whose id is not a single bit` });
   }
   const mask64 = BigInt.asIntN(64, mask);
-  const rows = db
-    .prepare('SELECT bookUrl, "group" FROM books WHERE "group" != 0 AND ("group" & ~?) != 0')
-    .raw()
-    .safeIntegers()
-    .all(mask64) as [string, bigint][];
+  const rows = db.prepare('SELECT bookUrl, "group" FROM books WHERE "group" != 0 AND ("group" & ~?) != 0').raw().safeIntegers().all(mask64) as [
+    string,
+    bigint,
+  ][];
   damage.push(
-    ...listed(rows, 'books', ([url, group]) => {
-      const unknown = BigInt.asIntN(64, group & ~mask64);
-      return { table: 'books', key: `bookUrl=${JSON.stringify(url)}`, message: `books bookUrl=${JSON.stringify(url)}: group ${group} has bits no group has (${unknown})` };
-    }, 'books in groups that do not exist'),
+    ...listed(
+      rows,
+      'books',
+      ([url, group]) => {
+        const unknown = BigInt.asIntN(64, group & ~mask64);
+        return {
+          table: 'books',
+          key: `bookUrl=${JSON.stringify(url)}`,
+          message: `books bookUrl=${JSON.stringify(url)}: group ${group} has bits no group has (${unknown})`,
+        };
+      },
+      'books in groups that do not exist',
+    ),
   );
   return damage;
 }

@@ -37,10 +37,12 @@ export class Bookmarks extends Area {
    * parentheses and so also returns matching bookmarks of other books; this one does not.)
    */
   search(bookName: string, bookAuthor: string, key: string): Row<'bookmarks'>[] {
-    return this.t.select(
-      `WHERE bookName = ? AND bookAuthor = ? AND (${like('chapterName')} OR ${like('content')}) ORDER BY chapterIndex, chapterPos`,
-      [bookName, bookAuthor, containing(key), containing(key)],
-    );
+    return this.t.select(`WHERE bookName = ? AND bookAuthor = ? AND (${like('chapterName')} OR ${like('content')}) ORDER BY chapterIndex, chapterPos`, [
+      bookName,
+      bookAuthor,
+      containing(key),
+      containing(key),
+    ]);
   }
 }
 

@@ -47,7 +47,11 @@ class Sources<R> extends Area {
   /** Sources with `key` in any of the searched fields (the app's search). */
   search(key: string, filter: SourceFilter = {}): R[] {
     const terms = this.c.searchIn.map((col) => like(col)).join(' OR ');
-    return this.where(`(${terms})`, this.c.searchIn.map(() => containing(key)), filter);
+    return this.where(
+      `(${terms})`,
+      this.c.searchIn.map(() => containing(key)),
+      filter,
+    );
   }
 
   /** Sources in `group`: the group list is exactly it, or has it as a `,`-separated item. */
@@ -64,8 +68,7 @@ class Sources<R> extends Area {
 
   /** The distinct group names, split on `,;，；`, sorted Chinese-aware as the app does. */
   groups(): string[] {
-    const lists = this.sqlValue(`SELECT DISTINCT ${this.c.group} FROM ${this.c.table} WHERE trim(${this.c.group}) <> ''`)
-      .all() as string[];
+    const lists = this.sqlValue(`SELECT DISTINCT ${this.c.group} FROM ${this.c.table} WHERE trim(${this.c.group}) <> ''`).all() as string[];
     const names = new Set<string>();
     for (const list of lists) for (const g of splitGroups(list)) names.add(g);
     return [...names].sort(compareLocalized);

@@ -20,7 +20,6 @@ export function createSchema(db: Db, schema: VersionedSchema): void {
 /** True for a file SQLite can read but that holds nothing yet (a new or 0-byte file). */
 export function isEmptyDatabase(db: Db): boolean {
   return (
-    db.pragma('user_version', { simple: true }) === 0 &&
-    db.prepare("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().get() === 0
+    db.pragma('user_version', { simple: true }) === 0 && db.prepare("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().get() === 0
   );
 }

@@ -221,7 +221,11 @@ export interface DriverFiles {
    * naming `purpose` unless `overwrite`; the temporary file is renamed into place only once
    * complete, and removed if anything fails.
    */
-  writeThrough(path: string, write: (tempPath: string) => void, options: { readonly overwrite: boolean; readonly purpose: string; readonly companions: readonly string[] }): void;
+  writeThrough(
+    path: string,
+    write: (tempPath: string) => void,
+    options: { readonly overwrite: boolean; readonly purpose: string; readonly companions: readonly string[] },
+  ): void;
 }
 
 /**

@@ -22,7 +22,8 @@ export function engineError(path: string, e: unknown): unknown {
   // A closed connection, as each engine words it (better-sqlite3, node:sqlite, bun:sqlite; Bun's own
   // transaction function, which the store reuses, says "Database has closed"): no SQLite code.
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) {
-    if (/connection is not open|database is not open|closed database|database has closed|statement has been finalized/i.test(detail)) return new StoreClosedError(path);
+    if (/connection is not open|database is not open|closed database|database has closed|statement has been finalized/i.test(detail))
+      return new StoreClosedError(path);
   }
   if (code === undefined && /directory does not exist/i.test(detail)) return new CannotOpenError(path, 'its folder does not exist');
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return e;

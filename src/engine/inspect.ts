@@ -78,8 +78,6 @@ export function inspectDatabase(db: Db): FileReport {
     });
   }
   const known = new Set(schema.tables.map((t) => t.name));
-  const extraTables = listTables(db).filter(
-    (n) => !known.has(n) && !BOOKKEEPING_TABLES.has(n) && !n.startsWith('sqlite_'),
-  );
+  const extraTables = listTables(db).filter((n) => !known.has(n) && !BOOKKEEPING_TABLES.has(n) && !n.startsWith('sqlite_'));
   return Object.assign(base, { supported: true, expectedIdentityHash: schema.identityHash, differences, extraTables, ok: differences.length === 0 });
 }

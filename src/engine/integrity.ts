@@ -48,7 +48,9 @@ function checkRows(db: Db, pragma: string): Damage[] {
       return { message };
     }
     const index = /\bindex (\S+)$/.exec(message)?.[1];
-    const table = index ? (db.prepare("SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(index) as string | undefined) : undefined;
+    const table = index
+      ? (db.prepare("SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(index) as string | undefined)
+      : undefined;
     return { ...(table !== undefined && { table }), ...(index !== undefined && { key: `index ${index}` }), message };
   });
 }

@@ -69,19 +69,47 @@ export function checkTable(db: Db, table: Table): StructureDifference[] {
     found.delete(c.name);
     const affinity = affinityOf(f.type);
     if (affinity !== c.affinity) {
-      out.push({ table: t, kind: 'column-type', item, expected: c.affinity, found: f.type, message: `${t}.${item}: type ${f.type || '(none)'} (expected ${c.affinity})` });
+      out.push({
+        table: t,
+        kind: 'column-type',
+        item,
+        expected: c.affinity,
+        found: f.type,
+        message: `${t}.${item}: type ${f.type || '(none)'} (expected ${c.affinity})`,
+      });
     }
     if (Boolean(f.notnull) !== c.notNull) {
-      out.push({ table: t, kind: 'column-not-null', item, expected: String(c.notNull), found: String(Boolean(f.notnull)), message: `${t}.${item}: ${f.notnull ? 'NOT NULL' : 'nullable'} (expected ${c.notNull ? 'NOT NULL' : 'nullable'})` });
+      out.push({
+        table: t,
+        kind: 'column-not-null',
+        item,
+        expected: String(c.notNull),
+        found: String(Boolean(f.notnull)),
+        message: `${t}.${item}: ${f.notnull ? 'NOT NULL' : 'nullable'} (expected ${c.notNull ? 'NOT NULL' : 'nullable'})`,
+      });
     }
     if (f.pk !== c.pk) {
-      out.push({ table: t, kind: 'column-primary-key', item, expected: String(c.pk), found: String(f.pk), message: `${t}.${item}: primary-key position ${f.pk} (expected ${c.pk})` });
+      out.push({
+        table: t,
+        kind: 'column-primary-key',
+        item,
+        expected: String(c.pk),
+        found: String(f.pk),
+        message: `${t}.${item}: primary-key position ${f.pk} (expected ${c.pk})`,
+      });
     }
     // Like Room, a default is checked only where the schema declares one.
     if (c.default !== undefined) {
       const have = normaliseDefault(f.dflt_value);
       if (have !== normaliseDefault(c.default)) {
-        out.push({ table: t, kind: 'column-default', item, expected: c.default, found: shown(have), message: `${t}.${item}: default ${shown(have)} (expected ${c.default})` });
+        out.push({
+          table: t,
+          kind: 'column-default',
+          item,
+          expected: c.default,
+          found: shown(have),
+          message: `${t}.${item}: default ${shown(have)} (expected ${c.default})`,
+        });
       }
     }
   }
@@ -101,9 +129,7 @@ export function checkTable(db: Db, table: Table): StructureDifference[] {
 function checkIndices(db: Db, table: Table): StructureDifference[] {
   const out: StructureDifference[] = [];
   const t = table.name;
-  const list = (db.prepare(`PRAGMA index_list(\`${t}\`)`).all() as IndexListRow[]).filter(
-    (ix) => !ix.name.startsWith('sqlite_autoindex_'),
-  );
+  const list = (db.prepare(`PRAGMA index_list(\`${t}\`)`).all() as IndexListRow[]).filter((ix) => !ix.name.startsWith('sqlite_autoindex_'));
   const found = new Map(list.map((ix) => [ix.name, ix]));
   for (const ix of table.indices) {
     const f = found.get(ix.name);
@@ -118,7 +144,14 @@ function checkIndices(db: Db, table: Table): StructureDifference[] {
       .map((r) => r.name);
     const have = `${f.unique ? 'UNIQUE ' : ''}(${cols.join(', ')})`;
     if (have !== expected) {
-      out.push({ table: t, kind: 'index-definition', item: ix.name, expected, found: have, message: `${t}: index ${ix.name} is ${have} (expected ${expected})` });
+      out.push({
+        table: t,
+        kind: 'index-definition',
+        item: ix.name,
+        expected,
+        found: have,
+        message: `${t}: index ${ix.name} is ${have} (expected ${expected})`,
+      });
     }
   }
   for (const extra of found.values()) {
@@ -140,7 +173,13 @@ function checkForeignKeys(db: Db, table: Table): StructureDifference[] {
     [...byId.values()].map((parts) => {
       parts.sort((a, b) => a.seq - b.seq);
       const p = parts[0]!;
-      return fkText(p.table, parts.map((x) => x.from), parts.map((x) => x.to), p.on_delete, p.on_update);
+      return fkText(
+        p.table,
+        parts.map((x) => x.from),
+        parts.map((x) => x.to),
+        p.on_delete,
+        p.on_update,
+      );
     }),
   );
   for (const fk of table.foreignKeys) {

@@ -96,7 +96,11 @@ class Unsure extends Error {}
 class Pages {
   private readonly fd: FileReader;
   private readonly walFd: FileReader;
-  constructor(files: DriverFiles, path: string, private readonly wal: WalPages) {
+  constructor(
+    files: DriverFiles,
+    path: string,
+    private readonly wal: WalPages,
+  ) {
     this.fd = files.openRead(path);
     try {
       this.walFd = files.openRead(`${path}-wal`);
@@ -148,7 +152,8 @@ function varint(b: Uint8Array, o: number): [number, number] {
  */
 function record(b: Uint8Array, start: number, end: number, upTo = Infinity, payloadEnd = end): unknown[] {
   const [headerSize, h] = varint(b, start);
-  if (start + headerSize > end) throw start + headerSize > payloadEnd ? new Error('a record header runs past its cell') : new Unsure('a record header on overflow pages');
+  if (start + headerSize > end)
+    throw start + headerSize > payloadEnd ? new Error('a record header runs past its cell') : new Unsure('a record header on overflow pages');
   let typeAt = start + h;
   let at = start + headerSize;
   const values: unknown[] = [];
@@ -187,7 +192,8 @@ function localPayload(payload: number, usable: number): number {
 function same(a: unknown, b: unknown): boolean {
   if (a === null || b === null) return a === b;
   // A REAL stored as an integer (SQLite does, when no precision is lost) reads back as a float.
-  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) return typeof a === typeof b ? a === b : Number(a) === Number(b);
+  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number'))
+    return typeof a === typeof b ? a === b : Number(a) === Number(b);
   if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i]);
   return a === b;
 }
@@ -211,7 +217,8 @@ export function checkWal(path: string, driver: Driver, deep: boolean): WalVerdic
     pages = new Pages(files, path, wal);
     const head = pages.read(1);
     // "SQLite format 3", the -wal's page size, UTF-8 text.
-    if (decoder.decode(head.subarray(0, 15)) !== 'SQLite format 3' || (u16(head, 16) === 1 ? 65536 : u16(head, 16)) !== wal.pageSize || u32(head, 56) !== 1) return 'unsure';
+    if (decoder.decode(head.subarray(0, 15)) !== 'SQLite format 3' || (u16(head, 16) === 1 ? 65536 : u16(head, 16)) !== wal.pageSize || u32(head, 56) !== 1)
+      return 'unsure';
     return walk(pages, wal, deep, driver);
   } catch (e) {
     if (e instanceof Unsure) return 'unsure';
@@ -410,7 +417,8 @@ function crossCheck(pages: Pages, usable: number, schema: readonly SchemaRow[], 
       const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
       const info = mem.pragma(`index_xinfo(${q(name)})`) as { cid: number; key: number; desc: number; coll: string | null }[];
       const keys = info.filter((c) => c.key === 1);
-      if (!root || keys.length === 0 || keys.some((c) => c.cid < 0 || c.desc !== 0 || (c.coll !== null && c.coll !== 'BINARY'))) throw new Unsure(`index ${name}`);
+      if (!root || keys.length === 0 || keys.some((c) => c.cid < 0 || c.desc !== 0 || (c.coll !== null && c.coll !== 'BINARY')))
+        throw new Unsure(`index ${name}`);
       const cols = mem.pragma(`table_info(${q(table)})`) as { cid: number; type: string; pk: number }[];
       const pk = cols.filter((c) => c.pk > 0);
       const alias = pk.length === 1 && pk[0]!.type.toUpperCase() === 'INTEGER' ? pk[0]!.cid : -1;

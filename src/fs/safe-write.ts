@@ -61,11 +61,7 @@ export function writeFileSafely(path: string, write: (tempPath: string) => void,
 }
 
 /** writeFileSafely for a writer that works asynchronously (streams). */
-export async function writeFileSafelyAsync(
-  path: string,
-  write: (tempPath: string) => Promise<void>,
-  options: SafeWriteOptions,
-): Promise<void> {
+export async function writeFileSafelyAsync(path: string, write: (tempPath: string) => Promise<void>, options: SafeWriteOptions): Promise<void> {
   checkTarget(path, options);
   const temp = tempPathFor(path);
   try {

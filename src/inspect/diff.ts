@@ -68,8 +68,7 @@ function diffTable(a: Store<SchemaVersion>, b: Store<SchemaVersion>, ta: Table, 
   const order = keyFields.map((f) => [f, 'asc'] as const);
   const rowsA = a.table(ta.name).iterate({ orderBy: order });
   const rowsB = b.table(tb.name).iterate({ orderBy: order });
-  const keyOf = (r: Record<string, unknown>): unknown =>
-    keyFields.length === 1 ? r[keyFields[0]!] : Object.fromEntries(keyFields.map((f) => [f, r[f]]));
+  const keyOf = (r: Record<string, unknown>): unknown => (keyFields.length === 1 ? r[keyFields[0]!] : Object.fromEntries(keyFields.map((f) => [f, r[f]])));
   const onlyInA: unknown[] = [];
   const onlyInB: unknown[] = [];
   const changed: ChangedRow[] = [];

@@ -30,7 +30,9 @@ export function cellText(value: unknown, nullText = 'null'): string {
 /** Rows as an aligned text table for a terminal: cells cut at `width` characters, line breaks shown as ⏎. */
 export function textTable(columns: readonly string[], rows: readonly (readonly unknown[])[], width = 40): string {
   const cut = (v: unknown): string => {
-    const t = cellText(v).replace(/\r?\n|\r/g, '⏎').replace(/\t/g, ' ');
+    const t = cellText(v)
+      .replace(/\r?\n|\r/g, '⏎')
+      .replace(/\t/g, ' ');
     return [...t].length > width ? [...t].slice(0, width - 1).join('') + '…' : t;
   };
   const cells = rows.map((r) => r.map(cut));
@@ -38,7 +40,10 @@ export function textTable(columns: readonly string[], rows: readonly (readonly u
   const widths = columns.map((c) => displayWidth(c));
   for (const r of cells) for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, displayWidth(r[i] ?? ''));
   const line = (r: readonly string[]) =>
-    r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i]! - displayWidth(c)))).join('  ').trimEnd();
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i]! - displayWidth(c))))
+      .join('  ')
+      .trimEnd();
   const out = [line(columns), line(widths.map((w) => '-'.repeat(w)))];
   for (const r of cells) out.push(line(r));
   return out.join('\n') + '\n';

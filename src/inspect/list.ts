@@ -44,7 +44,10 @@ export function listRows(store: Store<SchemaVersion>, table: string, options: Li
     (where[c.field] ??= {})[key] = key === 'like' ? raw : parseValue(c, raw, text);
   }
   const orderBy: OrderTerm<Record<string, unknown>>[] = [];
-  for (const term of (options.order ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const term of (options.order ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, dir = 'asc', ...rest] = term.split(':');
     if (rest.length || (dir !== 'asc' && dir !== 'desc')) throw new InvalidArgumentError(`--order ${term}`, 'expected field or field:desc');
     orderBy.push([field(t, name!, store.version).field, dir]);

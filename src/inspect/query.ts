@@ -30,15 +30,45 @@ export interface QueryResult {
 
 /** PRAGMAs that only report. */
 const READING_PRAGMAS = new Set([
-  'table_info', 'table_xinfo', 'table_list', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list',
-  'foreign_key_check', 'integrity_check', 'quick_check', 'user_version', 'schema_version', 'application_id',
-  'page_size', 'page_count', 'freelist_count', 'journal_mode', 'encoding', 'collation_list', 'function_list',
-  'pragma_list', 'compile_options', 'database_list', 'foreign_keys', 'data_version', 'module_list',
+  'table_info',
+  'table_xinfo',
+  'table_list',
+  'index_list',
+  'index_info',
+  'index_xinfo',
+  'foreign_key_list',
+  'foreign_key_check',
+  'integrity_check',
+  'quick_check',
+  'user_version',
+  'schema_version',
+  'application_id',
+  'page_size',
+  'page_count',
+  'freelist_count',
+  'journal_mode',
+  'encoding',
+  'collation_list',
+  'function_list',
+  'pragma_list',
+  'compile_options',
+  'database_list',
+  'foreign_keys',
+  'data_version',
+  'module_list',
 ]);
 /** Those of them that take an argument in parentheses: the table or index to report on (or a row limit). */
 const PRAGMAS_WITH_ARGUMENT = new Set([
-  'table_info', 'table_xinfo', 'table_list', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list',
-  'foreign_key_check', 'integrity_check', 'quick_check',
+  'table_info',
+  'table_xinfo',
+  'table_list',
+  'index_list',
+  'index_info',
+  'index_xinfo',
+  'foreign_key_list',
+  'foreign_key_check',
+  'integrity_check',
+  'quick_check',
 ]);
 const READING_START = ['select', 'with', 'values', 'explain', 'pragma'];
 /** Table-valued modules that hand out a file's raw pages (secrets included) where an engine is built with them. */

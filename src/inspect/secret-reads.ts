@@ -72,7 +72,10 @@ function secretBtrees(db: Db): { tables: Map<number, SecretTable>; indexes: Map<
     const columns = new Map<number, string>();
     for (const c of info) if (fields.some((f) => f.toLowerCase() === c.name.toLowerCase())) columns.set(c.cid, c.name);
     tables.set(root, { table, columns });
-    const indexRoots = db.prepare("SELECT name, rootpage FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? COLLATE NOCASE").all(table) as { name: string; rootpage: number }[];
+    const indexRoots = db.prepare("SELECT name, rootpage FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? COLLATE NOCASE").all(table) as {
+      name: string;
+      rootpage: number;
+    }[];
     for (const ix of indexRoots) {
       const held = (db.prepare('SELECT cid FROM pragma_index_xinfo(?)').pluck().all(ix.name) as number[]).find((cid) => columns.has(cid));
       if (held !== undefined) indexes.set(ix.rootpage, `${table}.${columns.get(held)}`);

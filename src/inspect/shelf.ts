@@ -55,7 +55,11 @@ export function bookshelf(store: Store<SchemaVersion>, options: BookshelfOptions
   if (options.group !== undefined) {
     // A hidden group is still shown when asked for by name.
     const g = groups.getByName(options.group);
-    if (!g) throw new UnknownGroupError(options.group, groups.all().map((x) => x.groupName));
+    if (!g)
+      throw new UnknownGroupError(
+        options.group,
+        groups.all().map((x) => x.groupName),
+      );
     tabs = [g];
   } else {
     tabs = groups.visible();

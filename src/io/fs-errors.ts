@@ -1,13 +1,6 @@
 // Node's file-system errors (EACCES, ENOSPC, EISDIR, ...) as the store's typed errors, naming
 // the path. Used wherever the store reads or writes a file itself (not through SQLite).
-import {
-  CannotOpenError,
-  CannotWriteError,
-  DiskFullError,
-  FileNotFoundError,
-  LegadoStoreError,
-  ReadOnlyError,
-} from '../errors.js';
+import { CannotOpenError, CannotWriteError, DiskFullError, FileNotFoundError, LegadoStoreError, ReadOnlyError } from '../errors.js';
 
 /** `e` as a LegadoStoreError when it is a file-system error; anything else unchanged. */
 export function fsError(path: string, e: unknown, doing: 'read' | 'write' = 'write'): unknown {

@@ -123,7 +123,12 @@ function parseFor(store: AnyStore, file: BookFile, reuse: { charset?: string | n
  * and chapters written in one transaction (the kept file is taken back if that fails). A file
  * already in the store is re-split: chapters replaced, the reader's progress kept.
  */
-export function addBook(store: AnyStore, storage: BookStorage, input: BookFile | { readonly fileName: string; readonly bytes: Uint8Array }, options: AddOptions = {}): AddResult {
+export function addBook(
+  store: AnyStore,
+  storage: BookStorage,
+  input: BookFile | { readonly fileName: string; readonly bytes: Uint8Array },
+  options: AddOptions = {},
+): AddResult {
   const file = isBookFile(input) ? input : bytesFile(input.fileName, input.bytes);
   const bookUrl = storage.locate(file.fileName);
   const existing = store.books.get(bookUrl) as Record<string, unknown> | undefined;
@@ -146,7 +151,14 @@ export function addBook(store: AnyStore, storage: BookStorage, input: BookFile |
   }
 }
 
-function writeBook(store: AnyStore, bookUrl: string, originName: string, parsed: ParsedBook, existing: Record<string, unknown> | undefined, coverPath: string | undefined): AddResult['book'] {
+function writeBook(
+  store: AnyStore,
+  bookUrl: string,
+  originName: string,
+  parsed: ParsedBook,
+  existing: Record<string, unknown> | undefined,
+  coverPath: string | undefined,
+): AddResult['book'] {
   const books = store.tables.books as unknown as {
     insert(row: object): unknown;
     update(key: string, patch: object): unknown;
@@ -184,7 +196,11 @@ export function findLocalBook(store: AnyStore, ref: string): Record<string, unkn
   if (byUrl) return byUrl;
   const named = (store.tables.books.list({ where: { name: ref } } as never) as unknown as B[]).filter((b) => b['origin'] === 'loc_book');
   if (named.length === 1) return named[0]!;
-  if (named.length > 1) throw new UnknownBookError(ref, `${named.length} local books are named ${JSON.stringify(ref)}; give the bookUrl (${named.map((b) => b.bookUrl).join(', ')})`);
+  if (named.length > 1)
+    throw new UnknownBookError(
+      ref,
+      `${named.length} local books are named ${JSON.stringify(ref)}; give the bookUrl (${named.map((b) => b.bookUrl).join(', ')})`,
+    );
   throw new UnknownBookError(ref, `no book with the bookUrl or the name ${JSON.stringify(ref)}`);
 }
 
@@ -240,4 +256,3 @@ function useReplaceRule(readConfig: unknown): boolean {
     return true;
   }
 }
-

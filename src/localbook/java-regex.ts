@@ -6,7 +6,10 @@
 // a PatternSyntaxException: the rule is skipped and named in the report.
 
 export class JavaRegexError extends Error {
-  constructor(readonly pattern: string, readonly reason: string) {
+  constructor(
+    readonly pattern: string,
+    readonly reason: string,
+  ) {
     super(`cannot compile ${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 57)}...` : pattern)}: ${reason}`);
     this.name = 'JavaRegexError';
   }
@@ -38,13 +41,33 @@ const DIGIT = '\\p{Nd}';
 
 /** Java POSIX and java* property names, and blocks JS has no name for. */
 const PROPERTIES: Record<string, string> = {
-  Lower: '\\p{Lowercase}', Upper: '\\p{Uppercase}', ASCII: '\\x00-\\x7F', Alpha: '\\p{Alphabetic}', Digit: DIGIT,
-  Alnum: '\\p{Alphabetic}\\p{Nd}', Punct: '\\p{P}', Graph: '\\P{White_Space}', Print: '\\P{C}', Blank: HSPACE,
-  Cntrl: '\\p{Cc}', XDigit: '0-9A-Fa-f', Space: '\\p{White_Space}',
-  javaLowerCase: '\\p{Lowercase}', javaUpperCase: '\\p{Uppercase}', javaWhitespace: '\\t\\n\\x0B\\f\\r\\x1C-\\x1F\\p{Zs}\\p{Zl}\\p{Zp}',
-  javaMirrored: '\\p{Bidi_Mirrored}', javaLetter: '\\p{L}', javaDigit: DIGIT, javaLetterOrDigit: '\\p{L}\\p{Nd}', javaAlphabetic: '\\p{Alphabetic}',
-  InCJKUnifiedIdeographs: '\\u4E00-\\u9FFF', InCJKSymbolsAndPunctuation: '\\u3000-\\u303F', InHalfwidthAndFullwidthForms: '\\uFF00-\\uFFEF',
-  InBasicLatin: '\\x00-\\x7F', InCJKUnifiedIdeographsExtensionA: '\\u3400-\\u4DBF', InGeneralPunctuation: '\\u2000-\\u206F',
+  Lower: '\\p{Lowercase}',
+  Upper: '\\p{Uppercase}',
+  ASCII: '\\x00-\\x7F',
+  Alpha: '\\p{Alphabetic}',
+  Digit: DIGIT,
+  Alnum: '\\p{Alphabetic}\\p{Nd}',
+  Punct: '\\p{P}',
+  Graph: '\\P{White_Space}',
+  Print: '\\P{C}',
+  Blank: HSPACE,
+  Cntrl: '\\p{Cc}',
+  XDigit: '0-9A-Fa-f',
+  Space: '\\p{White_Space}',
+  javaLowerCase: '\\p{Lowercase}',
+  javaUpperCase: '\\p{Uppercase}',
+  javaWhitespace: '\\t\\n\\x0B\\f\\r\\x1C-\\x1F\\p{Zs}\\p{Zl}\\p{Zp}',
+  javaMirrored: '\\p{Bidi_Mirrored}',
+  javaLetter: '\\p{L}',
+  javaDigit: DIGIT,
+  javaLetterOrDigit: '\\p{L}\\p{Nd}',
+  javaAlphabetic: '\\p{Alphabetic}',
+  InCJKUnifiedIdeographs: '\\u4E00-\\u9FFF',
+  InCJKSymbolsAndPunctuation: '\\u3000-\\u303F',
+  InHalfwidthAndFullwidthForms: '\\uFF00-\\uFFEF',
+  InBasicLatin: '\\x00-\\x7F',
+  InCJKUnifiedIdeographsExtensionA: '\\u3400-\\u4DBF',
+  InGeneralPunctuation: '\\u2000-\\u206F',
 };
 const GENERAL_CATEGORY = /^(?:L[ultmo]?|M[nce]?|N[dlo]?|P[cdseifo]?|S[mcko]?|Z[slp]?|C[cfson]?|LC|L&)$/;
 
@@ -183,12 +206,18 @@ function translate(pattern: string, start: JavaFlags): JavaRegex {
   /** After a backslash: an escape that stands for one code point, or undefined. */
   const codePointEscape = (c: string): number | undefined => {
     switch (c) {
-      case 't': return 9;
-      case 'n': return 10;
-      case 'r': return 13;
-      case 'f': return 12;
-      case 'a': return 7;
-      case 'e': return 27;
+      case 't':
+        return 9;
+      case 'n':
+        return 10;
+      case 'r':
+        return 13;
+      case 'f':
+        return 12;
+      case 'a':
+        return 7;
+      case 'e':
+        return 27;
       case '0': {
         let v = 0;
         let k = 0;
@@ -210,14 +239,16 @@ function translate(pattern: string, start: JavaFlags): JavaRegex {
         }
         return readHex(2);
       }
-      case 'u': return readHex(4);
+      case 'u':
+        return readHex(4);
       case 'c': {
         const n = peek();
         if (n === undefined) throw new Error('a \\c at the end');
         pos++;
         return n ^ 64;
       }
-      default: return undefined;
+      default:
+        return undefined;
     }
   };
   const ci = (cp: number): number[] => (flags.i && !uniformI ? caseVariants(cp) : []);
@@ -310,16 +341,26 @@ function translate(pattern: string, start: JavaFlags): JavaRegex {
   /** A class escape's JS fragment: members for a class body, or a `[`/`(` part. */
   const classEscape = (e: string): string | undefined => {
     switch (e) {
-      case 'd': return DIGIT;
-      case 'D': return '\\P{Nd}';
-      case 's': return SPACE;
-      case 'S': return `[^${SPACE}]`;
-      case 'w': return WORD;
-      case 'W': return `[^${WORD}]`;
-      case 'h': return HSPACE;
-      case 'H': return `[^${HSPACE}]`;
-      case 'v': return VSPACE;
-      case 'V': return `[^${VSPACE}]`;
+      case 'd':
+        return DIGIT;
+      case 'D':
+        return '\\P{Nd}';
+      case 's':
+        return SPACE;
+      case 'S':
+        return `[^${SPACE}]`;
+      case 'w':
+        return WORD;
+      case 'W':
+        return `[^${WORD}]`;
+      case 'h':
+        return HSPACE;
+      case 'H':
+        return `[^${HSPACE}]`;
+      case 'v':
+        return VSPACE;
+      case 'V':
+        return `[^${VSPACE}]`;
       case 'p':
       case 'P': {
         let name: string;
@@ -338,7 +379,8 @@ function translate(pattern: string, start: JavaFlags): JavaRegex {
         if (e === 'p') return body;
         return `[^${body}]`;
       }
-      default: return undefined;
+      default:
+        return undefined;
     }
   };
   /** \Q...\E: the code points up to \E (or the end). */
@@ -422,12 +464,24 @@ function translate(pattern: string, start: JavaFlags): JavaRegex {
           break;
         }
         switch (es) {
-          case 'b': emitAtom(`(?:(?<=[${WORD}])(?![${WORD}])|(?<![${WORD}])(?=[${WORD}]))`); break;
-          case 'B': emitAtom(`(?:(?<=[${WORD}])(?=[${WORD}])|(?<![${WORD}])(?![${WORD}]))`); break;
-          case 'A': emitAtom('(?<![\\s\\S])'); break;
-          case 'z': emitAtom('(?![\\s\\S])'); break;
-          case 'Z': emitAtom(`(?=(?:\\r\\n|[${TERM}])?(?![\\s\\S]))`); break;
-          case 'R': emitAtom(`(?:\\r\\n|[${TERM}])`); break;
+          case 'b':
+            emitAtom(`(?:(?<=[${WORD}])(?![${WORD}])|(?<![${WORD}])(?=[${WORD}]))`);
+            break;
+          case 'B':
+            emitAtom(`(?:(?<=[${WORD}])(?=[${WORD}])|(?<![${WORD}])(?![${WORD}]))`);
+            break;
+          case 'A':
+            emitAtom('(?<![\\s\\S])');
+            break;
+          case 'z':
+            emitAtom('(?![\\s\\S])');
+            break;
+          case 'Z':
+            emitAtom(`(?=(?:\\r\\n|[${TERM}])?(?![\\s\\S]))`);
+            break;
+          case 'R':
+            emitAtom(`(?:\\r\\n|[${TERM}])`);
+            break;
           case 'k': {
             const m = /^<([A-Za-z][A-Za-z0-9]*)>/.exec(String.fromCodePoint(...cps.slice(pos, pos + 40)));
             if (!m || !names.has(m[1]!)) throw new Error(`a bad named reference at ${where()}`);
@@ -441,7 +495,8 @@ function translate(pattern: string, start: JavaFlags): JavaRegex {
             break;
           }
           default:
-            if (/[a-zA-Z0-9]/.test(es)) throw new Error(`the escape \\${es} (${es === 'G' || es === 'X' || es === 'N' ? 'not available in JavaScript' : 'unknown'}) at ${where()}`);
+            if (/[a-zA-Z0-9]/.test(es))
+              throw new Error(`the escape \\${es} (${es === 'G' || es === 'X' || es === 'N' ? 'not available in JavaScript' : 'unknown'}) at ${where()}`);
             emitChar(e);
         }
         break;
@@ -458,9 +513,7 @@ function translate(pattern: string, start: JavaFlags): JavaRegex {
         break;
       case '$':
         atomStart = -1;
-        out += flags.m
-          ? `(?:(?=[${TERM}]|(?![\\s\\S]))(?<!\\r(?=\\n)))`
-          : `(?=(?:\\r\\n|[${TERM}])?(?![\\s\\S]))`;
+        out += flags.m ? `(?:(?=[${TERM}]|(?![\\s\\S]))(?<!\\r(?=\\n)))` : `(?=(?:\\r\\n|[${TERM}])?(?![\\s\\S]))`;
         break;
       case '(': {
         const begin = out.length;
@@ -515,7 +568,7 @@ function translate(pattern: string, start: JavaFlags): JavaRegex {
         break;
       }
       case ')': {
-        const top = stack.pop() as ({ flags: Flags; atom: number; atomic?: number } | undefined);
+        const top = stack.pop() as { flags: Flags; atom: number; atomic?: number } | undefined;
         if (!top) throw new Error(`an unmatched ) at ${where()}`);
         out += top.atomic !== undefined ? `))\\${refMark(top.atomic)})` : ')';
         flags = top.flags;

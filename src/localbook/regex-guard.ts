@@ -54,7 +54,10 @@ export function compileGuarded(pattern: string, flags: JavaFlags = {}): JavaRege
 
 /** Thrown when matching took longer than its limit. */
 export class RegexTimeout extends Error {
-  constructor(readonly pattern: string, readonly limitMs: number) {
+  constructor(
+    readonly pattern: string,
+    readonly limitMs: number,
+  ) {
     super(`the regex ${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 57)}...` : pattern)} took longer than ${limitMs} ms`);
     this.name = 'RegexTimeout';
   }
@@ -63,7 +66,10 @@ export class RegexTimeout extends Error {
 /** A clock shared by the matches of one task: `check()` throws once the limit has passed. */
 export class Deadline {
   private readonly end: number;
-  constructor(readonly pattern: string, readonly limitMs: number) {
+  constructor(
+    readonly pattern: string,
+    readonly limitMs: number,
+  ) {
     this.end = Date.now() + limitMs;
   }
   check(): void {

@@ -31,7 +31,7 @@ function expand(replacement: string, rx: JavaRegex, m: RegExpExecArray): string 
     if (replacement[i + 1] === '{') {
       const close = replacement.indexOf('}', i);
       const name = replacement.slice(i + 2, close);
-      if (close < 0 || m.groups?.[name] === undefined && !(m.groups && name in m.groups)) throw new Error(`no group named ${name}`);
+      if (close < 0 || (m.groups?.[name] === undefined && !(m.groups && name in m.groups))) throw new Error(`no group named ${name}`);
       out += m.groups[name] ?? '';
       i = close;
       continue;
@@ -70,7 +70,10 @@ const KT_TRIM = /^[\t\n\x0B\f\r\x1C-\x1F\p{Z}]+|[\t\n\x0B\f\r\x1C-\x1F\p{Z}]+$/g
 
 /** Rules applied in order to chapter text (lines trimmed first, as the app does). */
 export function replaceContent(text: string, rules: readonly ReplaceRuleRow[], notes: string[]): string {
-  let t = text.split(/\r\n|\n|\r/).map((l) => l.replace(KT_TRIM, '')).join('\n');
+  let t = text
+    .split(/\r\n|\n|\r/)
+    .map((l) => l.replace(KT_TRIM, ''))
+    .join('\n');
   for (const rule of rules) t = applyOne(t, rule, notes);
   return t;
 }

@@ -86,7 +86,11 @@ function run(path: string, options: MigrateOptions): MigrateResult {
   const driver = resolveDriver(options.driver);
   const db = openForWork(path, { busyTimeout: options.busyTimeout, driver });
   try {
-    return done('upgraded', runUpgrade(db, found.plan, { path, driver, backup: options.backup, overwrite: options.overwrite, onStep: options.onStep }), options.backup ?? null);
+    return done(
+      'upgraded',
+      runUpgrade(db, found.plan, { path, driver, backup: options.backup, overwrite: options.overwrite, onStep: options.onStep }),
+      options.backup ?? null,
+    );
   } finally {
     db.close();
   }
@@ -111,7 +115,14 @@ function preflight(path: string, asked: SchemaVersion | undefined, options: Driv
     const report = inspectDatabase(db);
     const from = report.version;
     if (!isSupportedVersion(from)) {
-      throw new UnsupportedVersionError(path, from, SUPPORTED_VERSIONS, versionHint(from, report.identityHash), report.identityHash, describeSchema(from, report.identityHash));
+      throw new UnsupportedVersionError(
+        path,
+        from,
+        SUPPORTED_VERSIONS,
+        versionHint(from, report.identityHash),
+        report.identityHash,
+        describeSchema(from, report.identityHash),
+      );
     }
     const to = asked ?? (Math.max(CURRENT_VERSION, from) as SchemaVersion);
     if (from > to) throw new VersionMismatchError(path, from, to, 'there is no downgrade');
@@ -132,6 +143,7 @@ function preflight(path: string, asked: SchemaVersion | undefined, options: Driv
 
 function versionHint(version: number, hash: string | null): string {
   if (version === 0 && hash === null) return 'user_version is 0, so this is not a Legado store';
-  if (version > Math.max(...SUPPORTED_VERSIONS)) return `migrate cannot take it anywhere: it is newer than ${Math.max(...SUPPORTED_VERSIONS)}, and there is no downgrade`;
+  if (version > Math.max(...SUPPORTED_VERSIONS))
+    return `migrate cannot take it anywhere: it is newer than ${Math.max(...SUPPORTED_VERSIONS)}, and there is no downgrade`;
   return '';
 }

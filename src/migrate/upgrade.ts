@@ -68,7 +68,8 @@ export function runUpgrade(db: Db, plan: UpgradePlan, options: RunOptions): Upgr
   try {
     // Ignored inside a transaction (a caller's, or a Durable Object's implicit one after a
     // write in the same request): rebuilding `books` with them on would delete every chapter.
-    if (db.pragma('foreign_keys', { simple: true }) !== 0) throw fail('foreign keys cannot be turned off inside a transaction: upgrade before any write in it (nothing was changed)');
+    if (db.pragma('foreign_keys', { simple: true }) !== 0)
+      throw fail('foreign keys cannot be turned off inside a transaction: upgrade before any write in it (nothing was changed)');
     let seen: number | undefined;
     if (options.backup !== undefined) {
       enter('backup');
@@ -144,7 +145,10 @@ function runStep(db: Db, step: UpgradeStep, enter: (name: string) => void, fail:
   for (const r of step.rebuiltTables) {
     enter(`${v}: rebuild ${r.to.name}`);
     const sql = rebuildSql(r);
-    const had = db.prepare(`SELECT count(*) FROM ${q(r.to.name)}`).pluck().get() as number;
+    const had = db
+      .prepare(`SELECT count(*) FROM ${q(r.to.name)}`)
+      .pluck()
+      .get() as number;
     db.exec(sql.create);
     const copied = db.prepare(sql.copy).run().changes;
     // Every row, so every key the children (chapters -> books) point at, is carried over.

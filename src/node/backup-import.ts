@@ -77,7 +77,10 @@ export async function importInputs(
 }
 
 function planInput(plan: Plan, input: string | FileBytes, as: 'backup' | 'collection' | undefined, options: ImportOptions): void {
-  if (typeof input !== 'string') return planBytes(plan, input, options);
+  if (typeof input !== 'string') {
+    planBytes(plan, input, options);
+    return;
+  }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
     throw new UnsupportedInputError(input, 'a remote URL: download it first and import the downloaded file');
   }
@@ -94,14 +97,28 @@ function planInput(plan: Plan, input: string | FileBytes, as: 'backup' | 'collec
   }
   // A file called .zip that is not one is a damaged or mislabelled archive, not a rule file.
   if (as === 'backup' || input.toLowerCase().endsWith('.zip')) {
-    throw new BadArchiveError(input, undefined, as === 'backup' && !input.toLowerCase().endsWith('.zip') ? 'not a zip archive or a folder' : 'not a zip archive');
+    throw new BadArchiveError(
+      input,
+      undefined,
+      as === 'backup' && !input.toLowerCase().endsWith('.zip') ? 'not a zip archive or a folder' : 'not a zip archive',
+    );
   }
   planRuleFile(plan, fileSource(input), basename(input));
 }
 
 function planFolder(plan: Plan, dir: string): void {
   const entries = readdirSync(dir, { withFileTypes: true });
-  for (const e of entries) if (e.isDirectory()) plan.notImported.push({ file: join(dir, e.name), status: 'not-imported', reason: 'a folder inside the backup folder', read: 0, stored: 0, duplicates: 0, skipped: 0 });
+  for (const e of entries)
+    if (e.isDirectory())
+      plan.notImported.push({
+        file: join(dir, e.name),
+        status: 'not-imported',
+        reason: 'a folder inside the backup folder',
+        read: 0,
+        stored: 0,
+        duplicates: 0,
+        skipped: 0,
+      });
   planBackupEntries(
     plan,
     entries.filter((e) => e.isFile()).map((e) => ({ name: e.name, display: join(dir, e.name), source: fileSource(join(dir, e.name)) })),

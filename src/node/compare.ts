@@ -34,7 +34,12 @@ export async function comparePaths(a: string, b: string, options: CompareOptions
   const { a: sa, b: sb, close } = await openSides(a, b, options.password !== undefined ? { password: options.password } : {});
   try {
     for (const t of options.tables ?? []) {
-      if (!sa.store.schema.table(t) && !sb.store.schema.table(t)) throw new UnknownTableError(t, sa.version, sa.store.schema.tables.map((x) => x.name));
+      if (!sa.store.schema.table(t) && !sb.store.schema.table(t))
+        throw new UnknownTableError(
+          t,
+          sa.version,
+          sa.store.schema.tables.map((x) => x.name),
+        );
     }
     const anyBackup = sa.kind === 'backup' || sb.kind === 'backup';
     const all = new Set([...sa.store.schema.tables, ...sb.store.schema.tables].map((t) => t.name));

@@ -108,7 +108,9 @@ export function findDuplicateSources(entries: Iterable<SourceEntry>): DedupeRepo
   const sets: DuplicateSet[] = [];
   for (const [normalizedUrl, list] of byUrl) {
     if (list.length < 2) continue;
-    const ranked = [...list].sort((a, b) => Number(b.clean) - Number(a.clean) || b.lastUpdateTime - a.lastUpdateTime || b.rules - a.rules || a.position - b.position);
+    const ranked = [...list].sort(
+      (a, b) => Number(b.clean) - Number(a.clean) || b.lastUpdateTime - a.lastUpdateTime || b.rules - a.rules || a.position - b.position,
+    );
     sets.push({ normalizedUrl, keep: ranked[0]!, drop: ranked.slice(1) });
   }
   return { sources, sets, dropped: sets.reduce((n, s) => n + s.drop.length, 0) };

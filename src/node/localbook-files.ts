@@ -1,6 +1,20 @@
 // Book files on Node: a books folder beside the store (`<store's folder>/books` unless given),
 // each book kept under its own file name, written to a temporary file and renamed into place.
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { BookFile } from '../localbook/format.js';
 import type { BookStorage } from '../localbook/api.js';

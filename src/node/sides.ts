@@ -79,11 +79,7 @@ export async function openSide(path: string, options: OpenSideOptions = {}): Pro
  * of opening: when both are the same file, the connection that opened it first (and may remove
  * the WAL it made) is the last one on it.
  */
-export async function openSides(
-  a: string,
-  b: string,
-  options: { readonly password?: string } = {},
-): Promise<{ a: DiffSide; b: DiffSide; close: () => void }> {
+export async function openSides(a: string, b: string, options: { readonly password?: string } = {}): Promise<{ a: DiffSide; b: DiffSide; close: () => void }> {
   const bFirst = sideKind(a) === 'backup' && sideKind(b) === 'store';
   const [firstPath, secondPath] = bFirst ? [b, a] : [a, b];
   const first = await openSide(firstPath, options);

@@ -28,7 +28,8 @@ const TYPES: Readonly<Record<string, string>> = {
   '.wasm': 'application/wasm',
 };
 
-const forbidden = (): Response => new Response('Forbidden: the path leaves the web folder', { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+const forbidden = (): Response =>
+  new Response('Forbidden: the path leaves the web folder', { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 
 /** A static-file function for ServeOptions.staticFile, serving `folder`. */
 export async function staticFolder(folder: string): Promise<(path: string) => Promise<Response | undefined>> {

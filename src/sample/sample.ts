@@ -36,12 +36,37 @@ export function fillSample(store: Store<62>, chaptersPerBook = 12): void {
       ruleContent: pretty({ content: '#content@html' }),
     });
     const books = [
-      { bookUrl: `${SAMPLE_SOURCE_URL}/book/1`, name: '青山剑客', author: '林远', group: 1, type: 8, origin: SAMPLE_SOURCE_URL, originName: '示例书源', durChapterTime: T0 + 3000 },
-      { bookUrl: `${SAMPLE_SOURCE_URL}/book/2`, name: '星海尽头', author: '周航', group: 2, type: 8, origin: SAMPLE_SOURCE_URL, originName: '示例书源', durChapterTime: T0 + 2000 },
+      {
+        bookUrl: `${SAMPLE_SOURCE_URL}/book/1`,
+        name: '青山剑客',
+        author: '林远',
+        group: 1,
+        type: 8,
+        origin: SAMPLE_SOURCE_URL,
+        originName: '示例书源',
+        durChapterTime: T0 + 3000,
+      },
+      {
+        bookUrl: `${SAMPLE_SOURCE_URL}/book/2`,
+        name: '星海尽头',
+        author: '周航',
+        group: 2,
+        type: 8,
+        origin: SAMPLE_SOURCE_URL,
+        originName: '示例书源',
+        durChapterTime: T0 + 2000,
+      },
       { bookUrl: 'local/旧日笔记.txt', name: '旧日笔记', author: '佚名', group: 0, type: 264, originName: '旧日笔记.txt', durChapterTime: T0 + 1000 },
     ];
     for (const b of books) {
-      t.books.insert({ ...b, tocUrl: b.bookUrl, totalChapterNum: chaptersPerBook, latestChapterTitle: `第${chaptersPerBook}章`, durChapterIndex: 2, durChapterTitle: '第3章' });
+      t.books.insert({
+        ...b,
+        tocUrl: b.bookUrl,
+        totalChapterNum: chaptersPerBook,
+        latestChapterTitle: `第${chaptersPerBook}章`,
+        durChapterIndex: 2,
+        durChapterTitle: '第3章',
+      });
       t.chapters.insertMany(
         Array.from({ length: chaptersPerBook }, (_, i) => ({
           url: `${b.bookUrl}/c${i + 1}`,
@@ -55,15 +80,41 @@ export function fillSample(store: Store<62>, chaptersPerBook = 12): void {
         })),
       );
     }
-    t.searchBooks.insert({ bookUrl: `${SAMPLE_SOURCE_URL}/book/3`, origin: SAMPLE_SOURCE_URL, originName: '示例书源', type: 8, name: '雾城', author: '许安', tocUrl: '', time: T0, originOrder: 0 });
+    t.searchBooks.insert({
+      bookUrl: `${SAMPLE_SOURCE_URL}/book/3`,
+      origin: SAMPLE_SOURCE_URL,
+      originName: '示例书源',
+      type: 8,
+      name: '雾城',
+      author: '许安',
+      tocUrl: '',
+      time: T0,
+      originOrder: 0,
+    });
     t.search_keywords.insertMany([
       { word: '剑客', usage: 3, lastUseTime: T0 },
       { word: '星海', usage: 1, lastUseTime: T0 + 10 },
     ]);
     t.replace_rules.insert({ id: 1, name: '去广告', pattern: '本章未完.*', replacement: '', isRegex: true, order: 1 });
-    t.bookmarks.insert({ time: T0 + 5, bookName: '青山剑客', bookAuthor: '林远', chapterIndex: 2, chapterPos: 120, chapterName: '第3章', bookText: '山门初开', content: '好句' });
+    t.bookmarks.insert({
+      time: T0 + 5,
+      bookName: '青山剑客',
+      bookAuthor: '林远',
+      chapterIndex: 2,
+      chapterPos: 120,
+      chapterName: '第3章',
+      bookText: '山门初开',
+      content: '好句',
+    });
     t.readRecord.insert({ deviceId: '', bookName: '青山剑客', readTime: 3_600_000, lastRead: T0 + 3000 });
-    t.rssSources.insert({ sourceUrl: 'https://news.example.org/rss', sourceName: '示例资讯', sourceIcon: '', enabled: true, singleUrl: false, sourceGroup: '资讯' });
+    t.rssSources.insert({
+      sourceUrl: 'https://news.example.org/rss',
+      sourceName: '示例资讯',
+      sourceIcon: '',
+      enabled: true,
+      singleUrl: false,
+      sourceGroup: '资讯',
+    });
     t.rssArticles.insert({ origin: 'https://news.example.org/rss', sort: '', title: '第一条', order: T0, link: 'https://news.example.org/a/1', read: false });
     t.rssReadRecords.insert({ record: 'https://news.example.org/a/1', read: true });
     t.rssStars.insert({ origin: 'https://news.example.org/rss', sort: '', title: '第一条', starTime: T0, link: 'https://news.example.org/a/1' });
@@ -77,6 +128,12 @@ export function fillSample(store: Store<62>, chaptersPerBook = 12): void {
     t.ruleSubs.insert({ id: 1, name: '示例订阅', url: 'https://subs.example.org/sources.json', type: 0, customOrder: 0, autoUpdate: false, update: T0 });
     t.dictRules.insert({ name: '示例词典', urlRule: 'https://dict.example.org/{{key}}', showRule: '.def@text' });
     t.keyboardAssists.insert({ key: '@css:', value: '@css:', serialNo: 0 });
-    t.servers.insert({ id: 1, name: '示例 WebDAV', type: 'WEBDAV', config: '{"url":"https://dav.example.org/","username":"reader","password":"secret"}', sortNumber: 0 });
+    t.servers.insert({
+      id: 1,
+      name: '示例 WebDAV',
+      type: 'WEBDAV',
+      config: '{"url":"https://dav.example.org/","username":"reader","password":"secret"}',
+      sortNumber: 0,
+    });
   });
 }

@@ -47,9 +47,7 @@ type Added<C> = C extends { readonly addAfter: infer A } ? { [F in AddedKeys<A>]
 
 type WithDefault<Col, D> = Omit<Col, 'default'> & { readonly default: D extends string ? D : undefined };
 type WithNotNull<Col, N> = Omit<Col, 'notNull'> & { readonly notNull: N };
-type AlterColumn<Col, F, C> = F extends keyof Field<C, 'notNull'>
-  ? WithNotNull<AlterDefault<Col, F, C>, Field<C, 'notNull'>[F]>
-  : AlterDefault<Col, F, C>;
+type AlterColumn<Col, F, C> = F extends keyof Field<C, 'notNull'> ? WithNotNull<AlterDefault<Col, F, C>, Field<C, 'notNull'>[F]> : AlterDefault<Col, F, C>;
 type AlterDefault<Col, F, C> = F extends keyof Field<C, 'defaults'> ? WithDefault<Col, Field<C, 'defaults'>[F]> : Col;
 
 type ApplyColumns<Cols, C> = {
@@ -70,7 +68,9 @@ type ApplyTable<T extends TableSpec, C> = Omit<T, 'columns' | 'primaryKey' | 'in
 /** The schema `changes` make of `base`, as a type. */
 export type Applied<S extends SchemaSpec, C extends SchemaChanges> = {
   readonly [K in Exclude<keyof S, AbsentTables<C>> | CreatedTables<C>]: K extends CreatedTables<C>
-    ? C[K] extends { readonly create: infer T } ? T : never
+    ? C[K] extends { readonly create: infer T }
+      ? T
+      : never
     : K extends keyof S
       ? K extends keyof C
         ? ApplyTable<S[K], C[K]>
@@ -88,7 +88,8 @@ function applyTable(name: string, table: TableSpec, change: TableChanges): Table
   const known = (field: string): void => {
     if (!(field in table.columns)) fail(`unknown field ${name}.${field}`);
   };
-  for (const f of [...(change.drop ?? []), ...Object.keys(change.defaults ?? {}), ...Object.keys(change.notNull ?? {}), ...Object.keys(change.appRules ?? {})]) known(f);
+  for (const f of [...(change.drop ?? []), ...Object.keys(change.defaults ?? {}), ...Object.keys(change.notNull ?? {}), ...Object.keys(change.appRules ?? {})])
+    known(f);
   const anchors = change.addAfter ?? {};
   for (const a of Object.keys(anchors)) if (a !== '') known(a);
   const columns: Record<string, ColumnSpec> = {};

@@ -43,12 +43,7 @@ type Col<J extends JsKind, N extends boolean, D extends string | undefined> = {
   readonly int32?: boolean;
 };
 
-function make<J extends JsKind, N extends boolean, const D extends string | undefined>(
-  js: J,
-  notNull: N,
-  dflt: D,
-  int32 = false,
-): Col<J, N, D> {
+function make<J extends JsKind, N extends boolean, const D extends string | undefined>(js: J, notNull: N, dflt: D, int32 = false): Col<J, N, D> {
   const affinity = (js === 'string' ? 'TEXT' : 'INTEGER') as Col<J, N, D>['affinity'];
   const col = (dflt === undefined ? { affinity, js, notNull } : { affinity, js, notNull, default: dflt }) as Col<J, N, D>;
   return int32 ? { ...col, int32 } : col;

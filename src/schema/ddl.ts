@@ -29,8 +29,7 @@ export function createTableSql(table: Table, name = table.name): string {
 
 export function createIndexSql(table: Table): string[] {
   return table.indices.map(
-    (ix) =>
-      `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${q(ix.name)} ON ${q(table.name)} (${ix.columns.map(q).join(', ')})`,
+    (ix) => `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${q(ix.name)} ON ${q(table.name)} (${ix.columns.map(q).join(', ')})`,
   );
 }
 

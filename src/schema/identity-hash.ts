@@ -25,14 +25,10 @@ function sorted(items: readonly string[]): string[] {
 
 function entityKey(t: Table): string {
   const pk = `${t.autoGenerate}-[${t.primaryKey.map((c) => c.name).join(', ')}]`;
-  const fields = t.columns.map(
-    (c) => `${c.name}-${c.affinity}-${c.notNull}` + (c.default === undefined ? '' : `-defaultValue=${c.default}`),
-  );
+  const fields = t.columns.map((c) => `${c.name}-${c.affinity}-${c.notNull}` + (c.default === undefined ? '' : `-defaultValue=${c.default}`));
   const indices = t.indices.map((ix) => `${ix.unique}-${ix.name}-${ix.columns.join(',')}`);
   // Room's export never marks these keys deferred.
-  const fks = t.foreignKeys.map(
-    (fk) => `${fk.parent}-${fk.parentColumns.join(',')}-${fk.columns.join(',')}-${fk.onDelete}-${fk.onUpdate}-false`,
-  );
+  const fks = t.foreignKeys.map((fk) => `${fk.parent}-${fk.parentColumns.join(',')}-${fk.columns.join(',')}-${fk.onDelete}-${fk.onUpdate}-false`);
   return key([t.name, pk, ...sorted(fields), ...sorted(indices), ...sorted(fks)]);
 }
 

@@ -23,8 +23,7 @@ export type SpecOf<V extends SchemaVersion> = V extends keyof Steps
     : never
   : V62;
 
-export const SUPPORTED_VERSIONS: readonly SchemaVersion[] = [62, ...Object.keys(STEPS).map(Number)]
-  .sort((a, b) => a - b) as SchemaVersion[];
+export const SUPPORTED_VERSIONS: readonly SchemaVersion[] = [62, ...Object.keys(STEPS).map(Number)].sort((a, b) => a - b) as SchemaVersion[];
 
 /**
  * The newest version of the app's main line, the top of the chain (versions.ts): the version

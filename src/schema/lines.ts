@@ -83,7 +83,15 @@ export interface KnownSchema {
 export function identifyHash(hash: string | null): KnownSchema | undefined {
   if (hash === null) return undefined;
   const main = SUPPORTED_VERSIONS.filter((v) => schemas[v].identityHash === hash);
-  if (main.length) return { line: 'legado', versions: main, releases: main.map((v) => APP_RELEASES[v]).filter((r, i, a) => a.indexOf(r) === i).join('; ') };
+  if (main.length)
+    return {
+      line: 'legado',
+      versions: main,
+      releases: main
+        .map((v) => APP_RELEASES[v])
+        .filter((r, i, a) => a.indexOf(r) === i)
+        .join('; '),
+    };
   const team = Object.entries(LEGADO_TEAM_HASHES)
     .filter(([, h]) => h === hash)
     .map(([v]) => Number(v));

@@ -111,9 +111,7 @@ export const v62 = {
       { fields: ['bookUrl'], unique: false },
       { fields: ['bookUrl', 'index'], unique: true },
     ],
-    foreignKeys: [
-      { fields: ['bookUrl'], parent: 'books', parentFields: ['bookUrl'], onDelete: 'CASCADE', onUpdate: 'NO ACTION' },
-    ],
+    foreignKeys: [{ fields: ['bookUrl'], parent: 'books', parentFields: ['bookUrl'], onDelete: 'CASCADE', onUpdate: 'NO ACTION' }],
   },
   replace_rules: {
     columns: {

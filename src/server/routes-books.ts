@@ -52,7 +52,12 @@ export function bookRoutes(routes: Routes, ctx: RouteContext): void {
     if (!p || 'invalid' in p) return fail('格式不对');
     const book = store.books.getByNameAuthor(p.name, p.author) as Row<'books'> | undefined;
     if (!book) return fail('格式不对');
-    const position = { durChapterIndex: p.durChapterIndex, durChapterPos: p.durChapterPos, durChapterTitle: p.durChapterTitle, durChapterTime: p.durChapterTime };
+    const position = {
+      durChapterIndex: p.durChapterIndex,
+      durChapterPos: p.durChapterPos,
+      durChapterTitle: p.durChapterTitle,
+      durChapterTime: p.durChapterTime,
+    };
     store.books.updateProgress(book.bookUrl, position);
     await upload({ bookUrl: book.bookUrl, name: p.name, author: p.author, ...position });
     return ok('');

@@ -45,7 +45,8 @@ export function ruleRoutes(routes: Routes, { store }: RouteContext): void {
     // replacement "", isRegex true); a field of the wrong type makes it no rule.
     const rule = typeof given === 'string' ? parseJson(given) : given;
     if (!isObject(rule)) return fail('格式不对');
-    const field = <T>(name: string, type: string, fallback: T): T | undefined => (rule[name] === undefined || rule[name] === null ? fallback : typeof rule[name] === type ? (rule[name] as T) : undefined);
+    const field = <T>(name: string, type: string, fallback: T): T | undefined =>
+      rule[name] === undefined || rule[name] === null ? fallback : typeof rule[name] === type ? (rule[name] as T) : undefined;
     const pattern = field('pattern', 'string', '');
     const replacement = field('replacement', 'string', '');
     const isRegex = field('isRegex', 'boolean', true);

@@ -27,7 +27,14 @@ const BOOK: Kind = {
   name: 'bookSourceName',
   url: 'bookSourceUrl',
   paths: { list: '/getBookSources', one: '/getBookSource', save: '/saveBookSource', saves: '/saveBookSources', del: '/deleteBookSources' },
-  messages: { empty: '设备源列表为空', noUrl: '参数url不能为空，请指定源地址', notFound: '未找到源，请检查书源地址', savesNoBody: '数据为空', delNoBody: null, delBadList: '数据格式错误' },
+  messages: {
+    empty: '设备源列表为空',
+    noUrl: '参数url不能为空，请指定源地址',
+    notFound: '未找到源，请检查书源地址',
+    savesNoBody: '数据为空',
+    delNoBody: null,
+    delBadList: '数据格式错误',
+  },
 };
 
 const RSS: Kind = {
@@ -35,7 +42,14 @@ const RSS: Kind = {
   name: 'sourceName',
   url: 'sourceUrl',
   paths: { list: '/getRssSources', one: '/getRssSource', save: '/saveRssSource', saves: '/saveRssSources', del: '/deleteRssSources' },
-  messages: { empty: '源列表为空', noUrl: '参数url不能为空，请指定书源地址', notFound: '未找到源，请检查源地址', savesNoBody: '数据不能为空', delNoBody: '没有传递数据', delBadList: null },
+  messages: {
+    empty: '源列表为空',
+    noUrl: '参数url不能为空，请指定书源地址',
+    notFound: '未找到源，请检查源地址',
+    savesNoBody: '数据不能为空',
+    delNoBody: '没有传递数据',
+    delBadList: null,
+  },
 };
 
 export function sourceRoutes(routes: Routes, ctx: RouteContext): void {

@@ -26,7 +26,6 @@ import type { Table } from '../schema/index.js';
 import type { WriteHooks, WriteOp } from '../table/write-hooks.js';
 import { Cascades } from './cascades.js';
 
-
 /** Called once per committed transaction with the observed tables it changed. */
 export type ChangeListener<T extends string = string> = (changed: ReadonlySet<T>) => void;
 

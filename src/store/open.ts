@@ -10,7 +10,16 @@ import {
   UnsupportedVersionError,
   VersionMismatchError,
 } from '../errors.js';
-import { asOpenError, closeWithoutCheckpoint, DEFAULT_BUSY_TIMEOUT, openForInspection, openForWork, setUpForWork, type Db, type DriverOptions } from '../engine/connection.js';
+import {
+  asOpenError,
+  closeWithoutCheckpoint,
+  DEFAULT_BUSY_TIMEOUT,
+  openForInspection,
+  openForWork,
+  setUpForWork,
+  type Db,
+  type DriverOptions,
+} from '../engine/connection.js';
 import type { Driver } from '../engine/driver.js';
 import { openInPlaceForCheck } from '../engine/traceless-read.js';
 import { resolveDriver } from '../engine/registry.js';
@@ -76,7 +85,12 @@ function checkOpenOptions(path: string, options: OpenOptions): void {
   if (options === null || typeof options !== 'object') throw new InvalidArgumentError('openStore options', options, 'an object');
   const v: unknown = options.schema;
   if (v !== undefined && !(typeof v === 'number' && isSupportedVersion(v))) {
-    throw new UnsupportedVersionError(path, typeof v === 'number' ? v : NaN, SUPPORTED_VERSIONS, `that is the schema asked for (${JSON.stringify(v) ?? String(v)})`);
+    throw new UnsupportedVersionError(
+      path,
+      typeof v === 'number' ? v : NaN,
+      SUPPORTED_VERSIONS,
+      `that is the schema asked for (${JSON.stringify(v) ?? String(v)})`,
+    );
   }
   const t: unknown = options.busyTimeout;
   if (t !== undefined && !(typeof t === 'number' && Number.isInteger(t) && t >= 0 && t <= 2 ** 31 - 1)) {
@@ -120,7 +134,10 @@ function open(path: string, opened: OpenOptions): AnyStore {
   }
   if (report === 'empty') return createStore(path, wanted ?? NEWEST_VERSION, options, inPlace);
   const db = inPlace ?? openForWork(path, options);
-  return withSpecialGroups(new Store(path, db, schemas[report.version as SchemaVersion], { ...options, walAtOpen: wal !== 'none' }), options.specialGroups ?? false);
+  return withSpecialGroups(
+    new Store(path, db, schemas[report.version as SchemaVersion], { ...options, walAtOpen: wal !== 'none' }),
+    options.specialGroups ?? false,
+  );
 }
 
 function inPlaceConnection(driver: Driver, path: string, options: OpenOptions, walChecked: boolean): Db | undefined {
@@ -172,11 +189,17 @@ function checkOn(db: Db, path: string, wanted: SchemaVersion | undefined): FileR
     const report = inspectDatabase(db);
     if (!report.supported) {
       const detail = report.version === 0 && report.identityHash === null ? 'user_version is 0, so this is not a Legado store' : '';
-      throw new UnsupportedVersionError(path, report.version, SUPPORTED_VERSIONS, detail, report.identityHash, describeSchema(report.version, report.identityHash));
+      throw new UnsupportedVersionError(
+        path,
+        report.version,
+        SUPPORTED_VERSIONS,
+        detail,
+        report.identityHash,
+        describeSchema(report.version, report.identityHash),
+      );
     }
     if (wanted !== undefined && report.version !== wanted) {
-      const hint =
-        report.version < wanted ? 'upgrade it first (legado-store migrate)' : 'downgrading is not supported';
+      const hint = report.version < wanted ? 'upgrade it first (legado-store migrate)' : 'downgrading is not supported';
       throw new VersionMismatchError(path, report.version, wanted, hint);
     }
     if (!report.ok) throw new SchemaMismatchError(path, report.version, report.differences);

@@ -206,7 +206,12 @@ export class Store<V extends SchemaVersion = 62> implements DomainContext {
   table(name: string): TableApi<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, unknown> {
     // Own properties only: 'constructor' or 'toString' name no table.
     const t = Object.hasOwn(this.tables, name) ? (this.tables as Record<string, unknown>)[name] : undefined;
-    if (!t) throw new UnknownTableError(String(name), this.version, this.schema.tables.map((t) => t.name));
+    if (!t)
+      throw new UnknownTableError(
+        String(name),
+        this.version,
+        this.schema.tables.map((t) => t.name),
+      );
     return t as TableApi<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, unknown>;
   }
 
@@ -276,7 +281,8 @@ export class Store<V extends SchemaVersion = 62> implements DomainContext {
     if (!this.db.open) return;
     // A damaged file is not checkpointed into; a read-only store wrote nothing to its -wal (an
     // empty one its query_only connection made), so its close removes what it made beside it.
-    if (this.owner.damaged && this.walAtOpen && this.path !== ':memory:' && !isReadOnly(this.db)) closeWithoutCheckpoint(this.db, this.path, resolveDriver(this.driver));
+    if (this.owner.damaged && this.walAtOpen && this.path !== ':memory:' && !isReadOnly(this.db))
+      closeWithoutCheckpoint(this.db, this.path, resolveDriver(this.driver));
     else this.db.close();
     lastClosed = this;
   }

@@ -223,7 +223,10 @@ export class BulkWriter {
     let stmt: Statement;
     let params = values;
     if (!hasShared(shared, width)) {
-      stmt = kind === 'insert' ? (this.insertBatch ??= this.core.stmt(insertSql(this.model, rows))) : (this.upsertBatch ??= this.core.stmt(upsertSql(this.model, rows)));
+      stmt =
+        kind === 'insert'
+          ? (this.insertBatch ??= this.core.stmt(insertSql(this.model, rows)))
+          : (this.upsertBatch ??= this.core.stmt(upsertSql(this.model, rows)));
     } else {
       const batch = this.#sharedBatch(kind, rows, shared);
       stmt = batch.stmt;
@@ -269,7 +272,8 @@ export class BulkWriter {
    * failing row's own typed error.
    */
   #batchFailed(e: unknown, kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], rows: number, first: number, findCulprit: boolean): unknown {
-    if (findCulprit && String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') && this.db.inTransaction) this.#runRows(kind, values, given, rows, first);
+    if (findCulprit && String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') && this.db.inTransaction)
+      this.#runRows(kind, values, given, rows, first);
     return e;
   }
 

@@ -19,8 +19,7 @@ const UINT64_MAX = 2n ** 64n - 1n;
 export const plainKind = (c: Column): number => (c.js === 'string' ? 1 : c.js === 'number' ? 2 : 0);
 
 /** True when encodeValue would return `v` unchanged for a column of this plainKind. */
-export const isPlain = (kind: number, v: unknown): boolean =>
-  kind === 1 ? typeof v === 'string' : kind === 2 && typeof v === 'number' && Number.isInteger(v);
+export const isPlain = (kind: number, v: unknown): boolean => (kind === 1 ? typeof v === 'string' : kind === 2 && typeof v === 'number' && Number.isInteger(v));
 
 /** The SQL value of a column's DDL default literal, or undefined when it has none. */
 export function defaultValue(c: Column): SqlValue | undefined {
@@ -181,7 +180,9 @@ function expectation(c: Column): string {
       return 'a string';
     case 'number':
       if (c.min !== undefined) return `an integer of at least ${c.min} (the app's own values of this field at this version)`;
-      return c.int32 ? "a 32-bit integer (the app's Int: -2147483648 to 2147483647)" : 'an integer within ±(2^53-1) (the app\'s Long, as a JS number holds it exactly)';
+      return c.int32
+        ? "a 32-bit integer (the app's Int: -2147483648 to 2147483647)"
+        : "an integer within ±(2^53-1) (the app's Long, as a JS number holds it exactly)";
     case 'boolean':
       return 'a boolean';
     case 'bigint':

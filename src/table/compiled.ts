@@ -63,7 +63,12 @@ const fixers = new WeakMap<Table, RowFixer>();
 
 function makeEncoder(table: Table, fallback: readonly (SqlValue | undefined)[]): FastEncoder {
   return generated(
-    () => encoderFunction(table, fallback, table.columns.map((_, i) => `out[at + ${i}] = a${i};`)) as FastEncoder,
+    () =>
+      encoderFunction(
+        table,
+        fallback,
+        table.columns.map((_, i) => `out[at + ${i}] = a${i};`),
+      ) as FastEncoder,
     // Without code generation every row takes the general path, which accepts the same rows.
     () => () => false,
   );
@@ -96,7 +101,13 @@ function encoderFunction(table: Table, fallback: readonly (SqlValue | undefined)
   lines.push(...store, 'return true;');
   const fields = new Set(table.columns.map((c) => c.field));
   const onlyFields = (row: object): boolean => Object.keys(row).every((k) => fields.has(k));
-  return new Function('F', 'MIN', 'MAX', 'UMAX', 'onlyFields', `"use strict"; return function encode(row, out, at) {\n${lines.join('\n')}\n};`)(fallback, INT64_MIN, INT64_MAX, UINT64_MAX, onlyFields);
+  return new Function('F', 'MIN', 'MAX', 'UMAX', 'onlyFields', `"use strict"; return function encode(row, out, at) {\n${lines.join('\n')}\n};`)(
+    fallback,
+    INT64_MIN,
+    INT64_MAX,
+    UINT64_MAX,
+    onlyFields,
+  );
 }
 
 /**
@@ -117,7 +128,10 @@ export function compileSplitEncoder(table: Table, fallback: readonly (SqlValue |
       ...shared.map((c, j) => `if (a${c} !== out[${j}]) return false;`),
       ...varyingColumns(table, shared).map((c, k) => `out[at + ${k}] = a${c};`),
     ];
-    made = generated(() => encoderFunction(table, fallback, store) as FastEncoder, () => null);
+    made = generated(
+      () => encoderFunction(table, fallback, store) as FastEncoder,
+      () => null,
+    );
     // A few shared sets per table at most in practice; a bound all the same.
     if (byShared.size >= SPLIT_ENCODERS) byShared.delete(byShared.keys().next().value!);
     byShared.set(key, made);
@@ -145,7 +159,8 @@ function makeRowBuilder(table: Table): RowBuilder {
     const a = `a[${i}]`;
     let value = a;
     if (c.js === 'boolean') value = `(v = ${a}) === null ? null : v !== 0 && v !== 0n`;
-    else if (c.js === 'bigint') value = `typeof (v = ${a}) === "number" ? (Number.isSafeInteger(v) ? BigInt(v) : v) : typeof v === "string" && /^-?\\d+$/.test(v) ? BigInt(v) : v`;
+    else if (c.js === 'bigint')
+      value = `typeof (v = ${a}) === "number" ? (Number.isSafeInteger(v) ? BigInt(v) : v) : typeof v === "string" && /^-?\\d+$/.test(v) ? BigInt(v) : v`;
     return `${JSON.stringify(c.field)}: ${value}`;
   });
   return generated(

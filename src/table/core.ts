@@ -134,7 +134,14 @@ export class TableCore {
   }
 
   rowError(kind: 'insert' | 'upsert', e: unknown, fields: Fields, vals: SqlValue[]): unknown {
-    return translateWriteError(this.db, this.model, kind, e, (f) => fields[f], (f) => vals[this.model.columns.findIndex((c) => c.field === f)]);
+    return translateWriteError(
+      this.db,
+      this.model,
+      kind,
+      e,
+      (f) => fields[f],
+      (f) => vals[this.model.columns.findIndex((c) => c.field === f)],
+    );
   }
 
   /** One row's INSERT or upsert, its failure as a typed error; nothing reported. */

@@ -87,7 +87,12 @@ export class Updater<K> {
     }
     if (given === 0) return t.has(key);
     for (const k of t.keyValues(key)) vals.push(k);
-    const stmt = (this.statements[given] ??= t.hooks.prepare(updateSql(t.model, this.cols.filter((_, i) => given & (1 << i)))));
+    const stmt = (this.statements[given] ??= t.hooks.prepare(
+      updateSql(
+        t.model,
+        this.cols.filter((_, i) => given & (1 << i)),
+      ),
+    ));
     return t.runUpdate(stmt, vals, key, (f) => values[this.fields.indexOf(f)]);
   }
 }

@@ -57,7 +57,10 @@ export function compileQuery(codec: Codec, query: Query<unknown> = {}, limits: Q
   if (compiled.params.length <= limits.maxParameters) return compiled;
   const packed = compile(codec, query, limits, true);
   if (packed.params.length > limits.maxParameters) {
-    throw new InvalidArgumentError(`${codec.table.name}: query`, `${packed.params.length} bound values, more than the engine takes in one statement (${limits.maxParameters})`);
+    throw new InvalidArgumentError(
+      `${codec.table.name}: query`,
+      `${packed.params.length} bound values, more than the engine takes in one statement (${limits.maxParameters})`,
+    );
   }
   return packed;
 }
@@ -65,7 +68,15 @@ export function compileQuery(codec: Codec, query: Query<unknown> = {}, limits: Q
 /** SQL text of a JSON array of bound values, as json_each reads them (numbers past double range as ±9e999, SQLite's infinity). */
 function jsonList(values: readonly SqlValue[]): string {
   const item = (v: SqlValue): string =>
-    typeof v === 'bigint' ? String(v) : typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? 'null' : v > 0 ? '9e999' : '-9e999') : JSON.stringify(v);
+    typeof v === 'bigint'
+      ? String(v)
+      : typeof v === 'number' && !Number.isFinite(v)
+        ? Number.isNaN(v)
+          ? 'null'
+          : v > 0
+            ? '9e999'
+            : '-9e999'
+        : JSON.stringify(v);
   return `[${values.map(item).join(',')}]`;
 }
 
@@ -116,7 +127,10 @@ function compile(codec: Codec, query: Query<unknown>, limits: QueryLimits, packL
           if (typeof v !== 'string') throw new ValueTypeError(table.name, field, v, 'a string LIKE pattern');
           const bytes = new TextEncoder().encode(v).length;
           if (bytes > limits.maxLikePatternBytes) {
-            throw new InvalidArgumentError(`${table.name}.${field} like`, `a pattern of ${bytes} bytes, longer than the engine takes (${limits.maxLikePatternBytes})`);
+            throw new InvalidArgumentError(
+              `${table.name}.${field} like`,
+              `a pattern of ${bytes} bytes, longer than the engine takes (${limits.maxLikePatternBytes})`,
+            );
           }
           terms.push(`${col} LIKE ?`);
           params.push(v);
@@ -129,9 +143,7 @@ function compile(codec: Codec, query: Query<unknown>, limits: QueryLimits, packL
   let tail = terms.length ? ` WHERE ${terms.join(' AND ')}` : '';
   const order = query.orderBy === undefined ? [] : isTermList(query.orderBy) ? query.orderBy : [query.orderBy];
   if (order.length) {
-    tail += ` ORDER BY ${order
-      .map((t) => (typeof t === 'string' ? q(column(t).name) : `${q(column(t[0]).name)} ${direction(table.name, t[1])}`))
-      .join(', ')}`;
+    tail += ` ORDER BY ${order.map((t) => (typeof t === 'string' ? q(column(t).name) : `${q(column(t[0]).name)} ${direction(table.name, t[1])}`)).join(', ')}`;
   }
   if (query.limit !== undefined || query.offset !== undefined) {
     const limit = query.limit === undefined ? -1 : checkCount(table.name, 'limit', query.limit);
@@ -180,4 +192,3 @@ function direction(table: string, d: unknown): 'ASC' | 'DESC' {
   if (d === 'desc') return 'DESC';
   throw new InvalidArgumentError(`${table}: sort direction`, d, '"asc" or "desc"');
 }
-

@@ -4,9 +4,7 @@ import type { Column, Table } from '../schema/index.js';
 
 /** The select list, aliasing renamed columns back to their field names. */
 export function selectList(table: Table): string {
-  return table.columns
-    .map((c) => (c.js === 'bigint' ? exactInteger(q(c.name)) : c.name === c.field ? q(c.name) : `${q(c.name)} AS ${q(c.field)}`))
-    .join(', ');
+  return table.columns.map((c) => (c.js === 'bigint' ? exactInteger(q(c.name)) : c.name === c.field ? q(c.name) : `${q(c.name)} AS ${q(c.field)}`)).join(', ');
 }
 
 /**

@@ -156,7 +156,13 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   deleteWhere(tail: string, params: readonly unknown[] = []): number {
     const del = this.#query(this.#deletes, `DELETE FROM ${q(this.name)} `, tail, false);
     let changes: number;
-    if (this.#core.hooks.active && this.#core.hooks.observes(this.name) && (this.#query(this.#deleteCounts, `SELECT count(*) FROM ${q(this.name)} `, tail, false).pluck().get(...params) as number) > QUIET_AFTER) {
+    if (
+      this.#core.hooks.active &&
+      this.#core.hooks.observes(this.name) &&
+      (this.#query(this.#deleteCounts, `SELECT count(*) FROM ${q(this.name)} `, tail, false)
+        .pluck()
+        .get(...params) as number) > QUIET_AFTER
+    ) {
       this.#runSilentDelete ??= this.#core.hooks.transaction((s: Statement, p: readonly unknown[]) => {
         const silenced = this.#core.hooks.silence(this.name);
         const n = s.run(...p).changes;
@@ -200,7 +206,9 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   count(where?: Where<R>): number {
     checkOptions(`${this.name}.count`, 'where', where);
     const { tail, params } = compileQuery(this.#core.codec, { where } as Query<unknown>, this.#core.db.capabilities);
-    return this.#query(this.#counts, `SELECT count(*) FROM ${q(this.name)}`, tail, false).pluck().get(...params) as number;
+    return this.#query(this.#counts, `SELECT count(*) FROM ${q(this.name)}`, tail, false)
+      .pluck()
+      .get(...params) as number;
   }
 
   /** Inserts every row in one transaction: all of them, or none when one fails. Returns the count. */

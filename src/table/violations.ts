@@ -51,7 +51,10 @@ function tooBig(table: Table, values: FieldLookup): LegadoStoreError | undefined
     if (n > longest) [field, longest] = [c.field, n];
   }
   if (field === undefined || longest < 0) return undefined;
-  return new InvalidArgumentError(`${table.name}.${field}`, `a value of ${longest} characters or bytes is longer than SQLite stores (at most 1,000,000,000 bytes); nothing was written`);
+  return new InvalidArgumentError(
+    `${table.name}.${field}`,
+    `a value of ${longest} characters or bytes is longer than SQLite stores (at most 1,000,000,000 bytes); nothing was written`,
+  );
 }
 
 function uniqueError(table: Table, message: string, values: FieldLookup): LegadoStoreError | undefined {
@@ -62,7 +65,12 @@ function uniqueError(table: Table, message: string, values: FieldLookup): Legado
   const vals = fields.map(values);
   const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   const index = table.indices.find((ix) => ix.unique && same(ix.columns, columns));
-  if (same(columns, table.primaryKey.map((c) => c.name))) {
+  if (
+    same(
+      columns,
+      table.primaryKey.map((c) => c.name),
+    )
+  ) {
     return new DuplicateKeyError(table.name, index?.name ?? 'PRIMARY KEY', fields, vals);
   }
   return new UniqueViolationError(table.name, index?.name ?? `UNIQUE(${columns.join(', ')})`, fields, vals);

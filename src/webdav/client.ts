@@ -82,13 +82,19 @@ export class DavClient {
     } catch {
       throw new WebDavConfigError('the WebDAV address is not a URL (it is left out here in case it holds a secret)');
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new WebDavConfigError(`the WebDAV address must be http:// or https://, not ${parsed.protocol}//`);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new WebDavConfigError(`the WebDAV address must be http:// or https://, not ${parsed.protocol}//`);
     if (parsed.username || parsed.password) {
       // The message leaves the URL out: it holds a secret.
-      throw new WebDavConfigError('the WebDAV address must not hold an account or password: give the account as user (--user) and the password in LEGADO_WEBDAV_PASSWORD or at the prompt');
+      throw new WebDavConfigError(
+        'the WebDAV address must not hold an account or password: give the account as user (--user) and the password in LEGADO_WEBDAV_PASSWORD or at the prompt',
+      );
     }
     this.base = parsed.href.endsWith('/') ? parsed.href : `${parsed.href}/`;
-    const segments = (options.dir ?? 'legado').split('/').map((s) => s.trim()).filter((s) => s !== '');
+    const segments = (options.dir ?? 'legado')
+      .split('/')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     this.dirPath = segments.map((s) => `/${s}`).join('');
     this.root = this.base + segments.map((s) => `${encodeURIComponent(s)}/`).join('');
   }
@@ -110,7 +116,9 @@ export class DavClient {
   async list(relative = ''): Promise<DavFile[] | undefined> {
     const path = this.path(relative);
     try {
-      const items = (await this.call('PROPFIND', path, (c, signal) => c.getDirectoryContents(path, { signal: this.limited(signal, 'PROPFIND', path, 'listing') }))) as FileStat[];
+      const items = (await this.call('PROPFIND', path, (c, signal) =>
+        c.getDirectoryContents(path, { signal: this.limited(signal, 'PROPFIND', path, 'listing') }),
+      )) as FileStat[];
       return items.map((f) => ({
         name: f.basename,
         folder: f.type === 'directory',
@@ -130,7 +138,12 @@ export class DavClient {
   async get(relative: string, expectedSize?: number): Promise<Uint8Array> {
     const path = this.path(relative);
     const limit = this.checkListed('GET', path, 'listing', expectedSize);
-    const data = await this.call('GET', path, async (c, signal) => new Uint8Array((await c.getFileContents(path, { format: 'binary', signal: this.limited(signal, 'GET', path, 'listing', limit) })) as ArrayBuffer));
+    const data = await this.call(
+      'GET',
+      path,
+      async (c, signal) =>
+        new Uint8Array((await c.getFileContents(path, { format: 'binary', signal: this.limited(signal, 'GET', path, 'listing', limit) })) as ArrayBuffer),
+    );
     this.checkReceived(path, data.byteLength, expectedSize);
     return data;
   }
@@ -200,10 +213,15 @@ export class DavClient {
   async put(relative: string, data: Uint8Array | string, contentType: string): Promise<void> {
     const path = this.path(relative);
     const body = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    await this.call('PUT', path, (c, signal) => c.putFileContents(path, body, { overwrite: true, headers: { 'Content-Type': contentType }, signal }), async () => {
-      const folder = path.slice(0, path.lastIndexOf('/') + 1);
-      await this.call('PROPFIND', folder, (c, signal) => c.stat(folder, { signal }));
-    });
+    await this.call(
+      'PUT',
+      path,
+      (c, signal) => c.putFileContents(path, body, { overwrite: true, headers: { 'Content-Type': contentType }, signal }),
+      async () => {
+        const folder = path.slice(0, path.lastIndexOf('/') + 1);
+        await this.call('PROPFIND', folder, (c, signal) => c.stat(folder, { signal }));
+      },
+    );
   }
 
   /** MKCOL; an existing folder (405) is fine. */
@@ -237,7 +255,12 @@ export class DavClient {
    * One request and its retries, each counted; every failure becomes a typed error.
    * `onNotFound` runs once when the answer is 404, and the request is then sent again.
    */
-  private async call<T>(method: string, path: string, send: (c: WebDAVClient, signal: AbortSignal) => Promise<T>, onNotFound?: () => Promise<void>): Promise<T> {
+  private async call<T>(
+    method: string,
+    path: string,
+    send: (c: WebDAVClient, signal: AbortSignal) => Promise<T>,
+    onNotFound?: () => Promise<void>,
+  ): Promise<T> {
     const client = await this.client();
     const retries = this.options.retries ?? 3;
     let busy = 0;
@@ -263,7 +286,8 @@ export class DavClient {
           continue;
         }
         if (status === 401 || status === 403) throw new WebDavAuthError(method, this.url(path), status);
-        if (status === 404 || (status === 409 && method !== 'MKCOL')) throw new WebDavNotFoundError(method, this.url(path), status, method === 'PUT' ? 'the folder is not on the server' : 'not on the server');
+        if (status === 404 || (status === 409 && method !== 'MKCOL'))
+          throw new WebDavNotFoundError(method, this.url(path), status, method === 'PUT' ? 'the folder is not on the server' : 'not on the server');
         const text = (e as { response?: { statusText?: string } }).response?.statusText ?? '';
         throw new WebDavHttpError(method, this.url(path), status, text);
       }

@@ -81,7 +81,13 @@ export class WebDavTooLargeError extends WebDavError {
   /** The size the server announced (Content-Length or the listing), when it announced one. */
   readonly announced: number | undefined;
   constructor(method: string, url: string, limit: number, why: string, announced?: number) {
-    super('WEBDAV_TOO_LARGE', method, url, undefined, `${announced !== undefined ? `${announced} bytes announced, ` : ''}more than ${why} (${limit} bytes); nothing was kept`);
+    super(
+      'WEBDAV_TOO_LARGE',
+      method,
+      url,
+      undefined,
+      `${announced !== undefined ? `${announced} bytes announced, ` : ''}more than ${why} (${limit} bytes); nothing was kept`,
+    );
     this.limit = limit;
     this.announced = announced;
   }

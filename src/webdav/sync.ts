@@ -84,7 +84,15 @@ export class WebDavSync {
     const createdFolders = await ensureFolders(dav, listing);
     const { bytes, result } = exportBackupZip(this.store);
     await dav.put(name, bytes, 'application/octet-stream');
-    return { folder: dav.root, name, bytes: bytes.byteLength, replaced: existing !== undefined, createdFolders, files: result.files.map((f) => f.file), requests: dav.requests };
+    return {
+      folder: dav.root,
+      name,
+      bytes: bytes.byteLength,
+      replaced: existing !== undefined,
+      createdFolders,
+      files: result.files.map((f) => f.file),
+      requests: dav.requests,
+    };
   }
 
   /** The backups in the folder, newest first. */
@@ -110,7 +118,12 @@ export class WebDavSync {
     try {
       bytes = await dav.download(chosen, temp, file?.size);
       // A page of an error or a quota notice is not a backup: refused before the import sees it.
-      if (!isZipSignature(fileHead(temp, 4))) throw new BadArchiveError(dav.root + encodeURIComponent(chosen), undefined, 'not a zip archive (the backup on the server is damaged or not a backup); nothing was imported');
+      if (!isZipSignature(fileHead(temp, 4)))
+        throw new BadArchiveError(
+          dav.root + encodeURIComponent(chosen),
+          undefined,
+          'not a zip archive (the backup on the server is damaged or not a backup); nothing was imported',
+        );
       const plan = newPlan();
       try {
         planZip(plan, { ...fileAccess(temp), name: chosen }, importOptions);
@@ -176,9 +189,7 @@ export async function listWebDavBackups(options: WebDavConnection): Promise<List
 async function listBackups(dav: DavClient): Promise<DavFile[]> {
   const listing = await dav.list();
   if (!listing) throw new WebDavNotFoundError('PROPFIND', dav.root, 404, 'the folder is not on the server');
-  return listing
-    .filter((f) => !f.folder && isBackupName(f.name))
-    .sort((a, b) => b.modified - a.modified || alphanumCompare(b.name, a.name));
+  return listing.filter((f) => !f.folder && isBackupName(f.name)).sort((a, b) => b.modified - a.modified || alphanumCompare(b.name, a.name));
 }
 
 const entry = (f: DavFile): BackupEntry => ({ name: f.name, size: f.size, modified: new Date(f.modified).toISOString() });

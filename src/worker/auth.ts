@@ -16,7 +16,8 @@ export function parseUsers(text: string | undefined): Map<string, string> {
     const trimmed = entry.trim();
     if (trimmed === '') continue;
     const colon = trimmed.indexOf(':');
-    if (colon <= 0 || colon === trimmed.length - 1) throw new Error(`LEGADO_USERS: an entry is not name:password (at "${trimmed.slice(0, Math.max(colon, 0))}")`);
+    if (colon <= 0 || colon === trimmed.length - 1)
+      throw new Error(`LEGADO_USERS: an entry is not name:password (at "${trimmed.slice(0, Math.max(colon, 0))}")`);
     users.set(trimmed.slice(0, colon), trimmed.slice(colon + 1));
   }
   return users;

@@ -13,7 +13,11 @@ export function databaseBytes(store: AnyStore): Promise<Uint8Array> {
   const db = store.db;
   return databaseImage({
     objects: () => db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND ${OURS} ORDER BY rowid`).all() as DatabaseObject[],
-    rows: (table) => db.prepare(`SELECT * FROM "${table.replace(/"/g, '""')}"`).raw().iterate() as IterableIterator<unknown[]>,
+    rows: (table) =>
+      db
+        .prepare(`SELECT * FROM "${table.replace(/"/g, '""')}"`)
+        .raw()
+        .iterate() as IterableIterator<unknown[]>,
     sequence: () =>
       db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get() === undefined
         ? []
@@ -25,6 +29,10 @@ export function databaseBytes(store: AnyStore): Promise<Uint8Array> {
 export async function databaseResponse(store: AnyStore): Promise<Response> {
   const bytes = await databaseBytes(store);
   return new Response(bytes, {
-    headers: { 'Content-Type': 'application/vnd.sqlite3', 'Content-Disposition': 'attachment; filename="legado.db"', 'Content-Length': String(bytes.byteLength) },
+    headers: {
+      'Content-Type': 'application/vnd.sqlite3',
+      'Content-Disposition': 'attachment; filename="legado.db"',
+      'Content-Length': String(bytes.byteLength),
+    },
   });
 }

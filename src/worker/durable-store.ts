@@ -53,7 +53,8 @@ export function openDurableStore(storage: DurableStorageLike, options: DurableSt
     return store as AnyStore;
   }
   const report = inspectDatabase(db);
-  if (!report.supported) throw new UnsupportedVersionError(path, report.version, SUPPORTED_VERSIONS, 'the object holds tables but no store version', report.identityHash);
+  if (!report.supported)
+    throw new UnsupportedVersionError(path, report.version, SUPPORTED_VERSIONS, 'the object holds tables but no store version', report.identityHash);
   if (!report.ok) throw new SchemaMismatchError(path, report.version, report.differences);
   return new Store(path, db, schemas[report.version as SchemaVersion], storeOptions) as AnyStore;
 }
@@ -71,7 +72,8 @@ export function upgradeDurableStore(storage: DurableStorageLike, to: SchemaVersi
   const driver = durableObjectDriver(storage, versionOfHash);
   const db = driver.open(path);
   const report = inspectDatabase(db);
-  if (!report.supported) throw new UnsupportedVersionError(path, report.version, SUPPORTED_VERSIONS, 'the object holds no store to upgrade', report.identityHash);
+  if (!report.supported)
+    throw new UnsupportedVersionError(path, report.version, SUPPORTED_VERSIONS, 'the object holds no store to upgrade', report.identityHash);
   if (report.version >= to) return undefined;
   return runUpgrade(db, planUpgrade(schemas[report.version as SchemaVersion], schemas[to]), { path, driver });
 }

@@ -58,7 +58,15 @@ before(async () => {
   context = await chromium.launchPersistentContext(join(work, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     // A phone-sized screen: the page has to work there.
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 2,
@@ -131,8 +139,14 @@ test('the page imports a backup zip made by the Node store, with the same counts
 
 test('the shelf shows the books by group with reading progress; the sources with groups and enabled state', async () => {
   const tabs = await page.locator('#tabs button').allTextContents();
-  assert.ok(tabs.some((t) => t.startsWith('全部 (3)')), tabs.join(' | '));
-  assert.ok(tabs.some((t) => t.startsWith('武侠 (1)')), tabs.join(' | '));
+  assert.ok(
+    tabs.some((t) => t.startsWith('全部 (3)')),
+    tabs.join(' | '),
+  );
+  assert.ok(
+    tabs.some((t) => t.startsWith('武侠 (1)')),
+    tabs.join(' | '),
+  );
   await page.locator('#tabs button', { hasText: '全部' }).click();
   const books = await page.locator('#shelf .book').allTextContents();
   assert.equal(books.length, 3);
@@ -207,7 +221,7 @@ test('a rule collection from the corpora imports as book sources', async () => {
   await statusIs(/shuyuan_2026-01-30_modern\.json: \d+ records stored/);
   const after = (await pageCounts())['book_sources'] ?? 0;
   assert.equal(after - before, JSON.parse(readFileSync(file, 'utf8')).length);
-  writeFileSync(join(ARTIFACTS, 'status.txt'), await page.locator('#status').textContent() ?? '');
+  writeFileSync(join(ARTIFACTS, 'status.txt'), (await page.locator('#status').textContent()) ?? '');
 });
 
 test('the page asks for nothing the server refuses (its favicon included)', async () => {
@@ -234,7 +248,10 @@ test('a new library is at schema 75 unless another is chosen; the page says what
   const select = page.locator('#schema');
   assert.equal(await select.inputValue(), '75');
   const options = await select.locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
-  assert.deepEqual(options, Array.from({ length: 27 }, (_, i) => String(75 - i)));
+  assert.deepEqual(
+    options,
+    Array.from({ length: 27 }, (_, i) => String(75 - i)),
+  );
   page.once('dialog', (d) => void d.accept());
   await page.click('#clear');
   await statusIs('New library at schema 75.');

@@ -14,14 +14,18 @@ import { openDb } from '../helpers/engine.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-test('our page in Chromium: what the server is, the store\'s counts, the --web hint, a working API link', async () => {
+test("our page in Chromium: what the server is, the store's counts, the --web hint, a working API link", async () => {
   assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: apt-get install chromium (.ci/run does)`);
   const work = mkdtempSync(join(tmpdir(), 'legado-serve-page-'));
   const path = join(work, 'demo.db');
   const store = openStore(path, { schema: 62 });
   fillSample(store);
   const server = await startServer(store, { port: 0 });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
   after(async () => {
     await browser.close();
     await server.close();

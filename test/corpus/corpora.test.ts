@@ -135,14 +135,22 @@ function checkCounts(name: string, r: ImportResult, store: Store<62>): void {
   assert.equal(k!.replaced, e.replaced ?? 0, `${name}: replaced`);
   assert.equal(store.table(k!.table).count(), e.rows ?? e.stored, `${name}: rows`);
   const skipped = r.skipped.filter((s) => s.file.endsWith(name));
-  assert.equal(skipped.length, Object.values(e.skipped ?? {}).reduce((a, b) => a + b, 0), `${name}: skipped records listed`);
+  assert.equal(
+    skipped.length,
+    Object.values(e.skipped ?? {}).reduce((a, b) => a + b, 0),
+    `${name}: skipped records listed`,
+  );
   for (const s of skipped) assert.ok(Number.isInteger(s.index) && s.index >= 0 && s.index < e.read && s.reason.length > 0);
 }
 
 test('corpora', async (t) => {
   const listed = new Set([...Object.keys(FILES), INVALID]);
   const found = allFiles();
-  assert.deepEqual(found.filter((f) => !listed.has(f)), [], 'every corpus file has expectations here');
+  assert.deepEqual(
+    found.filter((f) => !listed.has(f)),
+    [],
+    'every corpus file has expectations here',
+  );
 
   await t.test('every file imports on its own with the README counts', async () => {
     for (const name of found) {
@@ -191,7 +199,10 @@ test('corpora', async (t) => {
     const ra = await importBackup(a, dir);
     for (const name of Object.keys(FILES).filter((f) => f.startsWith('backup-ChouE-legado3-2020/'))) checkCounts(name, ra, a);
     const zip = join(work, 'backup2020.zip');
-    await writeZip(zip, readdirSync(dir).map((f) => ({ name: f, path: join(dir, f) })));
+    await writeZip(
+      zip,
+      readdirSync(dir).map((f) => ({ name: f, path: join(dir, f) })),
+    );
     const b = newStore();
     await importBackup(b, zip);
     for (const t2 of schemas[62].tables) assert.deepEqual(b.table(t2.name).list(), a.table(t2.name).list(), t2.name);

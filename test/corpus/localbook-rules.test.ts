@@ -12,13 +12,23 @@ import { corpora } from './shared.js';
 const CORPORA = corpora();
 
 test('every rule in the app defaults and txt-toc-rules compiles or is named in the notes', () => {
-  const files = [join(CORPORA, 'legado-defaultData', 'txtTocRule.json'), ...readdirSync(join(CORPORA, 'txt-toc-rules')).filter((f) => f.endsWith('.json')).map((f) => join(CORPORA, 'txt-toc-rules', f))];
+  const files = [
+    join(CORPORA, 'legado-defaultData', 'txtTocRule.json'),
+    ...readdirSync(join(CORPORA, 'txt-toc-rules'))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => join(CORPORA, 'txt-toc-rules', f)),
+  ];
   let compiled = 0;
   for (const file of files) {
     const rules = (JSON.parse(readFileSync(file, 'utf8')) as { name: string; rule: string; serialNumber: number }[]).filter((r) => r.rule !== '');
     assert.ok(rules.length > 0, file);
     const notes: string[] = [];
-    chooseTocRule(rules.map((r) => ({ ...r, enable: true })), '第1章 开始\n正文\n', notes, 3000);
+    chooseTocRule(
+      rules.map((r) => ({ ...r, enable: true })),
+      '第1章 开始\n正文\n',
+      notes,
+      3000,
+    );
     for (const r of rules) {
       let ok = true;
       try {
@@ -27,7 +37,11 @@ test('every rule in the app defaults and txt-toc-rules compiles or is named in t
       } catch {
         ok = false;
       }
-      assert.equal(notes.some((n) => n.includes(JSON.stringify(r.name))), !ok, `${file}: ${r.name}`);
+      assert.equal(
+        notes.some((n) => n.includes(JSON.stringify(r.name))),
+        !ok,
+        `${file}: ${r.name}`,
+      );
     }
   }
   assert.ok(compiled > 50);

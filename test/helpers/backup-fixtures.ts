@@ -42,7 +42,16 @@ export function sampleBackup(): Record<string, Json[]> {
       },
     ],
     'bookmark.json': [
-      { time: 1600000000100, bookName: 'Book One', bookAuthor: 'Author A', chapterIndex: 1, chapterPos: 2, chapterName: 'C1', bookText: 'text', content: 'note' },
+      {
+        time: 1600000000100,
+        bookName: 'Book One',
+        bookAuthor: 'Author A',
+        chapterIndex: 1,
+        chapterPos: 2,
+        chapterName: 'C1',
+        bookText: 'text',
+        content: 'note',
+      },
     ],
     'bookGroup.json': [{ groupId: 1, groupName: 'Fav', order: 1, show: true, bookSort: 2 }],
     'bookSource.json': [
@@ -67,11 +76,34 @@ export function sampleBackup(): Record<string, Json[]> {
       },
     ],
     'rssSources.json': [
-      { sourceUrl: 'https://rss.example', sourceName: 'Rss', sourceIcon: 'https://rss.example/i.png', enabled: true, singleUrl: false, articleStyle: 1, enableJs: true, loadWithBaseUrl: false, customOrder: 3, lastUpdateTime: 5 },
+      {
+        sourceUrl: 'https://rss.example',
+        sourceName: 'Rss',
+        sourceIcon: 'https://rss.example/i.png',
+        enabled: true,
+        singleUrl: false,
+        articleStyle: 1,
+        enableJs: true,
+        loadWithBaseUrl: false,
+        customOrder: 3,
+        lastUpdateTime: 5,
+      },
     ],
     'rssStar.json': [{ origin: 'https://rss.example', sort: 'news', title: 'Starred', starTime: 9, link: 'https://rss.example/a1', pubDate: '2020' }],
     'replaceRule.json': [
-      { id: 1600000000200, name: 'ads', group: 'clean', pattern: '广告', replacement: '', isEnabled: true, isRegex: false, scopeTitle: false, scopeContent: true, timeoutMillisecond: 3000, order: 5 },
+      {
+        id: 1600000000200,
+        name: 'ads',
+        group: 'clean',
+        pattern: '广告',
+        replacement: '',
+        isEnabled: true,
+        isRegex: false,
+        scopeTitle: false,
+        scopeContent: true,
+        timeoutMillisecond: 3000,
+        order: 5,
+      },
     ],
     'searchHistory.json': [{ word: 'dragon', usage: 3, lastUseTime: 1600000000300 }],
     'sourceSub.json': [{ id: 1600000000400, name: 'sub', url: 'https://sub.example/s.json', type: 0, customOrder: 1, autoUpdate: true, update: 1600000000401 }],
@@ -96,7 +128,10 @@ export function writeBackupFolder(dir: string, files: Record<string, Json[] | st
 /** The same files as a flat zip. */
 export async function writeBackupZip(dir: string, zipPath: string, files: Record<string, Json[] | string>): Promise<string> {
   const folder = writeBackupFolder(join(dir, 'zip-src'), files);
-  await writeZip(zipPath, Object.keys(files).map((name) => ({ name, path: join(folder, name) })));
+  await writeZip(
+    zipPath,
+    Object.keys(files).map((name) => ({ name, path: join(folder, name) })),
+  );
   return zipPath;
 }
 

@@ -10,7 +10,17 @@ export function damagedStore(dir: string, name: string): { damaged: string; inta
   const s = openStore(damaged, { schema: 62 });
   s.transaction(() => {
     for (let i = 0; i < 3000; i++) {
-      s.tables.book_sources.insert({ bookSourceUrl: `https://s${i}`, bookSourceName: `S${i}${'x'.repeat(200)}`, bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 0, weight: 0 });
+      s.tables.book_sources.insert({
+        bookSourceUrl: `https://s${i}`,
+        bookSourceName: `S${i}${'x'.repeat(200)}`,
+        bookSourceType: 0,
+        customOrder: 0,
+        enabled: true,
+        enabledExplore: true,
+        lastUpdateTime: 0,
+        respondTime: 0,
+        weight: 0,
+      });
     }
   });
   s.close();

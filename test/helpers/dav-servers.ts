@@ -54,7 +54,22 @@ export async function startRcloneDav(): Promise<DavServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     'rclone',
-    ['serve', 'webdav', dir, '--addr', `127.0.0.1:${port}`, '--user', USER, '--pass', PASSWORD, '--dir-cache-time', '0s', '--config', join(dir, '..', 'no-rclone.conf'), '-q'],
+    [
+      'serve',
+      'webdav',
+      dir,
+      '--addr',
+      `127.0.0.1:${port}`,
+      '--user',
+      USER,
+      '--pass',
+      PASSWORD,
+      '--dir-cache-time',
+      '0s',
+      '--config',
+      join(dir, '..', 'no-rclone.conf'),
+      '-q',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';

@@ -60,9 +60,17 @@ export function chapter(bookUrl: string, index: number, fields: Partial<NewRow<'
 
 /** One value from raw SQL on the store's connection (not through the API under test). */
 export function raw<T = unknown>(store: Store<62> | Store<49>, sql: string, ...params: unknown[]): T {
-  return store.db.prepare(sql).safeIntegers(true).pluck().get(...params) as T;
+  return store.db
+    .prepare(sql)
+    .safeIntegers(true)
+    .pluck()
+    .get(...params) as T;
 }
 
 export function rawAll<T = unknown>(store: Store<62> | Store<49>, sql: string, ...params: unknown[]): T[] {
-  return store.db.prepare(sql).safeIntegers(true).pluck().all(...params) as T[];
+  return store.db
+    .prepare(sql)
+    .safeIntegers(true)
+    .pluck()
+    .all(...params) as T[];
 }

@@ -25,9 +25,7 @@ export function dumpTables(db: Database): Dump {
 /** One hash of the version, identity hash and every row: equal fingerprints, equal contents. */
 export function fingerprint(db: Database): string {
   const hash = db.prepare('SELECT identity_hash FROM room_master_table WHERE id = 42').pluck().get();
-  const text = JSON.stringify([db.pragma('user_version', { simple: true }), hash, dumpTables(db)], (_k, v) =>
-    typeof v === 'bigint' ? `${v}n` : v,
-  );
+  const text = JSON.stringify([db.pragma('user_version', { simple: true }), hash, dumpTables(db)], (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
   return createHash('sha256').update(text).digest('hex');
 }
 

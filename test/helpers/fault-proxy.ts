@@ -30,25 +30,22 @@ export async function startFaultProxy(target: string, rule: (req: SeenRequest, s
       res.writeHead(fault.status, { 'Content-Length': '0', ...fault.headers }).end();
       return;
     }
-    const out = request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        if (fault === 'pass') {
-          answer.pipe(res);
-          return;
-        }
-        let sent = 0;
-        answer.on('data', (chunk: Buffer) => {
-          if (sent >= fault.cutAfter) return;
-          const part = chunk.subarray(0, fault.cutAfter - sent);
-          sent += part.length;
-          res.write(part);
-          // The connection goes down with the body half sent.
-          if (sent >= fault.cutAfter) res.socket?.destroy();
-        });
-      },
-    );
+    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      if (fault === 'pass') {
+        answer.pipe(res);
+        return;
+      }
+      let sent = 0;
+      answer.on('data', (chunk: Buffer) => {
+        if (sent >= fault.cutAfter) return;
+        const part = chunk.subarray(0, fault.cutAfter - sent);
+        sent += part.length;
+        res.write(part);
+        // The connection goes down with the body half sent.
+        if (sent >= fault.cutAfter) res.socket?.destroy();
+      });
+    });
     out.on('error', () => res.socket?.destroy());
     req.pipe(out);
   });

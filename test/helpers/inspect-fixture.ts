@@ -17,10 +17,54 @@ export function fillShelf(store: Store<62> | Store<49>): { scifi: bigint; last: 
   const origin = 'https://www.biquge.example';
   const type = store.version === 49 ? 0 : 8;
   const books = [
-    { bookUrl: `${origin}/book/1`, name: '三体', author: '刘慈欣', group: scifi, durChapterIndex: 11, totalChapterNum: 36, durChapterTitle: '第十二章 三体、牛顿、冯·诺伊曼', durChapterTime: NOW - 1000, latestChapterTitle: '第三十六章', latestChapterTime: NOW - 5000 },
-    { bookUrl: `${origin}/book/2`, name: '球状闪电', author: '刘慈欣', group: scifi | last, durChapterIndex: 0, totalChapterNum: 20, durChapterTitle: '序章', durChapterTime: NOW - 3000, latestChapterTitle: '第二十章', latestChapterTime: NOW - 100 },
-    { bookUrl: `${origin}/book/3`, name: '笑傲江湖', author: '金庸', group: wuxia, durChapterIndex: 5, totalChapterNum: 40, durChapterTitle: '第六回', durChapterTime: NOW - 2000, latestChapterTitle: '第四十回', latestChapterTime: NOW - 9000 },
-    { bookUrl: `${origin}/book/4`, name: '未分组的书, "引号"', author: '佚名', group: 0n, durChapterIndex: 2, totalChapterNum: 3, durChapterTitle: '第三章\n换行', durChapterTime: NOW - 500, latestChapterTitle: '第三章', latestChapterTime: NOW - 500 },
+    {
+      bookUrl: `${origin}/book/1`,
+      name: '三体',
+      author: '刘慈欣',
+      group: scifi,
+      durChapterIndex: 11,
+      totalChapterNum: 36,
+      durChapterTitle: '第十二章 三体、牛顿、冯·诺伊曼',
+      durChapterTime: NOW - 1000,
+      latestChapterTitle: '第三十六章',
+      latestChapterTime: NOW - 5000,
+    },
+    {
+      bookUrl: `${origin}/book/2`,
+      name: '球状闪电',
+      author: '刘慈欣',
+      group: scifi | last,
+      durChapterIndex: 0,
+      totalChapterNum: 20,
+      durChapterTitle: '序章',
+      durChapterTime: NOW - 3000,
+      latestChapterTitle: '第二十章',
+      latestChapterTime: NOW - 100,
+    },
+    {
+      bookUrl: `${origin}/book/3`,
+      name: '笑傲江湖',
+      author: '金庸',
+      group: wuxia,
+      durChapterIndex: 5,
+      totalChapterNum: 40,
+      durChapterTitle: '第六回',
+      durChapterTime: NOW - 2000,
+      latestChapterTitle: '第四十回',
+      latestChapterTime: NOW - 9000,
+    },
+    {
+      bookUrl: `${origin}/book/4`,
+      name: '未分组的书, "引号"',
+      author: '佚名',
+      group: 0n,
+      durChapterIndex: 2,
+      totalChapterNum: 3,
+      durChapterTitle: '第三章\n换行',
+      durChapterTime: NOW - 500,
+      latestChapterTitle: '第三章',
+      latestChapterTime: NOW - 500,
+    },
   ];
   for (const b of books) s.books.save({ ...b, origin, originName: '笔趣阁', type, canUpdate: b.name !== '三体' });
   return { scifi, last };
@@ -34,7 +78,12 @@ export function fillSecrets(store: Store<62> | Store<49>): void {
 
 /** A book source in group 精品 with a search rule. */
 export function source(url: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
-  return bookSource(url, { bookSourceName: `书源 ${url.trim()}`, bookSourceGroup: '精品', ruleSearch: JSON.stringify({ bookList: 'li', name: 'a@text' }), ...fields });
+  return bookSource(url, {
+    bookSourceName: `书源 ${url.trim()}`,
+    bookSourceGroup: '精品',
+    ruleSearch: JSON.stringify({ bookList: 'li', name: 'a@text' }),
+    ...fields,
+  });
 }
 
 /** Sources: three spellings of one site (the newest has spaces around it), two of another (tie on time, more rules wins), one alone. */

@@ -34,7 +34,13 @@ export interface AppProgress {
 
 /** GSON.toJson(BookProgress): pretty printed, fields in the data class's order, null title left out. */
 export function appProgressJson(p: AppProgress): string {
-  const o: Record<string, unknown> = { name: p.name, author: p.author, durChapterIndex: p.durChapterIndex, durChapterPos: p.durChapterPos, durChapterTime: p.durChapterTime };
+  const o: Record<string, unknown> = {
+    name: p.name,
+    author: p.author,
+    durChapterIndex: p.durChapterIndex,
+    durChapterPos: p.durChapterPos,
+    durChapterTime: p.durChapterTime,
+  };
   if (p.durChapterTitle !== undefined) o.durChapterTitle = p.durChapterTitle;
   return JSON.stringify(o, null, 2);
 }
@@ -97,4 +103,10 @@ export class Phone {
   }
 }
 
-const decodeXml = (s: string): string => s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'");
+const decodeXml = (s: string): string =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'");

@@ -11,7 +11,7 @@ export function pragmaStructure(db: Database, table: string) {
 }
 
 export function tableNames(db: Database): string[] {
-  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]);
+  return db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
 }
 
 export function masterSql(db: Database, name: string): string | undefined {

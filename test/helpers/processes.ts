@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url';
 export const helper = (name: string): string => fileURLToPath(new URL(`./${name}.js`, import.meta.url));
 
 /** Starts `node <helper> ...args` and resolves once it printed `ready` (a line), with its exit as a promise. */
-export function startChild(name: string, args: readonly string[], ready: string): Promise<{ child: ChildProcess; exited: Promise<number | null>; output: () => string }> {
+export function startChild(
+  name: string,
+  args: readonly string[],
+  ready: string,
+): Promise<{ child: ChildProcess; exited: Promise<number | null>; output: () => string }> {
   const child = spawn(process.execPath, [helper(name), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

@@ -72,7 +72,9 @@ function roomFacts(line: Line): RoomFacts {
 
 /** Every version of the line the facts hold, ascending. */
 export function roomVersions(line: Line): number[] {
-  return Object.keys(roomFacts(line).versions).map(Number).sort((a, b) => a - b);
+  return Object.keys(roomFacts(line).versions)
+    .map(Number)
+    .sort((a, b) => a - b);
 }
 
 /** The exported schema of one version: the main line up to 75, the LegadoTeam line above. */
@@ -123,8 +125,7 @@ const POST_MIGRATE: Readonly<Record<number, readonly string[]>> = {
 };
 
 const fieldKey = (f: RoomField): string => JSON.stringify([f.affinity, f.notNull ?? false, f.defaultValue ?? null]);
-const indexKey = (e: RoomEntity): string =>
-  JSON.stringify((e.indices ?? []).map((i) => [i.name, i.unique, i.columnNames]).sort());
+const indexKey = (e: RoomEntity): string => JSON.stringify((e.indices ?? []).map((i) => [i.name, i.unique, i.columnNames]).sort());
 const fkKey = (e: RoomEntity): string =>
   JSON.stringify((e.foreignKeys ?? []).map((f) => [f.table, f.columns, f.referencedColumns, f.onDelete, f.onUpdate]).sort());
 
@@ -167,7 +168,10 @@ export function autoMigrationStatements(from: RoomSchema, to: RoomSchema): Migra
     const newFields = next.fields.filter((n) => !old.fields.some((f) => f.columnName === n.columnName));
     if (isComplex) {
       const tmp = `_new_${next.tableName}`;
-      const shared = next.fields.filter((n) => old.fields.some((f) => f.columnName === n.columnName)).map((f) => `\`${f.columnName}\``).join(',');
+      const shared = next.fields
+        .filter((n) => old.fields.some((f) => f.columnName === n.columnName))
+        .map((f) => `\`${f.columnName}\``)
+        .join(',');
       complex.push(
         { sql: tableSql(next, tmp) },
         { sql: `INSERT INTO \`${tmp}\` (${shared}) SELECT ${shared} FROM \`${old.tableName}\`` },
@@ -234,7 +238,9 @@ export function roomStructure(db: Connection, schema: RoomSchema): unknown {
   const tables: Record<string, unknown> = {};
   for (const e of schema.entities) {
     const declared = new Map(e.fields.map((f) => [f.columnName, f.defaultValue]));
-    const cols = (db.prepare(`PRAGMA table_info(\`${e.tableName}\`)`).all() as { name: string; type: string; notnull: number; dflt_value: string | null; pk: number }[])
+    const cols = (
+      db.prepare(`PRAGMA table_info(\`${e.tableName}\`)`).all() as { name: string; type: string; notnull: number; dflt_value: string | null; pk: number }[]
+    )
       .map((c) => ({ ...c, cid: undefined, dflt_value: declared.get(c.name) === undefined ? undefined : c.dflt_value }))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
     const indices = (db.prepare(`PRAGMA index_list(\`${e.tableName}\`)`).all() as { name: string; unique: number; origin: string }[])
@@ -276,9 +282,9 @@ export function fillRoomRows(db: Connection, schema: RoomSchema, rows = 6): void
           }
           row[f.columnName] = sampleValue(e.tableName, f, r, k);
         });
-        db.prepare(`INSERT INTO \`${e.tableName}\` (${e.fields.map((f) => `\`${f.columnName}\``).join(', ')}) VALUES (${e.fields.map(() => '?').join(', ')})`).run(
-          ...e.fields.map((f) => row[f.columnName]),
-        );
+        db.prepare(
+          `INSERT INTO \`${e.tableName}\` (${e.fields.map((f) => `\`${f.columnName}\``).join(', ')}) VALUES (${e.fields.map(() => '?').join(', ')})`,
+        ).run(...e.fields.map((f) => row[f.columnName]));
         made.push(e.primaryKey.columnNames.map((c) => row[c]));
       }
       keys.set(e.tableName, made);

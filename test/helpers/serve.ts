@@ -46,11 +46,16 @@ export async function served(options: NodeServeOptions = {}, fill?: (store: Stor
     get: async (p, headers = {}) => answer(await fetch(server.url + p.replace(/^\//, ''), { headers })),
     post: async (p, body, headers = { 'Content-Type': 'application/json' }) =>
       answer(await fetch(server.url + p.replace(/^\//, ''), { method: 'POST', body, headers })),
-    sql: (text, ...params) => store.db.prepare(text).pluck().get(...params),
+    sql: (text, ...params) =>
+      store.db
+        .prepare(text)
+        .pluck()
+        .get(...params),
     rows: (text, ...params) => store.db.prepare(text).all(...params) as Record<string, unknown>[],
   };
 }
 
 /** The envelope text the app's Gson writes, spelled out for the tests (2-space pretty print, no data when null). */
 export const envelopeText = (isSuccess: boolean, errorMsg: string, dataJson?: string): string =>
-  `{\n  "isSuccess": ${isSuccess},\n  "errorMsg": ${JSON.stringify(errorMsg)}` + (dataJson === undefined ? '\n}' : `,\n  "data": ${dataJson.replace(/\n/g, '\n  ')}\n}`);
+  `{\n  "isSuccess": ${isSuccess},\n  "errorMsg": ${JSON.stringify(errorMsg)}` +
+  (dataJson === undefined ? '\n}' : `,\n  "data": ${dataJson.replace(/\n/g, '\n  ')}\n}`);

@@ -64,7 +64,9 @@ export function writeCollection(path: string, count: number, pool?: readonly Jso
     bytes += writeSync(fd, '[\n');
     for (let i = 0; i < count; i++) {
       const base = pool ? pool[i % pool.length]! : generatedSource(i);
-      const s = pool ? { ...base, bookSourceUrl: `${urlPrefix}${String(base.bookSourceUrl).trim()}#${i}` } : { ...base, bookSourceUrl: `${urlPrefix}${String(base.bookSourceUrl)}` };
+      const s = pool
+        ? { ...base, bookSourceUrl: `${urlPrefix}${String(base.bookSourceUrl).trim()}#${i}` }
+        : { ...base, bookSourceUrl: `${urlPrefix}${String(base.bookSourceUrl)}` };
       const text = JSON.stringify(s, null, 2).replace(/\n/g, '\n  ');
       bytes += writeSync(fd, `${i === 0 ? '' : ',\n'}  ${text}`);
     }

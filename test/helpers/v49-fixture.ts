@@ -196,12 +196,29 @@ export function fillV49(store: Store<49>, size: FixtureSize = SMALL): void {
     ]);
     t.rssArticles.insertMany([
       { origin: 'https://rss0.example.org/feed', sort: '', title: '头条', order: T0, link: 'https://rss0.example.org/a/1', read: false },
-      { origin: 'https://rss1.example.org/feed', sort: '最新', title: '次条', order: T0 + 1, link: 'https://rss1.example.org/a/2', read: true, image: 'https://rss1.example.org/i.png', variable: '{}' },
+      {
+        origin: 'https://rss1.example.org/feed',
+        sort: '最新',
+        title: '次条',
+        order: T0 + 1,
+        link: 'https://rss1.example.org/a/2',
+        read: true,
+        image: 'https://rss1.example.org/i.png',
+        variable: '{}',
+      },
     ]);
     t.rssReadRecords.insertMany([{ record: 'https://rss1.example.org/a/2', read: true }]);
-    t.rssStars.insertMany([{ origin: 'https://rss0.example.org/feed', sort: '', title: '头条', starTime: T0 + 9, link: 'https://rss0.example.org/a/1', content: '<p>正文</p>' }]);
+    t.rssStars.insertMany([
+      { origin: 'https://rss0.example.org/feed', sort: '', title: '头条', starTime: T0 + 9, link: 'https://rss0.example.org/a/1', content: '<p>正文</p>' },
+    ]);
     t.txtTocRules.insertMany([
-      { id: -1, name: '目录(去空白)', rule: '^[ 　\\t]{0,4}第[\\d零一二三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟]+[章节篇回].{0,30}$', serialNumber: 0, enable: true },
+      {
+        id: -1,
+        name: '目录(去空白)',
+        rule: '^[ 　\\t]{0,4}第[\\d零一二三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟]+[章节篇回].{0,30}$',
+        serialNumber: 0,
+        enable: true,
+      },
       { id: -2, name: '数字 分隔符 标题名称', rule: '^[ 　\\t]{0,4}\\d{1,5}[:：,.， 、_—\\-].{1,30}$', serialNumber: 1, enable: false },
       { id: T0, name: '自定义', rule: '^Chapter \\d+', serialNumber: 99, enable: true },
     ]);
@@ -212,7 +229,15 @@ export function fillV49(store: Store<49>, size: FixtureSize = SMALL): void {
     ]);
     t.httpTTS.insertMany([
       { id: -100, name: '1.示例朗读', url: 'https://tts.example.org/speak?text={{speakText}}', contentType: 'audio/mpeg' },
-      { id: T0, name: '自定义', url: 'https://tts2.example.org', concurrentRate: null, loginUrl: 'https://tts2.example.org/login', enabledCookieJar: true, lastUpdateTime: T0 },
+      {
+        id: T0,
+        name: '自定义',
+        url: 'https://tts2.example.org',
+        concurrentRate: null,
+        loginUrl: 'https://tts2.example.org/login',
+        enabledCookieJar: true,
+        lastUpdateTime: T0,
+      },
     ]);
     t.caches.insertMany([
       { key: 'forever', value: 'kept', deadline: 0 },

@@ -17,9 +17,19 @@ export interface ShelfBook {
 }
 
 export const SHELF: readonly ShelfBook[] = [
-  { bookUrl: 'https://b.example/hp', name: 'Harry Potter #1: 魔法石', author: 'J.K. Rowling/译者', file: 'Harry%20Potter%20%231_%20魔法石_J.K.%20Rowling_译者.json' },
+  {
+    bookUrl: 'https://b.example/hp',
+    name: 'Harry Potter #1: 魔法石',
+    author: 'J.K. Rowling/译者',
+    file: 'Harry%20Potter%20%231_%20魔法石_J.K.%20Rowling_译者.json',
+  },
   { bookUrl: 'https://b.example/3t', name: '三体', author: '刘慈欣', file: '三体_刘慈欣.json' },
-  { bookUrl: 'https://b.example/ab', name: 'A & B (1+1=2), @home; 100%', author: '无名氏', file: 'A%20%26%20B%20%281%2B1%3D2%29%2C%20%40home%3B%20100%25_无名氏.json' },
+  {
+    bookUrl: 'https://b.example/ab',
+    name: 'A & B (1+1=2), @home; 100%',
+    author: '无名氏',
+    file: 'A%20%26%20B%20%281%2B1%3D2%29%2C%20%40home%3B%20100%25_无名氏.json',
+  },
   { bookUrl: 'https://b.example/who', name: 'Who?', author: 'Me|You "*"', file: 'Who__Me_You%20___.json' },
 ];
 
@@ -34,14 +44,27 @@ export function storePath(): string {
 export function shelfStore(books: readonly Pick<ShelfBook, 'bookUrl' | 'name' | 'author'>[] = SHELF, schema: 62 | 49 = 62): Store<62> {
   const store = openStore(storePath(), { schema }) as Store<62>;
   store.transaction(() => {
-    for (const b of books) store.tables.books.insert({ bookUrl: b.bookUrl, name: b.name, author: b.author, origin: 'https://src.example', type: 8, durChapterTime: 0 });
+    for (const b of books)
+      store.tables.books.insert({ bookUrl: b.bookUrl, name: b.name, author: b.author, origin: 'https://src.example', type: 8, durChapterTime: 0 });
   });
   return store;
 }
 
 /** A backup zip the way the app writes it: the shelf in bookshelf.json, plus a book source. */
 export async function phoneBackupZip(): Promise<Uint8Array> {
-  const books: Json[] = SHELF.map((b, i) => ({ bookUrl: b.bookUrl, name: b.name, author: b.author, origin: 'https://src.example', originName: 'src', type: 8, durChapterIndex: i, durChapterPos: 7, durChapterTime: 1_600_000_000_000 + i, canUpdate: true, order: i }));
+  const books: Json[] = SHELF.map((b, i) => ({
+    bookUrl: b.bookUrl,
+    name: b.name,
+    author: b.author,
+    origin: 'https://src.example',
+    originName: 'src',
+    type: 8,
+    durChapterIndex: i,
+    durChapterPos: 7,
+    durChapterTime: 1_600_000_000_000 + i,
+    canUpdate: true,
+    order: i,
+  }));
   const zip = join(dir, `phone${n++}.zip`);
   await writeBackupZip(dir, zip, {
     'bookshelf.json': books,
@@ -56,6 +79,9 @@ export async function nextSecond(): Promise<void> {
 }
 
 /** Reading progress of a book, read from the file with raw SQL. */
-export function rowProgress(store: Pick<Store<62>, 'db'>, bookUrl: string): { durChapterIndex: number; durChapterPos: number; durChapterTitle: string | null; durChapterTime: number } {
+export function rowProgress(
+  store: Pick<Store<62>, 'db'>,
+  bookUrl: string,
+): { durChapterIndex: number; durChapterPos: number; durChapterTitle: string | null; durChapterTime: number } {
   return store.db.prepare('SELECT durChapterIndex, durChapterPos, durChapterTitle, durChapterTime FROM books WHERE bookUrl = ?').get(bookUrl) as never;
 }

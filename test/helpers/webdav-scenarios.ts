@@ -25,7 +25,10 @@ export function phoneFolderScenarios(kind: string, start: () => Promise<DavServe
 
       // list: newest (last modified) first, names as the server gives them, one request
       const list = await dav.list();
-      assert.deepEqual(list.backups.map((b) => b.name), ['backup2026-11-19.zip', 'backup2026-11-20-Pixel 7_a.zip']);
+      assert.deepEqual(
+        list.backups.map((b) => b.name),
+        ['backup2026-11-19.zip', 'backup2026-11-20-Pixel 7_a.zip'],
+      );
       assert.equal(list.backups[0]!.size, zip.byteLength);
       assert.equal(list.requests, 1);
 
@@ -42,32 +45,65 @@ export function phoneFolderScenarios(kind: string, start: () => Promise<DavServe
 
       // the phone reads further in three books; one file is damaged; one names a book this store lacks
       await nextSecond();
-      const [hp, st, ab, who] = SHELF as [typeof SHELF[0], typeof SHELF[0], typeof SHELF[0], typeof SHELF[0]];
-      await phone.putProgress(hp.file, appProgressJson({ name: hp.name, author: hp.author, durChapterIndex: 12, durChapterPos: 345, durChapterTime: 1_700_000_000_001, durChapterTitle: '第十三章 #1: 开始' }));
-      await phone.putProgress(st.file, appProgressJson({ name: st.name, author: st.author, durChapterIndex: 1, durChapterPos: 900, durChapterTime: 1_700_000_000_002 }));
+      const [hp, st, ab, who] = SHELF as [(typeof SHELF)[0], (typeof SHELF)[0], (typeof SHELF)[0], (typeof SHELF)[0]];
+      await phone.putProgress(
+        hp.file,
+        appProgressJson({
+          name: hp.name,
+          author: hp.author,
+          durChapterIndex: 12,
+          durChapterPos: 345,
+          durChapterTime: 1_700_000_000_001,
+          durChapterTitle: '第十三章 #1: 开始',
+        }),
+      );
+      await phone.putProgress(
+        st.file,
+        appProgressJson({ name: st.name, author: st.author, durChapterIndex: 1, durChapterPos: 900, durChapterTime: 1_700_000_000_002 }),
+      );
       // behind the store (index 2, pos 7 from the backup): never applied
-      await phone.putProgress(ab.file, appProgressJson({ name: ab.name, author: ab.author, durChapterIndex: 2, durChapterPos: 3, durChapterTime: 1_700_000_000_003 }));
+      await phone.putProgress(
+        ab.file,
+        appProgressJson({ name: ab.name, author: ab.author, durChapterIndex: 2, durChapterPos: 3, durChapterTime: 1_700_000_000_003 }),
+      );
       await phone.putProgress(who.file, '{"name": "Who?", "author": ');
-      await phone.putProgress('不在书架_某人.json', appProgressJson({ name: '不在书架', author: '某人', durChapterIndex: 99, durChapterPos: 1, durChapterTime: 1 }));
+      await phone.putProgress(
+        '不在书架_某人.json',
+        appProgressJson({ name: '不在书架', author: '某人', durChapterIndex: 99, durChapterPos: 1, durChapterTime: 1 }),
+      );
 
       const abBefore = rowProgress(store, ab.bookUrl);
       const first = await dav.progress();
       assert.deepEqual(first.applied.map((a) => a.bookUrl).sort(), [hp.bookUrl, st.bookUrl].sort());
-      assert.deepEqual(rowProgress(store, hp.bookUrl), { durChapterIndex: 12, durChapterPos: 345, durChapterTitle: '第十三章 #1: 开始', durChapterTime: 1_700_000_000_001 });
+      assert.deepEqual(rowProgress(store, hp.bookUrl), {
+        durChapterIndex: 12,
+        durChapterPos: 345,
+        durChapterTitle: '第十三章 #1: 开始',
+        durChapterTime: 1_700_000_000_001,
+      });
       assert.deepEqual(rowProgress(store, st.bookUrl), { durChapterIndex: 1, durChapterPos: 900, durChapterTitle: null, durChapterTime: 1_700_000_000_002 });
       assert.deepEqual(rowProgress(store, ab.bookUrl), abBefore, 'a position behind the store is not applied');
       // the store is ahead on ab, but the phone's position there is newer (durChapterTime
       // 1_700_000_000_003, written since this store's last sync, over the backup's
       // 1_600_000_000_002): a move back on the phone. Not taken (behind), not overwritten either.
       assert.deepEqual(first.pushed, []);
-      assert.deepEqual(first.kept.map((k) => [k.bookUrl, k.reason]), [[ab.bookUrl, 'the server is behind, moved back elsewhere since the last sync: kept here, not sent (it is sent once read here again)']]);
+      assert.deepEqual(
+        first.kept.map((k) => [k.bookUrl, k.reason]),
+        [[ab.bookUrl, 'the server is behind, moved back elsewhere since the last sync: kept here, not sent (it is sent once read here again)']],
+      );
       // the damaged file is skipped and reported
       assert.deepEqual(first.skipped.map((s) => s.file).sort(), ['不在书架_某人.json', who.file].sort());
       assert.match(first.skipped.find((s) => s.file === who.file)!.reason, /not JSON/);
       assert.match(first.skipped.find((s) => s.file === '不在书架_某人.json')!.reason, /no book on the shelf/);
       assert.equal(first.downloaded, 4);
       assert.equal(first.requests, 1 + 4, 'one listing, four downloads');
-      assert.deepEqual(JSON.parse((await phone.getProgress(ab.file))!), { name: ab.name, author: ab.author, durChapterIndex: 2, durChapterPos: 3, durChapterTime: 1_700_000_000_003 });
+      assert.deepEqual(JSON.parse((await phone.getProgress(ab.file))!), {
+        name: ab.name,
+        author: ab.author,
+        durChapterIndex: 2,
+        durChapterPos: 3,
+        durChapterTime: 1_700_000_000_003,
+      });
 
       // nothing changed: one listing, nothing else
       const again = await dav.progress();
@@ -78,7 +114,10 @@ export function phoneFolderScenarios(kind: string, start: () => Promise<DavServe
       // reading in the store: pushed in the app's format, read by the phone
       store.books.updateProgress(hp.bookUrl, { durChapterIndex: 20, durChapterPos: 5, durChapterTitle: '第二十一章', durChapterTime: Date.now() + 1000 });
       const pushed = await dav.progress({ direction: 'push' });
-      assert.deepEqual(pushed.pushed.map((p) => p.file), [hp.file]);
+      assert.deepEqual(
+        pushed.pushed.map((p) => p.file),
+        [hp.file],
+      );
       assert.equal(pushed.requests, 3, 'one listing, the file read before it is replaced, one upload');
       const text = (await phone.getProgress(hp.file))!;
       assert.deepEqual(Object.keys(JSON.parse(text)), ['name', 'author', 'durChapterIndex', 'durChapterPos', 'durChapterTime', 'durChapterTitle']);
@@ -106,7 +145,7 @@ export function phoneFolderScenarios(kind: string, start: () => Promise<DavServe
       const phone = new Phone(`${server.url}阅读 备份/`);
       const names = await phone.list();
       assert.ok(names.includes(r.name), `${names}`);
-      assert.deepEqual((await phone.list('bookProgress/')), []);
+      assert.deepEqual(await phone.list('bookProgress/'), []);
       await assert.rejects(dav.backup(), (e: Error & { code?: string }) => e.code === 'FILE_EXISTS');
       const again = await dav.backup({ overwrite: true });
       assert.equal(again.replaced, true);

@@ -30,7 +30,9 @@ const CHECKS: Readonly<Record<string, Check>> = {
   /** The seam itself on the raw connection. */
   seam(state) {
     const db = durableObjectDriver(state.storage, versionOfHash).open('x');
-    db.exec('CREATE TABLE p (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE); CREATE TABLE c (id INTEGER PRIMARY KEY, p INTEGER REFERENCES p(id), data BLOB)');
+    db.exec(
+      'CREATE TABLE p (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE); CREATE TABLE c (id INTEGER PRIMARY KEY, p INTEGER REFERENCES p(id), data BLOB)',
+    );
     const insert = db.prepare('INSERT INTO p (id, name) VALUES (?, ?)');
     const first = insert.run(1, 'one');
     const named = db.prepare('INSERT INTO p (id, name) VALUES (@id, :name)').run({ id: 2, name: 'two' });
@@ -98,7 +100,9 @@ const CHECKS: Readonly<Record<string, Check>> = {
       reopened: again.version,
       byHash: byHash.version,
       identityHash: state.storage.sql.exec('SELECT identity_hash FROM room_master_table WHERE id = 42').toArray()[0]?.identity_hash,
-      tables: state.storage.sql.exec("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'").toArray()[0]?.n,
+      tables: state.storage.sql
+        .exec("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'")
+        .toArray()[0]?.n,
       specialGroups: store.db.prepare('SELECT groupId FROM book_groups WHERE groupId < 0 ORDER BY groupId').pluck().all(),
     };
   },
@@ -110,7 +114,18 @@ const CHECKS: Readonly<Record<string, Check>> = {
     t.upsert({ groupId: 8, groupName: '八', order: 1, show: true });
     t.upsert({ groupId: 8, groupName: '八改', order: 2, show: false });
     const got = t.get(8);
-    store.tables.book_sources.upsert({ bookSourceUrl: 'https://s.example/', bookSourceName: '源', bookSourceType: 0, customOrder: 0, enabled: true, enabledExplore: true, lastUpdateTime: 5, respondTime: 180000, weight: 0, enabledCookieJar: true });
+    store.tables.book_sources.upsert({
+      bookSourceUrl: 'https://s.example/',
+      bookSourceName: '源',
+      bookSourceType: 0,
+      customOrder: 0,
+      enabled: true,
+      enabledExplore: true,
+      lastUpdateTime: 5,
+      respondTime: 180000,
+      weight: 0,
+      enabledCookieJar: true,
+    });
     let typed = '';
     try {
       store.tables.books.upsert({ bookUrl: 'b', name: null } as never);
@@ -136,7 +151,18 @@ const CHECKS: Readonly<Record<string, Check>> = {
     store.books.setGroups('https://b/1', BigInt(g1.groupId) | BigInt(g2.groupId));
     store.books.updateProgress('https://b/1', { durChapterIndex: 3, durChapterPos: 120, durChapterTitle: '第三章' } as never);
     const long = `https://www.example-book-source.com/very/long/path/of/a/source/${'x'.repeat(40)}`;
-    for (const key of [`v_${long}_token`, `v_${long.toUpperCase()}_k`, `vX${long}Yz`, `v_${long}`, `userInfo_${long}`, `loginHeader_${long}`, `sourceVariable_${long}`, 'v_other_k', 'keep']) store.cache.put(key, '1');
+    for (const key of [
+      `v_${long}_token`,
+      `v_${long.toUpperCase()}_k`,
+      `vX${long}Yz`,
+      `v_${long}`,
+      `userInfo_${long}`,
+      `loginHeader_${long}`,
+      `sourceVariable_${long}`,
+      'v_other_k',
+      'keep',
+    ])
+      store.cache.put(key, '1');
     const removed = store.cache.deleteSourceVariables(long);
     const deletedGroup = store.bookGroups.delete(g2.groupId);
     return {
@@ -154,7 +180,10 @@ const CHECKS: Readonly<Record<string, Check>> = {
   'upgrade-setup'(state) {
     const old = openDurableStore(state.storage, { schema: 49 }) as Store<62>;
     old.db.prepare("INSERT INTO books (bookUrl, name, author, origin, type) VALUES ('https://b/u', '旧书', '某', 'local', 0)").run();
-    for (let i = 0; i < 3; i++) old.db.prepare("INSERT INTO chapters (url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay) VALUES (?, ?, 0, '', 'https://b/u', ?, 0, 0)").run(`https://b/u/${i}`, `第${i}章`, i);
+    for (let i = 0; i < 3; i++)
+      old.db
+        .prepare("INSERT INTO chapters (url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay) VALUES (?, ?, 0, '', 'https://b/u', ?, 0, 0)")
+        .run(`https://b/u/${i}`, `第${i}章`, i);
     // In the same request, after those writes, the object's implicit transaction is open: refused, nothing changed.
     let refused = '';
     try {
@@ -187,8 +216,26 @@ const CHECKS: Readonly<Record<string, Check>> = {
   backup(state) {
     const store = openDurableStore(state.storage) as Store<62>;
     const zip = zipSync({
-      'bookshelf.json': strToU8(JSON.stringify([{ bookUrl: 'https://b/9', name: '书九', author: '某', origin: 'local', originName: '', tocUrl: '', durChapterIndex: 2, durChapterTime: 1000, canUpdate: true }])),
-      'bookSource.json': strToU8(JSON.stringify(Array.from({ length: 120 }, (_, i) => ({ bookSourceUrl: `https://s/${i}`, bookSourceName: `源${i}`, bookSourceGroup: 'g', enabled: i % 2 === 0 })))),
+      'bookshelf.json': strToU8(
+        JSON.stringify([
+          {
+            bookUrl: 'https://b/9',
+            name: '书九',
+            author: '某',
+            origin: 'local',
+            originName: '',
+            tocUrl: '',
+            durChapterIndex: 2,
+            durChapterTime: 1000,
+            canUpdate: true,
+          },
+        ]),
+      ),
+      'bookSource.json': strToU8(
+        JSON.stringify(
+          Array.from({ length: 120 }, (_, i) => ({ bookSourceUrl: `https://s/${i}`, bookSourceName: `源${i}`, bookSourceGroup: 'g', enabled: i % 2 === 0 })),
+        ),
+      ),
       'replaceRule.json': strToU8(JSON.stringify([{ id: 7, name: '去广告', pattern: 'ad', replacement: '', isEnabled: true, isRegex: false }])),
     });
     const result = importBytesSync(store, zip);
@@ -217,7 +264,10 @@ export class Checks {
     if (!check) return Response.json({ error: `no check ${url.pathname}` }, { status: 404 });
     try {
       const out = check(this.state, url);
-      return new Response(JSON.stringify(out, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)), { headers: { 'content-type': 'application/json' } });
+      return new Response(
+        JSON.stringify(out, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)),
+        { headers: { 'content-type': 'application/json' } },
+      );
     } catch (e) {
       const err = e as Error & { code?: string };
       return Response.json({ error: err.message, code: err.code ?? null, name: err.name, stack: err.stack }, { status: 500 });

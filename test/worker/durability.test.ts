@@ -30,8 +30,13 @@ test('a saved book and its progress are there after wrangler dev restarts on the
   }
   const second = await startWorker(['--persist-to', state, ...USERS]);
   try {
-    const shelf = JSON.parse(await (await fetch(second.url + 'getBookshelf', { headers: auth })).text()) as { data: { name: string; durChapterIndex: number }[] };
-    assert.deepEqual(shelf.data.map((b) => [b.name, b.durChapterIndex]), [['留存', 7]]);
+    const shelf = JSON.parse(await (await fetch(second.url + 'getBookshelf', { headers: auth })).text()) as {
+      data: { name: string; durChapterIndex: number }[];
+    };
+    assert.deepEqual(
+      shelf.data.map((b) => [b.name, b.durChapterIndex]),
+      [['留存', 7]],
+    );
   } finally {
     await second.stop();
   }

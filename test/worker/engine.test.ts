@@ -38,8 +38,15 @@ test('seam: statements, named parameters, blobs, nested transactions, error code
   assert.deepEqual(r.named, { changes: 1, lastInsertRowid: 2 });
   // 3 committed by the outer transaction; 4 rolled back with the nested one that threw; 5 with the outer that threw.
   assert.deepEqual(r.ids, [1, 2, 3]);
-  assert.deepEqual(r.objects, [{ id: 1, name: 'one' }, { id: 2, name: 'two' }]);
-  assert.deepEqual(r.raw, [[1, 'one'], [2, 'two'], [3, 'three']]);
+  assert.deepEqual(r.objects, [
+    { id: 1, name: 'one' },
+    { id: 2, name: 'two' },
+  ]);
+  assert.deepEqual(r.raw, [
+    [1, 'one'],
+    [2, 'two'],
+    [3, 'three'],
+  ]);
   assert.deepEqual(r.iterate, ['three', 'two', 'one']);
   assert.equal(r.bigint, 'bigint');
   assert.deepEqual(r.blob, [0, 1, 255]);
@@ -58,7 +65,15 @@ test('seam: statements, named parameters, blobs, nested transactions, error code
   });
   // An empty object reads version 0; a written version reads back (kept in the object's KV).
   assert.deepEqual(r.userVersion, [0, 3]);
-  assert.deepEqual(r.capabilities, { files: false, wal: false, mmap: false, transactions: 'callback', maxParameters: 100, userVersion: false, maxLikePatternBytes: 50 });
+  assert.deepEqual(r.capabilities, {
+    files: false,
+    wal: false,
+    mmap: false,
+    transactions: 'callback',
+    maxParameters: 100,
+    userVersion: false,
+    maxLikePatternBytes: 50,
+  });
 });
 
 test('version: a new store is created at 75 with its identity hash; 55 and 56 (one hash) are told apart by the kept number', async () => {
@@ -87,7 +102,7 @@ test('table: typed upsert, get, delete; a missing NOT NULL field is a typed erro
   assert.equal(r.typed, 'MissingFieldError');
 });
 
-test('domain: groups by bit, search, progress, group delete clears the bit, the app\'s v_<url>_% deletion past the 50-byte LIKE limit', async () => {
+test("domain: groups by bit, search, progress, group delete clears the bit, the app's v_<url>_% deletion past the 50-byte LIKE limit", async () => {
   const r = await check('domain');
   assert.deepEqual(r.groups, ['1', '2']);
   assert.deepEqual(r.search, ['球状闪电']);
@@ -100,7 +115,7 @@ test('domain: groups by bit, search, progress, group delete clears the bit, the 
   assert.deepEqual(r.cacheLeft, ['keep', `v_https://www.example-book-source.com/very/long/path/of/a/source/${'x'.repeat(40)}`, 'v_other_k']);
 });
 
-test('upgrade: the app\'s chain from 49 to 75 on the object (books rebuilt, its chapters kept); refused after a write in the same request', async () => {
+test("upgrade: the app's chain from 49 to 75 on the object (books rebuilt, its chapters kept); refused after a write in the same request", async () => {
   const setup = await check('upgrade-setup', '', 'upgraded');
   // Foreign keys cannot be turned off in the request's implicit transaction: refused, nothing changed.
   assert.deepEqual(setup, { refused: 'MigrationFailedError', version: 49, chapters: 3 });

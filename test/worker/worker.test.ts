@@ -30,14 +30,17 @@ after(async () => {
 });
 
 const send = (path: string, headers: Record<string, string>, body?: string): Promise<Response> =>
-  fetch(worker.url + path.replace(/^\//, ''), body === undefined ? { headers } : { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } });
+  fetch(
+    worker.url + path.replace(/^\//, ''),
+    body === undefined ? { headers } : { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } },
+  );
 
 test('auth: no, wrong, unknown or malformed credentials are 401 with WWW-Authenticate; plain and PBKDF2 secrets let in', async () => {
   const cases: [string, Record<string, string>][] = [
     ['none', {}],
     ['wrong password', basic('alice', 'nope')],
     ['unknown reader', basic('mallory', 'pw-a')],
-    ['another reader\'s password', basic('alice', 'pw-b')],
+    ["another reader's password", basic('alice', 'pw-b')],
     ['hashed, wrong', basic('carol', 'pw-a')],
     ['malformed', { Authorization: 'Basic !!!' }],
     ['not Basic', { Authorization: 'Bearer pw-a' }],
@@ -48,18 +51,25 @@ test('auth: no, wrong, unknown or malformed credentials are 401 with WWW-Authent
     assert.match(res.headers.get('www-authenticate') ?? '', /^Basic realm="legado-store"/, label);
     assert.doesNotMatch(await res.text(), /isSuccess/, label);
   }
-  for (const [name, pw] of [['alice', 'pw-a'], ['carol', 'pw-c']]) {
+  for (const [name, pw] of [
+    ['alice', 'pw-a'],
+    ['carol', 'pw-c'],
+  ]) {
     const res = await send('/getBookshelf', basic(name!, pw!));
     assert.equal(res.status, 200, name);
     assert.equal(await res.text(), envelopeText(false, '还没有添加小说'));
   }
 });
 
-test('isolation: 20 readers write at once, each sees exactly its own books; one never reads another\'s', async () => {
+test("isolation: 20 readers write at once, each sees exactly its own books; one never reads another's", async () => {
   await Promise.all(
     READERS.flatMap((r) =>
       Array.from({ length: 5 }, (_, i) =>
-        send('/saveBook', basic(r, `secret-${r}`), JSON.stringify({ bookUrl: `https://b/${r}/${i}`, name: `${r}-书${i}`, author: r, origin: 'local', tocUrl: '', durChapterTime: 1000 + i })).then(async (res) => {
+        send(
+          '/saveBook',
+          basic(r, `secret-${r}`),
+          JSON.stringify({ bookUrl: `https://b/${r}/${i}`, name: `${r}-书${i}`, author: r, origin: 'local', tocUrl: '', durChapterTime: 1000 + i }),
+        ).then(async (res) => {
           assert.equal(res.status, 200);
           assert.equal(JSON.parse(await res.text()).isSuccess, true);
         }),
@@ -68,7 +78,11 @@ test('isolation: 20 readers write at once, each sees exactly its own books; one 
   );
   for (const r of READERS) {
     const shelf = JSON.parse(await (await send('/getBookshelf', basic(r, `secret-${r}`))).text()) as { data: { name: string; author: string }[] };
-    assert.deepEqual(shelf.data.map((b) => b.name).sort(), [0, 1, 2, 3, 4].map((i) => `${r}-书${i}`), r);
+    assert.deepEqual(
+      shelf.data.map((b) => b.name).sort(),
+      [0, 1, 2, 3, 4].map((i) => `${r}-书${i}`),
+      r,
+    );
   }
   // Naming another reader's book changes nothing for them: the request goes to the caller's own store.
   const res = await send('/getBookContent?url=' + encodeURIComponent('https://b/r1/0') + '&index=0', basic('r2', 'secret-r2'));
@@ -76,14 +90,20 @@ test('isolation: 20 readers write at once, each sees exactly its own books; one 
   assert.deepEqual(await (await send('/getBookshelf', basic('bob', 'pw-b'))).text(), envelopeText(false, '还没有添加小说'));
 });
 
-test('contract: the app\'s API answers from the Worker exactly as from `legado-store serve` (same requests, same bytes)', async () => {
+test("contract: the app's API answers from the Worker exactly as from `legado-store serve` (same requests, same bytes)", async () => {
   const node = await served({}, undefined, 75);
   const auth = basic('alice', 'pw-a');
   const longUrl = `https://www.example-book-source.com/a/long/path/${'y'.repeat(40)}`;
   const steps: [string, string?][] = [
     ['/getBookSources'],
     ['/saveBookSource', JSON.stringify({ bookSourceUrl: longUrl, bookSourceName: '长源', bookSourceGroup: '甲', lastUpdateTime: 1, customOrder: 2 })],
-    ['/saveBookSources', JSON.stringify([{ bookSourceUrl: 'https://s/1', bookSourceName: '一', lastUpdateTime: 1 }, { bookSourceUrl: '', bookSourceName: 'blank' }])],
+    [
+      '/saveBookSources',
+      JSON.stringify([
+        { bookSourceUrl: 'https://s/1', bookSourceName: '一', lastUpdateTime: 1 },
+        { bookSourceUrl: '', bookSourceName: 'blank' },
+      ]),
+    ],
     ['/getBookSources'],
     ['/getBookSource?url=' + encodeURIComponent(longUrl)],
     ['/getBookSource?url=https://nope/'],
@@ -92,7 +112,19 @@ test('contract: the app\'s API answers from the Worker exactly as from `legado-s
     // Its cached variables go too: a LIKE pattern past the host's 50 bytes (matched in JavaScript there).
     ['/deleteBookSources', JSON.stringify([{ bookSourceUrl: longUrl }])],
     ['/getBookSources'],
-    ['/saveBook', JSON.stringify({ bookUrl: 'https://b/x', name: '契约', author: '甲', origin: 'local', tocUrl: '', durChapterTime: 5, latestChapterTime: 6, lastCheckTime: 7 })],
+    [
+      '/saveBook',
+      JSON.stringify({
+        bookUrl: 'https://b/x',
+        name: '契约',
+        author: '甲',
+        origin: 'local',
+        tocUrl: '',
+        durChapterTime: 5,
+        latestChapterTime: 6,
+        lastCheckTime: 7,
+      }),
+    ],
     ['/saveBookProgress', JSON.stringify({ name: '契约', author: '甲', durChapterIndex: 4, durChapterPos: 9, durChapterTime: 8, durChapterTitle: '四' })],
     ['/saveBookProgress', JSON.stringify({ name: '无', author: '无', durChapterIndex: 1 })],
     ['/getBookshelf'],
@@ -118,7 +150,7 @@ test('contract: the app\'s API answers from the Worker exactly as from `legado-s
   assert.equal(await (await send('/getBookshelf', auth)).text(), envelopeText(false, '还没有添加小说'));
 });
 
-test('/api/database: a SQLite file of the reader\'s store, structured as the app creates its version (Room-schema oracle)', async () => {
+test("/api/database: a SQLite file of the reader's store, structured as the app creates its version (Room-schema oracle)", async () => {
   // r3's five books were written by the isolation test above (the tests of this file run in order).
   const auth = basic('r3', 'secret-r3');
   const res = await send('/api/database', auth);
@@ -136,8 +168,11 @@ test('/api/database: a SQLite file of the reader\'s store, structured as the app
     try {
       assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
       assert.deepEqual(roomStructure(db, schema), roomStructure(room, schema));
-      assert.deepEqual(db.prepare('SELECT name FROM books ORDER BY name').pluck().all(), [0, 1, 2, 3, 4].map((i) => `r3-书${i}`));
-      assert.equal(db.prepare("SELECT locale FROM android_metadata").pluck().get(), 'zh');
+      assert.deepEqual(
+        db.prepare('SELECT name FROM books ORDER BY name').pluck().all(),
+        [0, 1, 2, 3, 4].map((i) => `r3-书${i}`),
+      );
+      assert.equal(db.prepare('SELECT locale FROM android_metadata').pluck().get(), 'zh');
     } finally {
       db.close();
       room.close();
@@ -147,7 +182,7 @@ test('/api/database: a SQLite file of the reader\'s store, structured as the app
   }
 });
 
-test('sockets: /searchBook and the debuggers answer in the app\'s form on the same origin, then close with its reason', async () => {
+test("sockets: /searchBook and the debuggers answer in the app's form on the same origin, then close with its reason", async () => {
   const cases: [string, string, string, string][] = [
     ['/searchBook', '{"key":"三体"}', NO_ENGINE, 'Search finish'],
     ['/searchBook', 'not json', '数据必须为Json格式', 'Search finish'],
@@ -169,7 +204,7 @@ test('sockets: /searchBook and the debuggers answer in the app\'s form on the sa
   assert.equal(status, 401);
 });
 
-test('/api/import and /api/export: a rule collection in, the same report as serve gives (but the store\'s name and time), a backup zip out', async () => {
+test("/api/import and /api/export: a rule collection in, the same report as serve gives (but the store's name and time), a backup zip out", async () => {
   const node = await served({}, undefined, 75);
   const auth = basic('r7', 'secret-r7');
   const sources = JSON.stringify([

@@ -29,7 +29,11 @@ function status(text: string, error = false): void {
   s.className = error ? 'error' : '';
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const e = Object.assign(document.createElement(tag), props);
   e.append(...children);
   return e;
@@ -47,11 +51,7 @@ let tab = 0;
 function showShelf(): void {
   const v = current!;
   const tabs = $('tabs');
-  tabs.replaceChildren(
-    ...v.shelf.map((g, i) =>
-      el('button', { role: 'tab', onclick: () => ((tab = i), showShelf()) }, `${g.group} (${g.books.length})`),
-    ),
-  );
+  tabs.replaceChildren(...v.shelf.map((g, i) => el('button', { role: 'tab', onclick: () => ((tab = i), showShelf()) }, `${g.group} (${g.books.length})`)));
   tab = Math.min(tab, Math.max(0, v.shelf.length - 1));
   tabs.children[tab]?.setAttribute('aria-selected', 'true');
   const books = v.shelf[tab]?.books ?? [];
@@ -75,7 +75,9 @@ function showShelf(): void {
 function fillSchemas(v: View): void {
   const select = $<HTMLSelectElement>('schema');
   if (select.options.length > 0) return;
-  select.replaceChildren(...[...v.versions].reverse().map((n) => el('option', { value: String(n), selected: n === v.newest }, n === v.newest ? `${n} (newest)` : String(n))));
+  select.replaceChildren(
+    ...[...v.versions].reverse().map((n) => el('option', { value: String(n), selected: n === v.newest }, n === v.newest ? `${n} (newest)` : String(n))),
+  );
 }
 
 function show(v: View): void {
@@ -91,20 +93,12 @@ function show(v: View): void {
         'details',
         {},
         el('summary', {}, `${g.group || 'No group'} — ${g.enabled} of ${g.sources.length} enabled`),
-        el(
-          'ul',
-          {},
-          ...g.sources.map((s) =>
-            el('li', { className: s.enabled ? 'source' : 'source off', title: s.url }, s.enabled ? '● ' : '○ ', s.name),
-          ),
-        ),
+        el('ul', {}, ...g.sources.map((s) => el('li', { className: s.enabled ? 'source' : 'source off', title: s.url }, s.enabled ? '● ' : '○ ', s.name))),
       ),
     ),
   );
   $('engine').textContent = `schema ${v.version}, ${v.engine}`;
-  $('counts').replaceChildren(
-    ...Object.entries(v.counts).map(([t, n]) => el('tr', {}, el('td', {}, t), el('td', { className: 'n' }, String(n)))),
-  );
+  $('counts').replaceChildren(...Object.entries(v.counts).map(([t, n]) => el('tr', {}, el('td', {}, t), el('td', { className: 'n' }, String(n)))));
 }
 
 async function refresh(): Promise<void> {

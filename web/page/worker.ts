@@ -35,11 +35,18 @@ function view(lib: typeof Lib, s: Lib.Store<Lib.SchemaVersion>): View {
     .filter((g) => g.rows.length > 0)
     .map((g) => ({ group: g.group, enabled: g.rows.filter((r) => r.enabled).length, sources: g.rows.map(source) }));
   const sqlite = String(s.db.prepare('SELECT sqlite_version()').pluck().get());
-  return { version: s.version, versions: lib.SUPPORTED_VERSIONS, newest: lib.NEWEST_VERSION, engine: `SQLite ${sqlite} (WASM, OPFS)`, shelf, sources, counts: s.counts() };
+  return {
+    version: s.version,
+    versions: lib.SUPPORTED_VERSIONS,
+    newest: lib.NEWEST_VERSION,
+    engine: `SQLite ${sqlite} (WASM, OPFS)`,
+    shelf,
+    sources,
+    counts: s.counts(),
+  };
 }
 
-const isDatabase = (bytes: Uint8Array): boolean =>
-  bytes.length >= 16 && new TextDecoder().decode(bytes.subarray(0, 15)) === 'SQLite format 3';
+const isDatabase = (bytes: Uint8Array): boolean => bytes.length >= 16 && new TextDecoder().decode(bytes.subarray(0, 15)) === 'SQLite format 3';
 
 async function load(name: string, bytes: Uint8Array, replace: boolean): Promise<LoadResult> {
   const lib = await loading;
@@ -78,7 +85,8 @@ async function handle(req: Request): Promise<unknown> {
       (await library()).close();
       store = undefined;
       await lib.deleteStore(LIBRARY, { driver: 'opfs' });
-      const schema = req.schema !== undefined && lib.SUPPORTED_VERSIONS.includes(req.schema as Lib.SchemaVersion) ? (req.schema as Lib.SchemaVersion) : undefined;
+      const schema =
+        req.schema !== undefined && lib.SUPPORTED_VERSIONS.includes(req.schema as Lib.SchemaVersion) ? (req.schema as Lib.SchemaVersion) : undefined;
       return view(lib, await library(schema));
     }
   }

@@ -31,10 +31,24 @@ export function registerBook(program: Command, io: CliRun): void {
       try {
         const results = files.map((f) => {
           const r = addLocalBook(store, bookFileAt(f), { ...(flags.books ? { booksDir: flags.books } : {}), ...(flags.force ? { force: true } : {}) });
-          return { file: f, bookUrl: r.book.bookUrl, name: r.book.name, author: r.book['author'], chapters: r.chapters.length, charset: r.book['charset'], tocUrl: r.book['tocUrl'], refreshed: r.refreshed, notes: r.notes };
+          return {
+            file: f,
+            bookUrl: r.book.bookUrl,
+            name: r.book.name,
+            author: r.book['author'],
+            chapters: r.chapters.length,
+            charset: r.book['charset'],
+            tocUrl: r.book['tocUrl'],
+            refreshed: r.refreshed,
+            notes: r.notes,
+          };
         });
         if (flags.json) io.stdout.write(toJson(results) + '\n');
-        else for (const r of results) io.stdout.write(`${r.refreshed ? 're-split' : 'added'} ${r.name}${r.author ? ` (${r.author})` : ''}: ${r.chapters} chapters, ${r.charset}\n  ${r.bookUrl}\n${r.notes.map((n) => `  - ${n}\n`).join('')}`);
+        else
+          for (const r of results)
+            io.stdout.write(
+              `${r.refreshed ? 're-split' : 'added'} ${r.name}${r.author ? ` (${r.author})` : ''}: ${r.chapters} chapters, ${r.charset}\n  ${r.bookUrl}\n${r.notes.map((n) => `  - ${n}\n`).join('')}`,
+            );
       } finally {
         store.close();
       }
@@ -49,7 +63,9 @@ export function registerBook(program: Command, io: CliRun): void {
       const store = openStore(storePath, { create: false, readonly: true });
       try {
         const b = findLocalBook(store, ref);
-        const rows = store.chapters.list(b.bookUrl).map((c) => ({ index: c.index, title: c.title, url: c.url, start: c.start ?? null, end: c.end ?? null, isVolume: c.isVolume }));
+        const rows = store.chapters
+          .list(b.bookUrl)
+          .map((c) => ({ index: c.index, title: c.title, url: c.url, start: c.start ?? null, end: c.end ?? null, isVolume: c.isVolume }));
         if (flags.json) io.stdout.write(toJson({ bookUrl: b.bookUrl, name: b.name, chapters: rows }) + '\n');
         else io.stdout.write(rows.map((c) => `${c.index}\t${c.title}\t${c.start ?? ''}-${c.end ?? ''}\n`).join(''));
       } finally {

@@ -16,7 +16,11 @@ export function registerCache(program: Command, io: CliRun): void {
       try {
         const before = store.tables.caches.count();
         const deleted = store.cache.purgeExpired();
-        io.stdout.write(flags.json ? toJson({ deleted, remaining: before - deleted }) + '\n' : `deleted ${deleted} expired entr${deleted === 1 ? 'y' : 'ies'}, ${before - deleted} left\n`);
+        io.stdout.write(
+          flags.json
+            ? toJson({ deleted, remaining: before - deleted }) + '\n'
+            : `deleted ${deleted} expired entr${deleted === 1 ? 'y' : 'ies'}, ${before - deleted} left\n`,
+        );
       } finally {
         store.close();
       }

@@ -17,9 +17,15 @@ export function registerDiff(program: Command, io: CliRun): void {
     .option('--password <password>', 'the backup password, for an encrypted servers.json')
     .option('--show-secrets', 'show cookie values and server configs that differ (masked by default)')
     .option('--json', 'print JSON: every differing key and field')
-    .addHelpText('after', '\nExample:\n  $ legado-store diff backup-2026-01.zip backup-2026-02.zip\n  $ legado-store diff legado.db backup.zip --tables books,book_groups --json\n')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ legado-store diff backup-2026-01.zip backup-2026-02.zip\n  $ legado-store diff legado.db backup.zip --tables books,book_groups --json\n',
+    )
     .action(async (a: string, b: string, flags: { tables?: string; password?: string; showSecrets?: boolean; json?: boolean }) => {
-      const tables = flags.tables?.split(',').map((t) => t.trim()).filter(Boolean);
+      const tables = flags.tables
+        ?.split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
       const diff = await comparePaths(a, b, {
         showSecrets: flags.showSecrets ?? false,
         ...(tables ? { tables } : {}),
@@ -35,7 +41,8 @@ const keyText = (k: unknown): string => (typeof k === 'object' && k !== null ? t
 function renderDiff(d: PathDiff): string {
   const { a, b } = d;
   const lines = [`a: ${a.path} (${a.kind}, schema ${a.version})`, `b: ${b.path} (${b.kind}, schema ${b.version})`];
-  for (const s of [a, b]) if (s.skippedRecords) lines.push(`note: ${s.skippedRecords} record(s) of ${s.path} could not be read and are not compared (see legado-store import)`);
+  for (const s of [a, b])
+    if (s.skippedRecords) lines.push(`note: ${s.skippedRecords} record(s) of ${s.path} could not be read and are not compared (see legado-store import)`);
   if (d.notInBackups.length) lines.push(`not compared (never in a backup): ${d.notInBackups.join(', ')}`);
   if (d.tablesOnlyInA.length) lines.push(`tables only in a: ${d.tablesOnlyInA.join(', ')}`);
   if (d.tablesOnlyInB.length) lines.push(`tables only in b: ${d.tablesOnlyInB.join(', ')}`);
@@ -52,7 +59,10 @@ function renderDiff(d: PathDiff): string {
     lines.push(`${t.table}: ${t.onlyInA.length} only in a, ${t.onlyInB.length} only in b, ${t.changed.length} changed, ${t.same} same`);
     list('-', t.onlyInA.map(keyText));
     list('+', t.onlyInB.map(keyText));
-    list('~', t.changed.map((c) => `${keyText(c.key)}: ${c.fields.map((f) => `${f.field} ${short(f.a)} -> ${short(f.b)}`).join(', ')}`));
+    list(
+      '~',
+      t.changed.map((c) => `${keyText(c.key)}: ${c.fields.map((f) => `${f.field} ${short(f.a)} -> ${short(f.b)}`).join(', ')}`),
+    );
   }
   lines.push(d.equal ? 'equal' : 'different');
   return lines.join('\n') + '\n';

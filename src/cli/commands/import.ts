@@ -42,10 +42,15 @@ export function parseSize(flag: string, value: string | undefined): number | und
 export function registerImport(program: Command, io: CliRun): void {
   program
     .command('import')
-    .description('import a Legado backup (zip or folder), rule files (book sources, RSS sources, replace rules, ...) or another Legado database file (any version or fork) into a store')
+    .description(
+      'import a Legado backup (zip or folder), rule files (book sources, RSS sources, replace rules, ...) or another Legado database file (any version or fork) into a store',
+    )
     .argument('<store>', `the store file (created at schema ${NEWEST_VERSION}, the newest, when missing; --schema for another)`)
     .argument('<inputs...>', 'a backup zip, a backup folder, JSON rule files, or one database file (told apart by its SQLite header)')
-    .option('--kind <kind>', 'what the rule files hold (bookSource, rssSource, replaceRule, txtTocRule, httpTTS, dictRule, ...); detected from the keys when left out')
+    .option(
+      '--kind <kind>',
+      'what the rule files hold (bookSource, rssSource, replaceRule, txtTocRule, httpTTS, dictRule, ...); detected from the keys when left out',
+    )
     .option('--strict', 'all or nothing: fail, storing nothing, if any record or backup file cannot be read or stored')
     .option('--keep-name', 'rule files: keep the name of a source already stored (the app\'s "keep name")')
     .option('--keep-group', 'rule files: keep the group of a source already stored')

@@ -20,25 +20,41 @@ export function registerList(program: Command, io: CliRun): void {
     .option('--json', 'print a JSON array of objects (integers exact)')
     .option('--csv', 'print CSV (RFC 4180) with a header row')
     .option('--show-secrets', 'print cookie values and server configs (masked by default)')
-    .addHelpText('after', '\nExample:\n  $ legado-store list legado.db books --where canUpdate=true --order durChapterTime:desc --limit 10 --fields name,author,group\n')
-    .action(async (storePath: string, table: string, flags: { where: string[]; order?: string; limit?: string; fields?: string; json?: boolean; csv?: boolean; showSecrets?: boolean }) => {
-      const format = rowFormat(flags);
-      if (flags.limit !== undefined && !/^\d+$/.test(flags.limit)) throw new UsageError(`--limit must be a whole number, not ${JSON.stringify(flags.limit)}`);
-      const store = openStore(storePath, { create: false, readonly: true });
-      try {
-        const listing = listRows(store, table, {
-          where: flags.where,
-          ...(flags.order !== undefined ? { order: flags.order } : {}),
-          ...(flags.limit !== undefined ? { limit: Number(flags.limit) } : {}),
-          ...(flags.fields !== undefined ? { fields: flags.fields.split(',').map((f) => f.trim()).filter(Boolean) } : {}),
-          showSecrets: flags.showSecrets ?? false,
-        });
-        const rows = (function* () {
-          for (const r of listing.rows) yield listing.fields.map((f) => r[f]);
-        })();
-        await writeRows(io.stdout, format, listing.fields, rows);
-      } finally {
-        store.close();
-      }
-    });
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ legado-store list legado.db books --where canUpdate=true --order durChapterTime:desc --limit 10 --fields name,author,group\n',
+    )
+    .action(
+      async (
+        storePath: string,
+        table: string,
+        flags: { where: string[]; order?: string; limit?: string; fields?: string; json?: boolean; csv?: boolean; showSecrets?: boolean },
+      ) => {
+        const format = rowFormat(flags);
+        if (flags.limit !== undefined && !/^\d+$/.test(flags.limit)) throw new UsageError(`--limit must be a whole number, not ${JSON.stringify(flags.limit)}`);
+        const store = openStore(storePath, { create: false, readonly: true });
+        try {
+          const listing = listRows(store, table, {
+            where: flags.where,
+            ...(flags.order !== undefined ? { order: flags.order } : {}),
+            ...(flags.limit !== undefined ? { limit: Number(flags.limit) } : {}),
+            ...(flags.fields !== undefined
+              ? {
+                  fields: flags.fields
+                    .split(',')
+                    .map((f) => f.trim())
+                    .filter(Boolean),
+                }
+              : {}),
+            showSecrets: flags.showSecrets ?? false,
+          });
+          const rows = (function* () {
+            for (const r of listing.rows) yield listing.fields.map((f) => r[f]);
+          })();
+          await writeRows(io.stdout, format, listing.fields, rows);
+        } finally {
+          store.close();
+        }
+      },
+    );
 }

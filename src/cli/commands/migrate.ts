@@ -10,7 +10,10 @@ export function registerMigrate(program: Command, io: CliRun): void {
     .command('migrate')
     .description("upgrade a store file to a later schema version step by step, as the app's migrations do, in one transaction")
     .argument('<file>', 'a store file')
-    .option('--to <version>', `target schema version, above the file's, up to ${NEWEST_VERSION} (default ${CURRENT_VERSION}; a file at or above it is left alone)`)
+    .option(
+      '--to <version>',
+      `target schema version, above the file's, up to ${NEWEST_VERSION} (default ${CURRENT_VERSION}; a file at or above it is left alone)`,
+    )
     .option('--backup <path>', 'first write a consistent copy of the original here (must not exist, unless --force)')
     .addOption(forceOption('an existing --backup file'))
     .option('--json', 'print JSON')

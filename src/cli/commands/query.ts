@@ -27,10 +27,7 @@ export function registerQuery(program: Command, io: CliRun): void {
     .option('--csv', 'print CSV (RFC 4180) with a header row')
     .option('--show-secrets', 'let the statement read cookie values and server configs (refused by default)')
     .option('--timeout <seconds>', 'stop the query after this many seconds, output included (0: no limit)', String(DEFAULT_QUERY_TIMEOUT))
-    .addHelpText(
-      'after',
-      '\nExample:\n  $ legado-store query legado.db "SELECT name, author FROM books WHERE (\\"group\\" & 4) != 0 ORDER BY name"\n',
-    )
+    .addHelpText('after', '\nExample:\n  $ legado-store query legado.db "SELECT name, author FROM books WHERE (\\"group\\" & 4) != 0 ORDER BY name"\n')
     .action(async (storePath: string, sql: string, flags: QueryFlags) => {
       const format = rowFormat(flags);
       const seconds = Number(flags.timeout);
@@ -39,7 +36,16 @@ export function registerQuery(program: Command, io: CliRun): void {
       }
       // No limit: nothing to stop, so no child to run it in.
       if (inTimedChild(io) || seconds === 0) return runQuery(io, storePath, sql, format, flags.showSecrets ?? false);
-      const args = ['query', `--timeout=${flags.timeout}`, ...(flags.json ? ['--json'] : []), ...(flags.csv ? ['--csv'] : []), ...(flags.showSecrets ? ['--show-secrets'] : []), '--', storePath, sql];
+      const args = [
+        'query',
+        `--timeout=${flags.timeout}`,
+        ...(flags.json ? ['--json'] : []),
+        ...(flags.csv ? ['--csv'] : []),
+        ...(flags.showSecrets ? ['--show-secrets'] : []),
+        '--',
+        storePath,
+        sql,
+      ];
       const outcome = await runWithTimeLimit(io, args, seconds * 1000, storePath);
       if (outcome.timedOut) throw new QueryTimeoutError(sql, seconds * 1000);
       io.exitCode = outcome.code;

@@ -42,10 +42,14 @@ export function registerServe(program: Command, io: CliRun): void {
     .option('--webdav-url <url>', `upload reading progress to the app's WebDAV folder on every save (password from ${WEBDAV_PASSWORD_ENV})`)
     .option('--webdav-dir <dir>', "the app's WebDAV sub-folder", 'legado')
     .option('--webdav-user <account>', 'the WebDAV account')
-    .addHelpText('after', `\nExamples:\n  $ legado-store serve legado.db\n  $ legado-store serve legado.db --web ./assets/web\n  $ ${SERVE_PASSWORD_ENV}=... legado-store serve legado.db --host 0.0.0.0 --user me\n`)
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ legado-store serve legado.db\n  $ legado-store serve legado.db --web ./assets/web\n  $ ${SERVE_PASSWORD_ENV}=... legado-store serve legado.db --host 0.0.0.0 --user me\n`,
+    )
     .action(async (path: string, flags: Flags) => {
       const port = Number(flags.port);
-      if (!/^\d+$/.test(flags.port) || port > 65534) throw new UsageError(`--port must be 0 to 65534 (the WebSockets take port + 1), not ${JSON.stringify(flags.port)}`);
+      if (!/^\d+$/.test(flags.port) || port > 65534)
+        throw new UsageError(`--port must be 0 to 65534 (the WebSockets take port + 1), not ${JSON.stringify(flags.port)}`);
       if (!/^[0-3]$/.test(flags.sort)) throw new UsageError(`--sort must be 0, 1, 2 or 3, not ${JSON.stringify(flags.sort)}`);
       const maxBody = Number(flags.maxBody);
       if (!(maxBody > 0)) throw new UsageError(`--max-body must be a positive number of MiB, not ${JSON.stringify(flags.maxBody)}`);
@@ -55,7 +59,14 @@ export function registerServe(program: Command, io: CliRun): void {
         throw new UsageError(`listening on ${flags.host} lets other machines in: give --user and the password in ${SERVE_PASSWORD_ENV}`);
       }
       const webdav = flags.webdavUrl
-        ? { url: flags.webdavUrl, dir: flags.webdavDir, user: flags.webdavUser, password: flags.webdavUser === undefined ? undefined : secretFromEnv(io, WEBDAV_PASSWORD_ENV), timeoutMs: 15_000, retries: 1 }
+        ? {
+            url: flags.webdavUrl,
+            dir: flags.webdavDir,
+            user: flags.webdavUser,
+            password: flags.webdavUser === undefined ? undefined : secretFromEnv(io, WEBDAV_PASSWORD_ENV),
+            timeoutMs: 15_000,
+            retries: 1,
+          }
         : undefined;
 
       const store = openStore(path, { create: false }) as Store<SchemaVersion>;
@@ -74,7 +85,11 @@ export function registerServe(program: Command, io: CliRun): void {
         out.write(`legado-store serve: ${path} (schema ${store.version})\n`);
         out.write(`  HTTP       ${server.url}\n  WebSocket  ${server.wsUrl}\n`);
         out.write(flags.web ? `  web folder ${flags.web}\n` : `  no --web folder: ${server.url} shows how to add the app's front-end\n`);
-        out.write(flags.user !== undefined ? `  HTTP Basic credentials required (user ${flags.user}, password from ${SERVE_PASSWORD_ENV})\n` : '  no credentials: only this machine can connect\n');
+        out.write(
+          flags.user !== undefined
+            ? `  HTTP Basic credentials required (user ${flags.user}, password from ${SERVE_PASSWORD_ENV})\n`
+            : '  no credentials: only this machine can connect\n',
+        );
         if (webdav) out.write(`  progress uploaded to ${flags.webdavUrl} (${flags.webdavDir})\n`);
         out.write('Ctrl-C stops it.\n');
         const signal = await new Promise<string>((resolve) => {

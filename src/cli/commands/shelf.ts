@@ -9,7 +9,7 @@ import { UsageError } from '../exit.js';
 export function registerShelf(program: Command, io: CliRun): void {
   program
     .command('shelf')
-    .description('show the bookshelf as the app does: visible tabs in order, each tab\'s books with progress and latest chapter; read-only')
+    .description("show the bookshelf as the app does: visible tabs in order, each tab's books with progress and latest chapter; read-only")
     .argument('<store>', 'the store file')
     .option('--group <name>', 'only this tab (a group name: 全部, 本地, or one of yours)')
     .option('--sort <n>', "the app's global bookshelf order for groups without their own: 0 last read, 1 latest chapter, 2 name, 3 manual", '0')
@@ -38,7 +38,9 @@ function renderShelf(tabs: readonly ShelfTab[]): string {
       const progress = b.totalChapters > 0 ? `${b.chapter}/${b.totalChapters}` : '-';
       const groups = b.groups.length ? `  [${b.groups.join(', ')}]` : '';
       lines.push(`  ${b.name} / ${b.author}${groups}`);
-      lines.push(`      read ${progress}${b.chapterTitle ? ` ${b.chapterTitle}` : ''}${b.unread ? ` (${b.unread} unread)` : ''}; latest: ${b.latestChapterTitle ?? '-'}`);
+      lines.push(
+        `      read ${progress}${b.chapterTitle ? ` ${b.chapterTitle}` : ''}${b.unread ? ` (${b.unread} unread)` : ''}; latest: ${b.latestChapterTitle ?? '-'}`,
+      );
     }
   }
   return lines.join('\n') + '\n';

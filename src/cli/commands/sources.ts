@@ -75,7 +75,9 @@ export function registerSources(program: Command, io: CliRun): void {
         written = { path: flags.write, sources: writeSources(flags.write, keptEntries(entries, report), { overwrite: flags.force ?? false, version }) };
       }
       if (flags.json) {
-        io.stdout.write(toJson({ input, ...report, skippedRecords: skipped, notKept, ...(applied ? { applied } : {}), ...(written ? { written } : {}) }) + '\n');
+        io.stdout.write(
+          toJson({ input, ...report, skippedRecords: skipped, notKept, ...(applied ? { applied } : {}), ...(written ? { written } : {}) }) + '\n',
+        );
         return;
       }
       const lines: string[] = [];
@@ -86,7 +88,9 @@ export function registerSources(program: Command, io: CliRun): void {
         lines.push(`  keep ${JSON.stringify(s.keep.url)} ${s.keep.name} (updated ${s.keep.lastUpdateTime}, ${s.keep.rules} rules)`);
         for (const d of s.drop) lines.push(`  drop ${JSON.stringify(d.url)} ${d.name} (updated ${d.lastUpdateTime}, ${d.rules} rules)`);
       }
-      lines.push(`${report.sources} source(s), ${report.sets.length} duplicate set(s), ${report.dropped} to drop${skipped ? `; ${skipped} record(s) not usable as sources` : ''}`);
+      lines.push(
+        `${report.sources} source(s), ${report.sets.length} duplicate set(s), ${report.dropped} to drop${skipped ? `; ${skipped} record(s) not usable as sources` : ''}`,
+      );
       if (applied) lines.push(`deleted ${applied.deleted} source(s); ${applied.booksRepointed} book(s) moved to the kept source`);
       if (written) lines.push(`wrote ${written.sources} source(s) to ${written.path}`);
       const lost = Object.entries(notKept);
@@ -96,7 +100,10 @@ export function registerSources(program: Command, io: CliRun): void {
       io.stdout.write(lines.join('\n') + '\n');
     });
 
-  for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
+  for (const [name, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     sources
       .command(name)
       .description(`${name} book sources by group or by URL, in one transaction`)
@@ -104,7 +111,10 @@ export function registerSources(program: Command, io: CliRun): void {
       .option('--group <group>', `${name} every source in this group`)
       .option('--url <url>', `${name} this source (repeatable)`, collect, [])
       .option('--json', 'print JSON')
-      .addHelpText('after', `\nExample:\n  $ legado-store sources ${name} legado.db --group 精品\n  $ legado-store sources ${name} legado.db --url https://a.example --url https://b.example\n`)
+      .addHelpText(
+        'after',
+        `\nExample:\n  $ legado-store sources ${name} legado.db --group 精品\n  $ legado-store sources ${name} legado.db --url https://a.example --url https://b.example\n`,
+      )
       .action((storePath: string, flags: { group?: string; url: string[]; json?: boolean }) => {
         if (flags.group === undefined && flags.url.length === 0) throw new UsageError(`sources ${name} needs --group or --url`);
         const store = openForWrite(storePath);

@@ -9,7 +9,10 @@ export function registerVerify(program: Command, io: CliRun): void {
     .command('verify')
     .description('check the file against its schema version and its pages (quick_check); exit 1 and list what differs or is damaged')
     .argument('<file>', 'a store file')
-    .option('--deep', 'also check every index against its rows (integrity_check), rows whose parent is missing (foreign_key_check) and the app\'s own rules (blank keys, group bits no group has, old-format book types at 55+); slower')
+    .option(
+      '--deep',
+      "also check every index against its rows (integrity_check), rows whose parent is missing (foreign_key_check) and the app's own rules (blank keys, group bits no group has, old-format book types at 55+); slower",
+    )
     .option('--json', 'print JSON')
     .addHelpText('after', '\nExamples:\n  $ legado-store verify legado.db\n  $ legado-store verify legado.db --deep --json\n')
     .action((file: string, opts: { json?: boolean; deep?: boolean }) => {

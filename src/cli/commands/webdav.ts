@@ -60,30 +60,53 @@ export function registerWebDav(program: Command, io: CliRun): void {
       });
     });
 
-  common(webdav.command('list').description('the backups on the server, newest first (no store needed)').argument('[store]', 'not read: a listing needs only the address and the account'))
-    .action(async (_path: string | undefined, flags: Flags) => {
-      await connected(io, flags, async (options) => {
-        const r = await webdavList(options);
-        if (flags.json) return r;
-        if (!r.backups.length) return `no backups in ${printable(r.folder)}`;
-        // A loop, not Math.max(...backups): a folder of 125,000 files would overflow the stack.
-        let width = 0;
-        for (const b of r.backups) width = Math.max(width, String(b.size).length);
-        // Names are the server's choice: escaped, so none can reach the terminal as a command.
-        return printableLines(r.backups.map((b) => `${b.modified}  ${String(b.size).padStart(width)}  ${b.name}`));
-      });
+  common(
+    webdav
+      .command('list')
+      .description('the backups on the server, newest first (no store needed)')
+      .argument('[store]', 'not read: a listing needs only the address and the account'),
+  ).action(async (_path: string | undefined, flags: Flags) => {
+    await connected(io, flags, async (options) => {
+      const r = await webdavList(options);
+      if (flags.json) return r;
+      if (!r.backups.length) return `no backups in ${printable(r.folder)}`;
+      // A loop, not Math.max(...backups): a folder of 125,000 files would overflow the stack.
+      let width = 0;
+      for (const b of r.backups) width = Math.max(width, String(b.size).length);
+      // Names are the server's choice: escaped, so none can reach the terminal as a command.
+      return printableLines(r.backups.map((b) => `${b.modified}  ${String(b.size).padStart(width)}  ${b.name}`));
     });
+  });
 
-  common(webdav.command('restore').description('download the newest backup (or NAME) and import it (merge, one transaction)').argument('<store>', 'the store file (created at the newest schema when missing)').argument('[name]', 'the backup to restore'))
-    .action(async (path: string, name: string | undefined, flags: Flags) => {
-      await withStore(io, path, 'create', flags, async (store, options) => {
+  common(
+    webdav
+      .command('restore')
+      .description('download the newest backup (or NAME) and import it (merge, one transaction)')
+      .argument('<store>', 'the store file (created at the newest schema when missing)')
+      .argument('[name]', 'the backup to restore'),
+  ).action(async (path: string, name: string | undefined, flags: Flags) => {
+    await withStore(
+      io,
+      path,
+      'create',
+      flags,
+      async (store, options) => {
         const r = await webdavSync(store, options).restore(name, { password: secretFromEnv(io, BACKUP_PASSWORD_ENV) });
-        return flags.json ? r : `${printable(`restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests`)}\n${renderImport(r.import).trimEnd()}`;
+        return flags.json
+          ? r
+          : `${printable(`restored ${r.name} (${r.bytes} bytes) from ${r.folder}, ${r.requests} requests`)}\n${renderImport(r.import).trimEnd()}`;
         // Stopped before the import (which is synchronous: a signal waits for its end).
-      }, 'interrupted: nothing stored');
-    });
+      },
+      'interrupted: nothing stored',
+    );
+  });
 
-  common(webdav.command('progress').description('reading progress: pull further positions and push changed ones (both by default)').argument('<store>', 'the store file'))
+  common(
+    webdav
+      .command('progress')
+      .description('reading progress: pull further positions and push changed ones (both by default)')
+      .argument('<store>', 'the store file'),
+  )
     .option('--pull', 'only take positions from the server')
     .option('--push', 'only send positions to the server')
     .option('--force', 'send the positions read here even over a file further ahead, or one moved back elsewhere')
@@ -98,10 +121,19 @@ export function registerWebDav(program: Command, io: CliRun): void {
 }
 
 /** Opens the store, then runs as `connected` does, and closes it. */
-async function withStore(io: CliRun, path: string, mode: 'read' | 'create' | 'write', flags: Flags, run: (store: Store<SchemaVersion>, options: WebDavOptions) => Promise<unknown>, interrupted?: string): Promise<void> {
+async function withStore(
+  io: CliRun,
+  path: string,
+  mode: 'read' | 'create' | 'write',
+  flags: Flags,
+  run: (store: Store<SchemaVersion>, options: WebDavOptions) => Promise<unknown>,
+  interrupted?: string,
+): Promise<void> {
   const options = connection(flags);
   // A store written to is checked first (a restore's import checks its own).
-  const store = (mode === 'write' ? openForWrite(path) : mode === 'create' ? openOrCreateStore(path).store : openStore(path, { create: false })) as Store<SchemaVersion>;
+  const store = (
+    mode === 'write' ? openForWrite(path) : mode === 'create' ? openOrCreateStore(path).store : openStore(path, { create: false })
+  ) as Store<SchemaVersion>;
   try {
     await connected(io, flags, (o) => run(store, o), options, interrupted);
   } finally {
@@ -110,7 +142,13 @@ async function withStore(io: CliRun, path: string, mode: 'read' | 'create' | 'wr
 }
 
 /** Asks for the password when there is an account, runs, prints. */
-async function connected(io: CliRun, flags: Flags, run: (options: WebDavOptions) => Promise<unknown>, options = connection(flags), interrupted = 'interrupted'): Promise<void> {
+async function connected(
+  io: CliRun,
+  flags: Flags,
+  run: (options: WebDavOptions) => Promise<unknown>,
+  options = connection(flags),
+  interrupted = 'interrupted',
+): Promise<void> {
   const password = flags.user === undefined ? undefined : await secretFromEnvOrPrompt(io, PASSWORD_ENV, `WebDAV password for ${flags.user}: `);
   // Ctrl-C or SIGTERM stop the request under way (a download's temporary file goes with it) and
   // end the command with the signal's code. One that comes during an import (one synchronous
@@ -146,7 +184,10 @@ const passwordTrap = (): Option => new Option('--password [value]').hideHelp();
 
 function refusePasswordFlag(value: unknown): void {
   // Refused without repeating it: the value is a password typed where other users can read it.
-  if (value !== undefined) throw new UsageError(`--password: a password is never taken from the command line (other users can read a process's arguments); set ${PASSWORD_ENV}, or run on a terminal to be asked`);
+  if (value !== undefined)
+    throw new UsageError(
+      `--password: a password is never taken from the command line (other users can read a process's arguments); set ${PASSWORD_ENV}, or run on a terminal to be asked`,
+    );
 }
 
 /** The settings from the flags, all checked before anyone is asked for a password. */

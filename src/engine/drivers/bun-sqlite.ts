@@ -5,7 +5,18 @@
 import { createRequire } from 'node:module';
 import { bindable, READ_ONLY_SQL, refuseTail, RowMode } from './emulation.js';
 import { nodeFiles, nodeFileSize } from './node-files.js';
-import { NATIVE_CAPABILITIES, ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
+import {
+  NATIVE_CAPABILITIES,
+  ownReplaceable,
+  type ColumnInfo,
+  type Connection,
+  type Driver,
+  type DriverOpenOptions,
+  type PragmaOptions,
+  type RunResult,
+  type Statement,
+  type TransactionFn,
+} from '../driver.js';
 
 // The part of bun:sqlite used here (no Bun types in this toolchain).
 interface BunStatement {

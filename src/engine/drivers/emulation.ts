@@ -46,7 +46,8 @@ export function hasTail(sql: string): boolean {
       for (;;) {
         const k = sql.indexOf(close, j);
         if (k < 0) return false; // unterminated: the engine reports the syntax error
-        if (close !== ']' && sql[k + 1] === close) j = k + 2; // doubled quote inside
+        if (close !== ']' && sql[k + 1] === close)
+          j = k + 2; // doubled quote inside
         else {
           i = k + 1;
           break;

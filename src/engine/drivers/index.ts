@@ -37,7 +37,10 @@ function nodeDriverNamed(name: string): Driver | undefined {
   const c = candidates[name];
   if (!c) {
     if (name !== 'wasm') return undefined;
-    throw new DriverUnavailableError(name, `not a driver for this runtime (drivers: ${Object.keys(candidates).join(', ')}): the WASM driver loads asynchronously (loadWasmDriver, or the legado-store/browser entry)`);
+    throw new DriverUnavailableError(
+      name,
+      `not a driver for this runtime (drivers: ${Object.keys(candidates).join(', ')}): the WASM driver loads asynchronously (loadWasmDriver, or the legado-store/browser entry)`,
+    );
   }
   try {
     c.load();

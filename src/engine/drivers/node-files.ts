@@ -1,6 +1,20 @@
 // The file system the Node and Bun engines' paths name: their databases are plain files. One
 // implementation of DriverFiles for all three (better-sqlite3, node:sqlite, bun:sqlite).
-import { accessSync, chmodSync, closeSync, constants, copyFileSync, fstatSync, mkdtempSync, openSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { writeFileSafely } from '../../fs/safe-write.js';

@@ -8,7 +8,18 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { bindable, isExplain, readonlyFromProgram, refuseTail, RowMode } from './emulation.js';
 import { nodeFiles, nodeFileSize } from './node-files.js';
-import { NATIVE_CAPABILITIES, ownReplaceable, type ColumnInfo, type Connection, type Driver, type DriverOpenOptions, type PragmaOptions, type RunResult, type Statement, type TransactionFn } from '../driver.js';
+import {
+  NATIVE_CAPABILITIES,
+  ownReplaceable,
+  type ColumnInfo,
+  type Connection,
+  type Driver,
+  type DriverOpenOptions,
+  type PragmaOptions,
+  type RunResult,
+  type Statement,
+  type TransactionFn,
+} from '../driver.js';
 import { resultCodeName } from './result-codes.js';
 import { emulateTransaction, type TransactionHost } from './transaction.js';
 

@@ -58,7 +58,6 @@ function sqliteFromModules(): Promise<Sqlite3> {
   return loading;
 }
 
-
 /** A row of sqlite_master: a table, index, view or trigger and the SQL that makes it. */
 export interface DatabaseObject {
   readonly type: string;

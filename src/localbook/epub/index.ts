@@ -71,7 +71,10 @@ function text(file: BookFile, book: { readonly charset?: string; readonly name?:
   const { archive, contents, chapters } = load(file);
   const known = chapters[chapter.index]?.url === chapter.url ? chapters[chapter.index] : chapters.find((c) => c.url === chapter.url);
   if (!known) {
-    throw new InvalidArgumentError('chapter', `${file.fileName} has no chapter ${chapter.index} at ${JSON.stringify(chapter.url)} (the file changed? split it again)`);
+    throw new InvalidArgumentError(
+      'chapter',
+      `${file.fileName} has no chapter ${chapter.index} at ${JSON.stringify(chapter.url)} (the file changed? split it again)`,
+    );
   }
   return chapterText(archive, contents, known, book.name);
 }

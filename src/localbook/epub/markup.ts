@@ -70,7 +70,9 @@ export function ownText(element: Element): string {
 
 /** Jsoup's Element.text(): all text inside, runs of whitespace as one space, trimmed. */
 export function normalizedText(node: AnyNode): string {
-  return textContent(node).replace(/[ \t\n\f\r]+/g, ' ').trim();
+  return textContent(node)
+    .replace(/[ \t\n\f\r]+/g, ' ')
+    .trim();
 }
 
 /** The root element of a document. */

@@ -42,10 +42,27 @@ export const NCX = 'application/x-dtbncx+xml';
 
 /** epublib's MediaTypes by file extension, for items whose media-type it does not know. */
 const BY_EXTENSION: Readonly<Record<string, string>> = {
-  xhtml: XHTML, html: XHTML, htm: XHTML, ncx: NCX, css: 'text/css', js: 'text/javascript',
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp', bmp: 'image/bmp',
-  ttf: 'application/x-truetype-font', otf: 'application/vnd.ms-opentype', woff: 'application/font-woff',
-  mp3: 'audio/mpeg', mp4: 'video/mp4', ogg: 'audio/ogg', smil: 'application/smil+xml', pls: 'application/pls+xml',
+  xhtml: XHTML,
+  html: XHTML,
+  htm: XHTML,
+  ncx: NCX,
+  css: 'text/css',
+  js: 'text/javascript',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  bmp: 'image/bmp',
+  ttf: 'application/x-truetype-font',
+  otf: 'application/vnd.ms-opentype',
+  woff: 'application/font-woff',
+  mp3: 'audio/mpeg',
+  mp4: 'video/mp4',
+  ogg: 'audio/ogg',
+  smil: 'application/smil+xml',
+  pls: 'application/pls+xml',
 };
 const KNOWN = new Set([...Object.values(BY_EXTENSION), 'application/epub+zip', 'application/x-font-ttf', 'application/adobe-page-template+xml']);
 const BITMAP = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/bmp']);
@@ -74,7 +91,8 @@ function packagePath(archive: EpubArchive): { path: string; why: string } {
   if (!container) return { path: DEFAULT_PACKAGE, why: `there is no ${CONTAINER}, and no ${DEFAULT_PACKAGE} where the app looks then` };
   const rootfile = firstDescendant(firstDescendant(container, 'rootfiles') ?? [], 'rootfile');
   const fullPath = rootfile ? attr(rootfile, 'full-path') : '';
-  if (fullPath.trim() === '') return { path: DEFAULT_PACKAGE, why: `${CONTAINER} names no rootfile, and there is no ${DEFAULT_PACKAGE} where the app looks then` };
+  if (fullPath.trim() === '')
+    return { path: DEFAULT_PACKAGE, why: `${CONTAINER} names no rootfile, and there is no ${DEFAULT_PACKAGE} where the app looks then` };
   if (escapesArchive(fullPath) || hasScheme(fullPath)) {
     throw new BadEpubError(archive.file, CONTAINER, `the package document's path ${JSON.stringify(fullPath)} leaves the archive`);
   }
@@ -104,7 +122,8 @@ export function readPackage(archive: EpubArchive): EpubPackage {
     const id = attr(item, 'id');
     if (hasScheme(raw)) continue; // a remote resource: not in the archive
     const href = urlDecode(resolvePath(path, raw));
-    if (href === undefined) throw new BadEpubError(archive.file, path, `manifest item ${JSON.stringify(id)}: malformed %-escape in href ${JSON.stringify(raw)}`);
+    if (href === undefined)
+      throw new BadEpubError(archive.file, path, `manifest item ${JSON.stringify(id)}: malformed %-escape in href ${JSON.stringify(raw)}`);
     if (escapesArchive(href)) throw new BadEpubError(archive.file, path, `manifest item ${JSON.stringify(id)}: href ${JSON.stringify(raw)} leaves the archive`);
     if (byHref.has(href)) continue;
     if (!archive.has(href)) {
@@ -116,7 +135,7 @@ export function readPackage(archive: EpubArchive): EpubPackage {
     byHref.set(href, resource);
     if (id && !byId.has(id)) byId.set(id, resource);
   }
-  const byIdOrHref = (key: string) => (key.trim() === '' ? undefined : byId.get(key) ?? byHref.get(splitFragment(key).href));
+  const byIdOrHref = (key: string) => (key.trim() === '' ? undefined : (byId.get(key) ?? byHref.get(splitFragment(key).href)));
 
   // Guide: epublib looks its hrefs up as written, before the manifest is read, so only a
   // package at the archive's top finds them; cover references are handled with the cover.

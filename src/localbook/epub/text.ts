@@ -23,10 +23,12 @@ type Piece = typeof BREAK | { readonly img: string } | string;
 
 /** Jsoup's block tags: each starts and ends a line in its pretty-printed HTML. */
 const BLOCK = new Set(
-  ('html head body frameset script noscript style meta link title frame noframes section nav aside hgroup header footer p ' +
+  (
+    'html head body frameset script noscript style meta link title frame noframes section nav aside hgroup header footer p ' +
     'h1 h2 h3 h4 h5 h6 ul ol pre div blockquote hr address figure figcaption form fieldset ins del dl dt dd li table caption ' +
     'thead tfoot tbody colgroup col tr th td video audio canvas details menu plaintext template article main svg math center ' +
-    'dir applet marquee listing').split(' '),
+    'dir applet marquee listing'
+  ).split(' '),
 );
 /** Jsoup's blocks whose content it prints inline. */
 const INLINE_CONTENT = new Set('title a p h1 h2 h3 h4 h5 h6 pre address li th td script style ins del s'.split(' '));
@@ -185,7 +187,10 @@ function imageSource(fileHref: string, src: string | undefined): string {
  */
 function textPiece(data: string, pre: boolean): string {
   const text = pre ? data : data.replace(/[ \t\n\f\r]+/g, ' ');
-  return text.replace(/\u00a0+/g, ' ').replace(/[\u2009\u200c\u200d]/g, '').replace(/<img/gi, '< img');
+  return text
+    .replace(/\u00a0+/g, ' ')
+    .replace(/[\u2009\u200c\u200d]/g, '')
+    .replace(/<img/gi, '< img');
 }
 
 /** Java's \s (ASCII whitespace only: the ideographic space U+3000 is not one). */

@@ -25,8 +25,8 @@ export function decoder(charset: TxtCharset): InstanceType<typeof TextDecoder> {
 // Common Han characters, simplified and traditional: text decoded with the right one of GB18030
 // and Big5 is full of them, text decoded with the wrong one is not.
 const COMMON = new Set(
-  '的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下自之年过发后作里如家多道去没成所起好小看天还然心都把事面自己什么没有只想样开知手还已现当前走与头听见她问又意情眼话把身长最该几回从些再向此两被动因其将老种点间门已让声者经吗呢啊吧'
-    + '這個們來為國說時會對發後裡裏與從麼開現樣還見聽問頭話長動點間門經嗎讓聲沒當兩種無邊幾氣進過實'
+  '的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下自之年过发后作里如家多道去没成所起好小看天还然心都把事面自己什么没有只想样开知手还已现当前走与头听见她问又意情眼话把身长最该几回从些再向此两被动因其将老种点间门已让声者经吗呢啊吧' +
+    '這個們來為國說時會對發後裡裏與從麼開現樣還見聽問頭話長動點間門經嗎讓聲沒當兩種無邊幾氣進過實',
 );
 
 function scoreHan(text: string): number {

@@ -35,7 +35,10 @@ export interface Split {
 
 /** Sequential reads of a BookFile, as the app's input stream gives them. */
 class Reader {
-  constructor(private readonly file: BookFile, private pos: number) {}
+  constructor(
+    private readonly file: BookFile,
+    private pos: number,
+  ) {}
   /** Reads up to `len` bytes into `buf` at `at`; -1 at the end. */
   read(buf: Uint8Array, at: number, len: number): number {
     if (len <= 0) return 0;

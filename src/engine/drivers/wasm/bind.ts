@@ -57,11 +57,20 @@ function shortUtf8(v: string, heap: Uint8Array, at: number): number {
  * (STATIC) or copied by SQLite. False, with nothing bound, when a value is an object (an array
  * to spread, named values, a blob) and `objects` is false: start's general path takes those.
  */
-export function bindFast(conn: WasmConnection, stmt: PreparedStatement, x: Exports, p: number, values: readonly unknown[], keep: number, objects = false): boolean {
+export function bindFast(
+  conn: WasmConnection,
+  stmt: PreparedStatement,
+  x: Exports,
+  p: number,
+  values: readonly unknown[],
+  keep: number,
+  objects = false,
+): boolean {
   let text = -1;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (typeof v === 'string') text += v.length * 3 + 1; // UTF-8 bytes at most, 1 byte more each: '' needs an address too
+    if (typeof v === 'string')
+      text += v.length * 3 + 1; // UTF-8 bytes at most, 1 byte more each: '' needs an address too
     else if (v !== null && typeof v === 'object' && !objects) return false;
   }
   const base = text >= 0 ? conn.scratchOf(text + 1) : 0;
@@ -83,7 +92,13 @@ export function bindFast(conn: WasmConnection, stmt: PreparedStatement, x: Expor
       rc = x.sqlite3_bind_text(p, i + 1, at, n, keep);
       at += n;
     } else if (typeof v === 'number') {
-      if (Number.isInteger(v)) rc = v >= INT32_MIN && v <= INT32_MAX ? x.sqlite3_bind_int(p, i + 1, v) : Number.isSafeInteger(v) ? x.sqlite3_bind_int64(p, i + 1, BigInt(v)) : x.sqlite3_bind_double(p, i + 1, v);
+      if (Number.isInteger(v))
+        rc =
+          v >= INT32_MIN && v <= INT32_MAX
+            ? x.sqlite3_bind_int(p, i + 1, v)
+            : Number.isSafeInteger(v)
+              ? x.sqlite3_bind_int64(p, i + 1, BigInt(v))
+              : x.sqlite3_bind_double(p, i + 1, v);
       else rc = x.sqlite3_bind_double(p, i + 1, v);
     } else if (typeof v === 'bigint') {
       if (v < INT64_MIN || v > INT64_MAX) throw new RangeError(`BigInt value is too big to store without precision loss: ${v}`);

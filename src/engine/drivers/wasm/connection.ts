@@ -34,7 +34,10 @@ export class WasmConnection implements Connection {
     });
     const wasm = sqlite3.wasm as unknown as { bigIntEnabled: boolean; exports: Partial<Exports> };
     const x = wasm.exports;
-    this.fast = typeof db.pointer === 'number' && wasm.bigIntEnabled && typeof x.sqlite3_bind_text === 'function' && typeof x.sqlite3_changes64 === 'function' ? (x as Exports) : undefined;
+    this.fast =
+      typeof db.pointer === 'number' && wasm.bigIntEnabled && typeof x.sqlite3_bind_text === 'function' && typeof x.sqlite3_changes64 === 'function'
+        ? (x as Exports)
+        : undefined;
   }
 
   /** The scratch buffer, at least `bytes` long (its address; memory may have grown, so views are taken after). */
