@@ -174,9 +174,11 @@ test('the packed package installs and type-checks for strict consumers, and runs
         found.push(`${f}: ${spec}`);
       }
     }
-    // The WASM adapter's own declarations name the WASM build, which the browser bundle carries
+    // The WASM adapter's own declarations (drivers/wasm/) name the WASM build, which the browser bundle carries
     // inside it; no entry's declarations reach them (the browser consumer below compiles without it).
-    assert.deepEqual(found, ['dist/src/engine/drivers/wasm.d.ts: @sqlite.org/sqlite-wasm']);
+    const outside = found.filter((f) => !/^dist\/src\/engine\/drivers\/wasm\/[\w-]+\.d\.ts: @sqlite\.org\/sqlite-wasm$/.test(f));
+    assert.deepEqual(outside, []);
+    assert.ok(found.length > 0, 'the WASM adapter names its build');
   });
 
   // One project with the tarball installed; without optional dependencies, so no native build.
