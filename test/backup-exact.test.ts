@@ -12,7 +12,7 @@ import { exportBackupBytes } from '../src/backup/export.js';
 import { BACKUP_FILES } from '../src/backup/file-map.js';
 import { importBackupBytes } from '../src/backup/import.js';
 import { importBackup, importFiles } from '../src/node/backup-import.js';
-import { bytesAccess } from '../src/backup/source.js';
+import { bytesAccess } from '../src/backup/byte-source.js';
 import { ZipReader } from '../src/backup/zip.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';

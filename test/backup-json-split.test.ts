@@ -7,7 +7,7 @@ import { InvalidJsonError } from '../src/backup/errors.js';
 import { JsonArraySplitter } from '../src/backup/json-array-splitter.js';
 import { JsonRecordReader, type JsonSource } from '../src/backup/json-stream.js';
 import { fileSource } from '../src/fs/byte-sources.js';
-import { bytesSource } from '../src/backup/source.js';
+import { bytesSource } from '../src/backup/byte-source.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './helpers/files.js';

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { InvalidJsonError, UnsupportedInputError } from '../src/backup/errors.js';
 import { JsonRecordReader } from '../src/backup/json-stream.js';
 import { fileSource } from '../src/fs/byte-sources.js';
-import { bytesSource, MemorySink, readText } from '../src/backup/source.js';
+import { bytesSource, MemorySink, readText } from '../src/backup/byte-source.js';
 import { tempDir } from './helpers/files.js';
 
 type Given = { name: string; data?: Uint8Array; path?: string };

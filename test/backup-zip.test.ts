@@ -13,7 +13,7 @@ import { exportBackupBytes } from '../src/backup/export.js';
 import { exportBackup } from '../src/node/backup-export.js';
 import { importBackupBytes, newPlan, planZip } from '../src/backup/import.js';
 import { importBackup } from '../src/node/backup-import.js';
-import { bytesAccess } from '../src/backup/source.js';
+import { bytesAccess } from '../src/backup/byte-source.js';
 import { ZipReader } from '../src/backup/zip.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';

@@ -12,7 +12,7 @@ import { backupFileByKind, backupFileByName, BACKUP_FILES, type BackupFile } fro
 import { gsonPretty } from './gson.js';
 import { isJsonObjectColumn, NO_OBJECT_TEXT, withoutNullElements } from './json-columns.js';
 import { parseObjectText } from './coerce.js';
-import { bytesAccess, MemorySink, type ByteSink, type ByteSource } from './source.js';
+import { bytesAccess, MemorySink, type ByteSink, type ByteSource } from './byte-source.js';
 import { ZipReader, ZipWriter, type ZipLimits } from './zip.js';
 
 export interface ExportOptions {

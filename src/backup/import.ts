@@ -18,7 +18,7 @@ import { DEFAULT_CHOICES, type ImportChoices } from './keep.js';
 import { Merger, type MergeTable } from './merge.js';
 import { Clock, RowBuilder } from './record.js';
 import { newKindReport, totalsOf, type FileOutcome, type ImportResult, type KindReport } from './report.js';
-import { bytesAccess, bytesSource, readText, type ByteSource, type RandomAccess } from './source.js';
+import { bytesAccess, bytesSource, readText, type ByteSource, type RandomAccess } from './byte-source.js';
 import { isZipSignature, ZipReader, type ZipEntry, type ZipLimits } from './zip.js';
 import { keepSpecimen } from './specimens.js';
 

@@ -5,7 +5,7 @@
 // for the parser of that element to say. Anything it cannot split cleanly is reported as
 // `undefined` from `push`, and the caller falls back to the exact token-by-token reader.
 
-import { concatBytes } from './source.js';
+import { concatBytes } from './byte-source.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

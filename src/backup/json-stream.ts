@@ -11,7 +11,7 @@ import { TokenParser, Tokenizer } from '@streamparser/json';
 import { collectHint, COLLECT_EVERY } from './collect-hint.js';
 import { InvalidJsonError, UnsupportedInputError } from './errors.js';
 import { JsonArraySplitter, type SplitElement } from './json-array-splitter.js';
-import { bytesSource, CHUNK_SIZE, concatBytes, utf8Decoder, type ByteSource } from './source.js';
+import { bytesSource, CHUNK_SIZE, concatBytes, utf8Decoder, type ByteSource } from './byte-source.js';
 import { keepSpecimen } from './specimens.js';
 
 /** Where the JSON comes from: a file, a zip entry, bytes in memory (source.ts). */

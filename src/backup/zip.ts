@@ -7,7 +7,7 @@
 // the first chunk over a limit. Backups are flat; entries are matched by their base name.
 import { Inflate, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { ArchiveLimitError, BadArchiveError } from './errors.js';
-import { CHUNK_SIZE, type ByteSink, type ByteSource, type RandomAccess } from './source.js';
+import { CHUNK_SIZE, type ByteSink, type ByteSource, type RandomAccess } from './byte-source.js';
 
 export interface ZipLimits {
   /** Largest expanded size of one entry, in bytes. */

@@ -1,8 +1,8 @@
-// The Node side of the byte sources (backup/source.ts): files read a chunk at a time, and random
+// The Node side of the byte sources (backup/byte-source.ts): files read a chunk at a time, and random
 // access to a zip on disk. Only the path-based entry points (backup-import.ts, backup-export.ts)
 // import this module; the in-memory pipeline never does.
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { CHUNK_SIZE, type ByteSource, type RandomAccess } from '../backup/source.js';
+import { CHUNK_SIZE, type ByteSource, type RandomAccess } from '../backup/byte-source.js';
 import { hasSqliteHeader } from '../engine/traceless-read.js';
 
 export function fileSource(path: string, name = path, chunkSize = CHUNK_SIZE): ByteSource {

@@ -23,7 +23,7 @@ import {
 } from '../backup/export.js';
 import { backupFileByName } from '../backup/file-map.js';
 import { fileAccess, fileHead, fileSource } from '../fs/byte-sources.js';
-import type { ByteSink } from '../backup/source.js';
+import type { ByteSink } from '../backup/byte-source.js';
 import { isZipSignature, ZipReader, type ZipLimits } from '../backup/zip.js';
 
 export interface ExportFileOptions extends ExportOptions {

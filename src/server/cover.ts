@@ -3,7 +3,7 @@
 // kept (an EPUB's) or a plain http(s) URL fetched within a time and size bound, answered as the
 // picture's own bytes and type (no scaling: no image library in the core; a browser scales it),
 // and the default cover otherwise. Never an error, never a hang.
-import { concatBytes } from '../backup/source.js';
+import { concatBytes } from '../backup/byte-source.js';
 import type { RouteContext } from './context.js';
 
 /** Longest wait for a cover URL, in ms. */

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { fileAccess } from '../../src/fs/byte-sources.js';
-import { MemorySink } from '../../src/backup/source.js';
+import { MemorySink } from '../../src/backup/byte-source.js';
 import { ZipReader, ZipWriter } from '../../src/backup/zip.js';
 
 /** Writes a zip of the given files (name in the archive → file on disk, or its content). */

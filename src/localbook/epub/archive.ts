@@ -3,7 +3,7 @@
 // hostile file and memory. Entries are read whole: an EPUB's parts are small, and the limits
 // below stop the ones that are not.
 import { ZipReader, type ZipEntry, type ZipLimits } from '../../backup/zip.js';
-import { concatBytes } from '../../backup/source.js';
+import { concatBytes } from '../../backup/byte-source.js';
 import type { BookFile } from '../format.js';
 
 /** One part of a book rarely passes a few MiB; a whole book's text and images rarely 200 MiB. */
