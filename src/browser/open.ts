@@ -1,6 +1,7 @@
 // Opening stores in the browser: the same openStore as on Node, on the WASM driver with its
 // storage ('opfs' persistent, 'memory' throwaway), plus the whole-file operations a page needs
 // (a database file the user picked, the database file to download).
+import { hasSqliteHeader } from '../engine/traceless-read.js';
 import { loadWasmDriver, WasmConnection, type WasmDriver } from '../engine/drivers/wasm.js';
 import type { WasmStorage } from '../engine/drivers/wasm-storage.js';
 import { DriverUnavailableError, FileExistsError, NotADatabaseError, TransactionStateError } from '../errors.js';
@@ -63,8 +64,6 @@ export async function openStore(name: string, options: BrowserOpenOptions = {}):
 }
 
 let unnamed = 0;
-const SQLITE_MAGIC = 'SQLite format 3\0';
-
 /**
  * Opens a database file given as bytes (one the user picked: any supported schema version,
  * checked like a file on Node; `upgrade: true` brings an older file to `schema`, 62 when left
@@ -74,8 +73,7 @@ const SQLITE_MAGIC = 'SQLite format 3\0';
 export async function openStoreFromBytes(bytes: Uint8Array, options: BytesOpenOptions = {}): Promise<AnyStore> {
   const driver = await driverFor(options);
   const name = options.name ?? (driver.storage === 'memory' ? `bytes-${++unnamed}.db` : 'imported.db');
-  const magic = new TextDecoder().decode(bytes.subarray(0, SQLITE_MAGIC.length));
-  if (bytes.length < 100 || magic !== SQLITE_MAGIC) {
+  if (bytes.length < 100 || !hasSqliteHeader(bytes)) {
     throw new NotADatabaseError(name, 'the bytes do not start with the SQLite header');
   }
   const before = driver.exists(name) ? driver.readFile(name) : undefined;

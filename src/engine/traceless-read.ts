@@ -115,19 +115,6 @@ const HEADER = new TextEncoder().encode('SQLite format 3\0');
 /** True when the bytes begin with SQLite's 16-byte header ("SQLite format 3\0"). */
 export const hasSqliteHeader = (head: Uint8Array): boolean => head.length >= HEADER.length && HEADER.every((b, i) => head[i] === b);
 
-/** True when the file starts with SQLite's header: a database, not a zip or JSON (false for a folder). */
-export function isSqliteFile(path: string, choice?: DriverChoice): boolean {
-  const driver = resolveDriver(choice);
-  if (driver.fileSize(path) === undefined) return false;
-  if (!driver.files) return true; // the engine's own storage holds databases only
-  try {
-    return hasSqliteHeader(readHeader(driver.files, path));
-  } catch (e) {
-    if ((e as { code?: unknown }).code === 'EISDIR') return false;
-    throw e;
-  }
-}
-
 function fromCopy(driver: Driver, files: DriverFiles, path: string, withWal: boolean): Connection {
   const copy = files.privateCopy(path, withWal ? ['-wal'] : []);
   try {

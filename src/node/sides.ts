@@ -1,6 +1,7 @@
 // What `diff` compares: a store file, or a backup (a zip, or a folder of its files). A backup is
 // read by the import readers (src/backup) into a temporary in-memory store, so a backup means
 // exactly what importing it would store: the same conversions, defaults and skipped records.
+import { hasSqliteHeader } from '../engine/traceless-read.js';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { importBackup } from './backup-import.js';
 import { UnsupportedInputError } from '../backup/errors.js';
@@ -21,8 +22,6 @@ export interface DiffSide {
   readonly store: Store<SchemaVersion>;
 }
 
-const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
-
 /** What a path holds, by its first bytes: a store (SQLite file), a zip, a folder, or some other file. */
 export function inputKind(path: string): 'store' | 'zip' | 'folder' | 'other' {
   if (!existsSync(path)) throw new FileNotFoundError(path);
@@ -35,7 +34,7 @@ export function inputKind(path: string): 'store' | 'zip' | 'folder' | 'other' {
   } finally {
     closeSync(fd);
   }
-  if (n === 16 && head.equals(SQLITE_HEADER)) return 'store';
+  if (hasSqliteHeader(head.subarray(0, n))) return 'store';
   return isZipSignature(head.subarray(0, n)) ? 'zip' : 'other';
 }
 

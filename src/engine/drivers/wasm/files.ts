@@ -1,4 +1,5 @@
 // What a storage of the WASM adapter does with database files, and the byte checks both share.
+import { hasSqliteHeader } from '../../traceless-read.js';
 import type { Database as Oo1Database } from '@sqlite.org/sqlite-wasm';
 import type { WasmStorage } from '../wasm-storage.js';
 import { SqliteError } from './sqlite-error.js';
@@ -28,7 +29,6 @@ export function copyWithoutWal(bytes: Uint8Array): Uint8Array {
 }
 
 export function assertDatabaseBytes(bytes: Uint8Array, path: string): void {
-  const magic = 'SQLite format 3\0';
-  const ok = bytes.length >= 100 && [...magic].every((c, i) => bytes[i] === c.charCodeAt(0));
+  const ok = bytes.length >= 100 && hasSqliteHeader(bytes);
   if (!ok) throw new SqliteError(`${path}: file is not a database`, 'SQLITE_NOTADB');
 }
