@@ -51,3 +51,12 @@ test('README: the first program is at most 20 lines and runs as written', async 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('README is a front door: at most 350 lines, and every docs/ page it links to exists', () => {
+  const text = readFileSync(join(root, 'README.md'), 'utf8');
+  const lines = text.split('\n').length;
+  assert.ok(lines <= 350, `README.md has ${lines} lines`);
+  const links = [...text.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]!);
+  assert.ok(links.length >= 5, `README links to ${links.length} docs pages`);
+  for (const link of links) assert.ok(existsSync(join(root, link)), `${link} (linked from README.md) exists`);
+});
