@@ -125,7 +125,8 @@ function compile(codec: Codec, query: Query<unknown>, limits: QueryLimits, packL
           for (let i = v.length; i < n; i++) params.push(params[params.length - 1]!);
         } else if (op === 'like') {
           if (typeof v !== 'string') throw new ValueTypeError(table.name, field, v, 'a string LIKE pattern');
-          const bytes = new TextEncoder().encode(v).length;
+          // UTF-8 takes at most 3 bytes a UTF-16 unit: only a pattern that long is measured.
+          const bytes = v.length * 3 > limits.maxLikePatternBytes ? new TextEncoder().encode(v).length : 0;
           if (bytes > limits.maxLikePatternBytes) {
             throw new InvalidArgumentError(
               `${table.name}.${field} like`,
