@@ -23,6 +23,7 @@ const INT_TEXT = /^[+-]?\d+$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
 /** What the value's JSON text rules out (json-stream.ts TextFacts): a lone surrogate, a line or paragraph separator. */
@@ -43,9 +44,9 @@ export function coerce(table: string, c: Column, v: unknown, text: TextChecks = 
     case 'boolean':
       return toBoolean(v);
     case 'number':
-      return toInteger(v, false);
+      return toInteger(v, false, c.int32 !== true);
     case 'bigint':
-      return toInteger(v, true);
+      return toInteger(v, true, false);
   }
 }
 
@@ -92,7 +93,12 @@ function toBoolean(v: unknown): Coerced {
   return { invalid: `not a boolean: ${describe(v)}` };
 }
 
-function toInteger(v: unknown, wide: boolean): Coerced {
+/**
+ * `wide`: a bitmask (bigint column, all 64 bits, given signed or unsigned). `long`: the app's
+ * Long, which the store keeps exactly up to the signed 64-bit range (a bigint where a number
+ * cannot hold it); a JSON number past 2^53 that reaches here was already rounded by its parser.
+ */
+function toInteger(v: unknown, wide: boolean, long: boolean): Coerced {
   if (typeof v === 'number') {
     if (Number.isInteger(v)) return fits(v, wide) ? { value: wide ? BigInt(v) : v } : inexact(v);
     // The app's Int fields truncate a fraction (IntJsonDeserializer); a key must not be rounded.
@@ -103,7 +109,8 @@ function toInteger(v: unknown, wide: boolean): Coerced {
   }
   if (typeof v === 'bigint') {
     if (!inInt64(v)) return { invalid: `out of the 64-bit range: ${v}` };
-    return wide || Number.isSafeInteger(Number(v)) ? { value: wide ? v : Number(v) } : inexact(v);
+    if (wide || Number.isSafeInteger(Number(v))) return { value: wide ? v : Number(v) };
+    return long && v <= INT64_MAX ? { value: v } : inexact(v);
   }
   if (typeof v === 'string') {
     const t = v.trim();
@@ -111,7 +118,7 @@ function toInteger(v: unknown, wide: boolean): Coerced {
       const big = BigInt(t);
       if (!inInt64(big)) return { invalid: `out of the 64-bit range: ${t}` };
       const n = Number(big);
-      if (!wide && !Number.isSafeInteger(n)) return inexact(big);
+      if (!wide && !Number.isSafeInteger(n)) return long && big <= INT64_MAX ? { value: big, changed: true } : inexact(big);
       return { value: wide ? big : n, changed: true };
     }
     if (DECIMAL_TEXT.test(t)) return { invalid: `not an integer: ${JSON.stringify(v)}` };
@@ -119,7 +126,7 @@ function toInteger(v: unknown, wide: boolean): Coerced {
   return { invalid: `not a number: ${describe(v)}` };
 }
 
-/** A number field holds integers up to 2^53 exactly (it is read back as a JavaScript number). */
+/** An Int field, or a Long given as a JSON number its parser rounded: the exact integer is not known or not storable. */
 const inexact = (v: number | bigint): Coerced => ({
   refuse: `the integer ${typeof v === 'bigint' ? v : BigInt(v)} is beyond ±2^53, which this field cannot hold exactly`,
 });

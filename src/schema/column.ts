@@ -17,8 +17,8 @@ export interface ColumnSpec {
   readonly column?: string | undefined;
   /**
    * The app's field is a Kotlin Int (32 bits): a value outside -2^31..2^31-1 cannot be read by
-   * it. Other number columns are Kotlin Long; the store keeps those within ±(2^53-1), what a
-   * JS number holds exactly (src/table/codec.ts).
+   * it. Other number columns are Kotlin Long: 64 bits, read as a number within ±(2^53-1) and
+   * as a bigint past that (src/table/codec.ts, docs/integer-ranges.md).
    */
   readonly int32?: boolean | undefined;
   /**

@@ -3,13 +3,23 @@
 import { MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import type { Column, Table } from '../schema/index.js';
 import { isRowObject } from './args.js';
-import { compileEncoder, compileRowBuilder, compileRowFixer, compileSplitEncoder, type FastEncoder, type RowBuilder, type RowFixer } from './compiled.js';
+import {
+  compileEncoder,
+  compileExactRowBuilder,
+  compileRowBuilder,
+  compileRowFixer,
+  compileSplitEncoder,
+  type FastEncoder,
+  type RowBuilder,
+  type RowFixer,
+} from './compiled.js';
 
 export type SqlValue = string | number | bigint | null;
 
 const INT64_MIN = -(2n ** 63n);
 const INT32 = [-(2 ** 31), 2 ** 31 - 1] as const;
 const SAFE = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] as const;
+const INT64 = [-(2n ** 63n), 2n ** 63n - 1n] as const;
 const UINT64_MAX = 2n ** 64n - 1n;
 
 /**
@@ -122,15 +132,15 @@ export class Codec {
         if (typeof v === 'string') return v;
         break;
       case 'number': {
-        // What the app can read back: an Int's 32 bits; a Long within ±(2^53-1), what a JS
-        // number holds exactly, so every value written reads back as it was (a Long past that
-        // would come back rounded; bitmasks that need all 64 bits are bigint columns).
-        const [lowest, max] = c.int32 ? INT32 : SAFE;
-        const min = c.min ?? lowest;
+        // What the app can read: an Int's 32 bits; a Long's 64, given as a number within
+        // ±(2^53-1) (one past that was already rounded by JavaScript) or as a bigint. A Long
+        // past 2^53 reads back as the bigint it is (compiled.ts INEXACT).
         if (typeof v === 'number') {
-          if (Number.isInteger(v) && v >= min && v <= max) return v;
-        } else if (typeof v === 'bigint' && v >= min && v <= max) {
-          return v;
+          const [lowest, max] = c.int32 ? INT32 : SAFE;
+          if (Number.isInteger(v) && v >= (c.min ?? lowest) && v <= max) return v;
+        } else if (typeof v === 'bigint') {
+          const [lowest, max] = c.int32 ? INT32 : INT64;
+          if (v >= (c.min ?? lowest) && v <= max) return v;
         }
         break;
       }
@@ -165,6 +175,11 @@ export class Codec {
     return (this.build ??= compileRowBuilder(this.table))(values) as R;
   }
 
+  /** The API row of a row read through the exact select list (TableCore.exactly): integers past ±(2^53-1) as bigints. */
+  fromExact<R>(values: readonly unknown[]): R {
+    return compileExactRowBuilder(this.table)(values) as R;
+  }
+
   /**
    * The API row of a row read as an object (the select list names each column by its field),
    * made in place: booleans from 0/1. Not for tables with 64-bit bitmasks (bigintRows).
@@ -182,7 +197,7 @@ function expectation(c: Column): string {
       if (c.min !== undefined) return `an integer of at least ${c.min} (the app's own values of this field at this version)`;
       return c.int32
         ? "a 32-bit integer (the app's Int: -2147483648 to 2147483647)"
-        : "an integer within ±(2^53-1) (the app's Long, as a JS number holds it exactly)";
+        : "an integer within ±(2^53-1), or a bigint within 64 bits (the app's Long)";
     case 'boolean':
       return 'a boolean';
     case 'bigint':

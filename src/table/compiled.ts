@@ -35,7 +35,7 @@ function convert(c: Column, i: number): string {
         ? `if (typeof v === "number") { if ((v | 0) !== v) return false; } ` +
             `else if (typeof v !== "bigint" || v < -2147483648n || v > 2147483647n) return false; a${i} = v;`
         : `if (typeof v === "number") { if (!Number.isSafeInteger(v)) return false; } ` +
-            `else if (typeof v !== "bigint" || v < -9007199254740991n || v > 9007199254740991n) return false; a${i} = v;`;
+            `else if (typeof v !== "bigint" || v < MIN || v > MAX) return false; a${i} = v;`;
     case 'boolean':
       return `if (v === true) a${i} = 1; else if (v === false) a${i} = 0; else return false;`;
     case 'bigint':
@@ -161,13 +161,37 @@ function makeRowBuilder(table: Table): RowBuilder {
     if (c.js === 'boolean') value = `(v = ${a}) === null ? null : v !== 0 && v !== 0n`;
     else if (c.js === 'bigint')
       value = `typeof (v = ${a}) === "number" ? (Number.isSafeInteger(v) ? BigInt(v) : v) : typeof v === "string" && /^-?\\d+$/.test(v) ? BigInt(v) : v`;
+    else if (c.js === 'number') value = `(v = ${a}) > ${SAFE_MAX} || v < -${SAFE_MAX} ? inexact() : v`;
     return `${JSON.stringify(c.field)}: ${value}`;
   });
   return generated(
-    () => new Function(`"use strict"; return function build(a) {\nlet v;\nreturn {\n${fields.join(',\n')}\n};\n};`)() as RowBuilder,
+    () => new Function('inexact', `"use strict"; return function build(a) {\nlet v;\nreturn {\n${fields.join(',\n')}\n};\n};`)(inexact) as RowBuilder,
     () => buildRowInterpreted(table),
   );
 }
+
+const SAFE_MAX = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Thrown (never seen outside the table layer) by a row builder or fixer that met a number
+ * column's value past ±(2^53-1): an engine reads an INTEGER that large rounded to the nearest
+ * double, so the table reads the row again through the exact select list (TableCore.exactly).
+ * Values the app writes never get there; checking costs two comparisons a field.
+ */
+export const INEXACT: unique symbol = Symbol('inexact');
+function inexact(): never {
+  throw INEXACT;
+}
+
+/**
+ * The builder of rows read through the exact select list (sql.ts exactSelectList): number
+ * columns as a number, or as a bigint from the decimal text of an integer past ±(2^53-1).
+ * Only rows that hold such a value are read this way, so it is not generated.
+ */
+export function compileExactRowBuilder(table: Table): RowBuilder {
+  return perTable(exactBuilders, table, (t) => buildRowInterpreted(t, true));
+}
+const exactBuilders = new WeakMap<Table, RowBuilder>();
 
 /**
  * The API row of a row an engine read as an object (Connection.objectRows), made in place: the
@@ -180,13 +204,21 @@ export function compileRowFixer(table: Table): RowFixer {
 
 function makeRowFixer(table: Table): RowFixer {
   const booleans = table.columns.filter((c) => c.js === 'boolean').map((c) => c.field);
-  const lines = booleans.map((f) => `v = row[${JSON.stringify(f)}]; if (v !== null) row[${JSON.stringify(f)}] = v !== 0 && v !== 0n;`);
+  const numbers = table.columns.filter((c) => c.js === 'number').map((c) => c.field);
+  const lines = [
+    ...booleans.map((f) => `v = row[${JSON.stringify(f)}]; if (v !== null) row[${JSON.stringify(f)}] = v !== 0 && v !== 0n;`),
+    ...numbers.map((f) => `if ((v = row[${JSON.stringify(f)}]) > ${SAFE_MAX} || v < -${SAFE_MAX}) inexact();`),
+  ];
   return generated(
-    () => new Function(`"use strict"; return function fix(row) {\nlet v;\n${lines.join('\n')}\nreturn row;\n};`)() as RowFixer,
+    () => new Function('inexact', `"use strict"; return function fix(row) {\nlet v;\n${lines.join('\n')}\nreturn row;\n};`)(inexact) as RowFixer,
     () => (row) => {
       for (const f of booleans) {
         const v = row[f];
         if (v !== null) row[f] = v !== 0 && v !== 0n;
+      }
+      for (const f of numbers) {
+        const v = row[f] as number;
+        if (v > SAFE_MAX || v < -SAFE_MAX) inexact();
       }
       return row;
     },
@@ -242,18 +274,23 @@ const pickers = new WeakMap<Table, FieldPicker>();
 const sparseMakers = new WeakMap<Table, SparseRowMaker>();
 
 /** The same rows as the generated builder, by a loop over the columns. */
-function buildRowInterpreted(table: Table): RowBuilder {
-  const kinds = table.columns.map((c) => (c.js === 'boolean' ? 1 : c.js === 'bigint' ? 2 : 0));
+function buildRowInterpreted(table: Table, exact = false): RowBuilder {
+  const kinds = table.columns.map((c) => (c.js === 'boolean' ? 1 : c.js === 'bigint' ? 2 : c.js === 'number' ? 3 : 0));
   const fields = table.columns.map((c) => c.field);
   return (a) => {
     const row: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
       const v = a[i];
-      row[fields[i]!] = v === null ? null : kinds[i] === 1 ? v !== 0 && v !== 0n : kinds[i] === 2 ? exactBigint(v) : v;
+      const kind = kinds[i];
+      if (kind === 3) row[fields[i]!] = exact ? exactLong(v) : (v as number) > SAFE_MAX || (v as number) < -SAFE_MAX ? inexact() : v;
+      else row[fields[i]!] = v === null ? null : kind === 1 ? v !== 0 && v !== 0n : kind === 2 ? exactBigint(v) : v;
     }
     return row;
   };
 }
+
+/** A number column's value read through the exact select list: an integer past ±(2^53-1) comes as its decimal text. */
+const exactLong = (v: unknown): unknown => (typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : v);
 
 /** A bitmask as the generated builder makes it: a bigint from a safe integer or from decimal text. */
 function exactBigint(v: unknown): unknown {

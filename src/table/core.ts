@@ -6,6 +6,7 @@ import type { Connection as Database, RunResult, Statement } from '../engine/dri
 import { MissingFieldError, ValueTypeError } from '../errors.js';
 import type { Column, Table } from '../schema/index.js';
 import { Codec, type SqlValue } from './codec.js';
+import { INEXACT } from './compiled.js';
 import { tableSql, type TableSql } from './sql.js';
 import { translateWriteError } from './violations.js';
 import type { WriteHooks, WriteOp } from './write-hooks.js';
@@ -25,6 +26,8 @@ export class TableCore {
   /** SQL of the fixed operations, built once. */
   readonly sql: TableSql;
   private readonly statements = new Map<string, Statement>();
+  /** Reads again through the exact select list, by the SQL they stand in for; made only when a row needs one. */
+  private readonly exactStatements = new Map<string, Statement>();
   private getStmt: Statement | undefined;
   private insertStmt: Statement | undefined;
   private upsertStmt: Statement | undefined;
@@ -45,8 +48,41 @@ export class TableCore {
 
   /** The row with this primary key, or undefined. */
   get<R>(key: unknown): R | undefined {
-    const row = (this.getStmt ??= this.reading(this.stmt(this.sql.get))).get(...this.keyValues(key)) as unknown[] | undefined;
-    return row === undefined ? undefined : this.codec.fromRaw<R>(row);
+    const params = this.keyValues(key);
+    const row = (this.getStmt ??= this.reading(this.stmt(this.sql.get))).get(...params) as unknown[] | undefined;
+    if (row === undefined) return undefined;
+    try {
+      return this.codec.fromRaw<R>(row);
+    } catch (e) {
+      return this.exactly<R>(e, this.sql.get, params, true)[0];
+    }
+  }
+
+  /**
+   * After a row builder threw INEXACT (a number column held an integer past ±(2^53-1), which
+   * the engine read rounded): the rows of `sql` (a read that starts with sql.from) with `args`
+   * read again through the exact select list, such integers as bigints. `one`: the first row
+   * only, as get() reads it. Any other error is thrown on. Every engine reads the exact list
+   * the same way (SQLite writes the digits), the Durable Object host included.
+   */
+  exactly<R>(e: unknown, sql: string, args: readonly unknown[], one: boolean): R[] {
+    if (e !== INEXACT) throw e;
+    const s = this.exactStatement(sql);
+    const rows = (one ? [s.get(...args)].filter((r) => r !== undefined) : s.all(...args)) as unknown[][];
+    return rows.map((r) => this.codec.fromExact<R>(r));
+  }
+
+  /** The statement of `sql` read through the exact select list, as arrays. */
+  exactStatement(sql: string): Statement {
+    let s = this.exactStatements.get(sql);
+    if (s === undefined) {
+      if (!sql.startsWith(this.sql.from)) throw new Error(`not a read of ${this.name}'s columns: ${sql}`);
+      s = this.hooks.prepare(this.sql.fromExact + sql.slice(this.sql.from.length)).raw(true);
+      // A few distinct reads at most meet such rows; keep the newest 16.
+      if (this.exactStatements.size >= 16) this.exactStatements.delete(this.exactStatements.keys().next().value!);
+      this.exactStatements.set(sql, s);
+    }
+    return s;
   }
 
   has(key: unknown): boolean {

@@ -57,7 +57,12 @@ function findRow<R>(f: Finder<R>, t: TableCore, table: Lister<R>, values: unknow
   for (let i = 0; i < n; i++) if (!isPlain(f.plain[i]!, values[i])) values[i] = t.codec.encodeValue(f.cols[i]!, values[i]);
   const s = (f.stmt ??= t.reading(t.hooks.prepare(f.sql)));
   const row = (n === 1 ? s.get(values[0]) : n === 2 ? s.get(values[0], values[1]) : s.get(...values.slice(0, n))) as unknown[] | undefined;
-  return row === undefined ? undefined : t.codec.fromRaw<R>(row);
+  if (row === undefined) return undefined;
+  try {
+    return t.codec.fromRaw<R>(row);
+  } catch (e) {
+    return t.exactly<R>(e, f.sql, values.slice(0, n), true)[0];
+  }
 }
 
 /** An update of some fields, prepared once (TableApi.updater); an object for Finder's reason. */

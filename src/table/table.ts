@@ -10,6 +10,7 @@ import type { Column, Table } from '../schema/index.js';
 import { checkOptions } from './args.js';
 import { BulkWriter, QUIET_AFTER } from './bulk-write.js';
 import type { SqlValue } from './codec.js';
+import { INEXACT } from './compiled.js';
 import { TableCore, type Fields } from './core.js';
 import { Finder, Updater } from './prepared.js';
 import { compileQuery, type Query, type Where } from './query.js';
@@ -180,15 +181,34 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   list(query?: Query<R>): R[] {
     checkOptions(`${this.name}.list`, 'query', query);
     const { tail, params } = compileQuery(this.#core.codec, query as Query<unknown>, this.#core.db.capabilities);
-    return this.#decodeAll(this.#query(this.#lists, this.#core.sql.from, tail, true).all(...params));
+    return this.#decodeAll(this.#query(this.#lists, this.#core.sql.from, tail, true).all(...params), this.#core.sql.from + tail, params);
   }
 
   /** Like list, one row at a time, for results too large to hold at once. */
   *iterate(query?: Query<R>): IterableIterator<R> {
     checkOptions(`${this.name}.iterate`, 'query', query);
     const { tail, params } = compileQuery(this.#core.codec, query as Query<unknown>, this.#core.db.capabilities);
-    for (const row of this.#query(this.#lists, this.#core.sql.from, tail, true).iterate(...params)) {
-      yield this.#decode(row);
+    const rows = this.#query(this.#lists, this.#core.sql.from, tail, true).iterate(...params);
+    let n = 0;
+    try {
+      for (let next = rows.next(); !next.done; next = rows.next()) {
+        let row: R;
+        try {
+          row = this.#decode(next.value);
+        } catch (e) {
+          // A value past 2^53 (TableCore.exactly): the rest read exactly, from the same row on.
+          // The first read stays open meanwhile, so both see the same snapshot of the file.
+          if (e !== INEXACT) throw e;
+          const exact = this.#core.exactStatement(this.#core.sql.from + tail);
+          let skipped = 0;
+          for (const r of exact.iterate(...params)) if (skipped++ >= n) yield this.#core.codec.fromExact<R>(r as unknown[]);
+          return;
+        }
+        n++;
+        yield row;
+      }
+    } finally {
+      rows.return?.();
     }
   }
 
@@ -200,7 +220,8 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
    */
   select(tail: string, params: readonly unknown[] | Readonly<Record<string, unknown>> = []): R[] {
     const s = this.#query(this.#selects, `${this.#core.sql.from} `, tail, true);
-    return this.#decodeAll(Array.isArray(params) ? s.all(...(params as unknown[])) : s.all(params));
+    const args = Array.isArray(params) ? (params as unknown[]) : [params];
+    return this.#decodeAll(s.all(...args), `${this.#core.sql.from} ${tail}`, args);
   }
 
   count(where?: Where<R>): number {
@@ -263,9 +284,13 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   }
 
   /** The API rows of rows read as arrays, in the same array. */
-  #decodeAll(rows: unknown[]): R[] {
-    if (this.#core.objectRows) for (let i = 0; i < rows.length; i++) rows[i] = this.#core.codec.fromObject(rows[i] as Record<string, unknown>);
-    else for (let i = 0; i < rows.length; i++) rows[i] = this.#core.codec.fromRaw(rows[i] as unknown[]);
+  #decodeAll(rows: unknown[], sql: string, args: readonly unknown[]): R[] {
+    try {
+      if (this.#core.objectRows) for (let i = 0; i < rows.length; i++) rows[i] = this.#core.codec.fromObject(rows[i] as Record<string, unknown>);
+      else for (let i = 0; i < rows.length; i++) rows[i] = this.#core.codec.fromRaw(rows[i] as unknown[]);
+    } catch (e) {
+      return this.#core.exactly<R>(e, sql, args, false);
+    }
     return rows as R[];
   }
 
