@@ -145,7 +145,7 @@ function progressOf(b: Row<'books'>): ProgressUpload {
     author: b.author,
     durChapterIndex: b.durChapterIndex,
     durChapterPos: b.durChapterPos,
-    durChapterTime: Number(b.durChapterTime),
+    durChapterTime: b.durChapterTime, // a bigint past 2^53 (docs/integer-ranges.md), written as its digits
     durChapterTitle: b.durChapterTitle ?? null,
   };
 }
