@@ -129,7 +129,9 @@ test('refused, file untouched: a downgrade, a target the store does not know, a 
   const f70 = appFile(70);
   refused(f70, 63, (e) => e instanceof VersionMismatchError);
   refused(f70, 76 as SchemaVersion, (e) => e instanceof UnsupportedVersionError);
-  assert.equal(migrate(f70).status, 'current', 'without --to a file at or past 62 is left alone');
+  const r70 = migrate(f70);
+  assert.deepEqual([r70.status, r70.from, r70.to], ['upgraded', 70, 75], 'without --to: the newest, as the app upgrades its file');
+  assert.equal(migrate(f70).status, 'current', 'then left alone');
   const team = fresh('team');
   createRoomFile(team, roomSchema(104));
   refused(team, 75, (e) => e instanceof LegadoStoreError && e.code === 'UNSUPPORTED_VERSION' && /104/.test(e.message));

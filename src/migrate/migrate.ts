@@ -7,7 +7,7 @@ import { refuseDamaged, walState } from '../engine/integrity.js';
 import { resolveDriver } from '../engine/registry.js';
 import { inspectDatabase } from '../engine/inspect.js';
 import { FileExistsError, FileNotFoundError, SchemaMismatchError, UnsupportedVersionError, VersionMismatchError } from '../errors.js';
-import { CURRENT_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type SchemaVersion } from '../schema/index.js';
+import { NEWEST_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type SchemaVersion } from '../schema/index.js';
 import { describeSchema } from '../schema/lines.js';
 import { fsError } from '../io/fs-errors.js';
 import { checkPathName } from '../io/store-path.js';
@@ -19,7 +19,7 @@ import { runUpgrade, type UpgradeSummary } from './upgrade.js';
 export interface MigrateOptions extends DriverOptions {
   /**
    * The target version: any the store knows above the file's, up to the newest (NEWEST_VERSION); there is
-   * no downgrade. Default: 62, the version of new files (a file at or above it is left alone).
+   * no downgrade. Default: NEWEST_VERSION (75), as the app upgrades its own file to its version.
    */
   readonly to?: SchemaVersion;
   /** Write a consistent copy of the original file here before upgrading; it must not exist yet (unless `overwrite`). */
@@ -124,7 +124,7 @@ function preflight(path: string, asked: SchemaVersion | undefined, options: Driv
         describeSchema(from, report.identityHash),
       );
     }
-    const to = asked ?? (Math.max(CURRENT_VERSION, from) as SchemaVersion);
+    const to = asked ?? NEWEST_VERSION;
     if (from > to) throw new VersionMismatchError(path, from, to, 'there is no downgrade');
     if (from === to) {
       if (!report.ok) throw new SchemaMismatchError(path, from, report.differences);

@@ -50,7 +50,7 @@ export function writeFiles(dir: string, driver: Driver): Written[] {
   const old = openStore(`${base}-49up.db`, { schema: 49, driver });
   fillV49(old);
   old.close();
-  migrate(`${base}-49up.db`, { driver });
+  migrate(`${base}-49up.db`, { driver, to: 62 });
   return [record(`${base}-62.db`, driver), record(`${base}-49up.db`, driver)];
 }
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliRun } from '../io.js';
 import { LegadoStoreError, MigrationFailedError, SchemaMismatchError } from '../../errors.js';
 import { migrate, type MigrateResult } from '../../migrate/migrate.js';
-import { CURRENT_VERSION, NEWEST_VERSION, SUPPORTED_VERSIONS, isSupportedVersion } from '../../schema/index.js';
+import { NEWEST_VERSION, SUPPORTED_VERSIONS, isSupportedVersion } from '../../schema/index.js';
 import { EXIT, forceOption, UsageError } from '../exit.js';
 
 export function registerMigrate(program: Command, io: CliRun): void {
@@ -12,7 +12,7 @@ export function registerMigrate(program: Command, io: CliRun): void {
     .argument('<file>', 'a store file')
     .option(
       '--to <version>',
-      `target schema version, above the file's, up to ${NEWEST_VERSION} (default ${CURRENT_VERSION}; a file at or above it is left alone)`,
+      `target schema version, above the file's, up to ${NEWEST_VERSION} (default ${NEWEST_VERSION}, the newest: what the app upgrades its own file to)`,
     )
     .option('--backup <path>', 'first write a consistent copy of the original here (must not exist, unless --force)')
     .addOption(forceOption('an existing --backup file'))
