@@ -315,7 +315,7 @@ function walk(pages: Pages, wal: WalPages, deep: boolean, driver: Driver): WalVe
     const problem = readPage(pages.read(p), p, tree, usable, entries);
     if (problem) damage.push(`${tree.index ? 'index' : 'table'} ${tree.name}: page ${p}: ${problem}`);
   }
-  if (damage.length === 0 && deep && entries.size > 0) damage.push(...crossCheck(pages, usable, schema, entries, driver));
+  if (damage.length === 0 && deep && entries.size > 0) for (const d of crossCheck(pages, usable, schema, entries, driver)) damage.push(d);
   return damage.length ? { sound: false, damage } : { sound: true };
 }
 

@@ -30,7 +30,8 @@ export function foreignKeyViolations(db: Db, tables: readonly Table[]): ForeignK
   for (const t of tables) {
     if (t.foreignKeys.length === 0) continue;
     const rows = db.prepare(`PRAGMA foreign_key_check(${q(t.name)})`).all() as { table: string; rowid: number | null; parent: string }[];
-    out.push(...rows.map((r) => ({ table: r.table, rowid: r.rowid, parent: r.parent })));
+    // A loop, not push(...rows): past ~120,000 arguments a spread overflows the stack.
+    for (const r of rows) out.push({ table: r.table, rowid: r.rowid, parent: r.parent });
   }
   return out;
 }

@@ -181,7 +181,7 @@ export function splitByRule(file: BookFile, charset: TxtCharset, rule: RegExp, d
       if (splitLong && curOffset + contentBytes - lastStart > TOC_MAX) {
         if (last) last.end = last.start;
         const part = splitLongChapter(lastStart + (last ? bytesOf(last.title) : 0), curOffset + contentBytes, last?.title);
-        toc.push(...part.chapters);
+        for (const c of part.chapters) toc.push(c); // not a spread: a long book can have 100,000+ parts
         words += part.words;
         toc.push({ title: m[0], start: curOffset + contentBytes, end: curOffset + contentBytes });
         lastWords = 0;
@@ -232,7 +232,7 @@ export function splitByRule(file: BookFile, charset: TxtCharset, rule: RegExp, d
   if (last && splitLong && last.end - last.start > TOC_MAX) {
     const end = last.end;
     last.end = last.start;
-    toc.push(...splitLongChapter(last.start + bytesOf(last.title), end, last.title).chapters);
+    for (const c of splitLongChapter(last.start + bytesOf(last.title), end, last.title).chapters) toc.push(c);
   }
   return intro === undefined ? { chapters: toc, words } : { chapters: toc, words, intro };
 }
