@@ -43,7 +43,13 @@ async function measure(way: 'before' | 'after'): Promise<void> {
   try {
     const store = openStore(join(dir, 's.db'), { schema: 75 });
     store.tables.books.insertMany(
-      Array.from({ length: 20_000 }, (_, i) => ({ bookUrl: `https://book.example/${i}`, origin: 'https://source.example', name: `书名${i}`, author: `作者${i % 97}`, intro: `第${i}本：${'简介文字'.repeat(50)}` })),
+      Array.from({ length: 20_000 }, (_, i) => ({
+        bookUrl: `https://book.example/${i}`,
+        origin: 'https://source.example',
+        name: `书名${i}`,
+        author: `作者${i % 97}`,
+        intro: `第${i}本：${'简介文字'.repeat(50)}`,
+      })),
     );
     const sqlite3 = await loadSqliteWasm();
     const heapBefore = sqlite3.wasm.heap8u().byteLength;

@@ -20,7 +20,9 @@ const N = 3000;
 
 async function image() {
   const store = openStore(join(dir, `s${Math.random()}.db`), { schema: 75 });
-  store.tables.books.insertMany(Array.from({ length: N }, (_, i) => ({ bookUrl: `u${i}`, origin: 'local', name: `书${i}`, author: 'A', intro: '简介'.repeat(100) })));
+  store.tables.books.insertMany(
+    Array.from({ length: N }, (_, i) => ({ bookUrl: `u${i}`, origin: 'local', name: `书${i}`, author: 'A', intro: '简介'.repeat(100) })),
+  );
   const file = buildDatabaseImage(await loadSqliteWasm(), storeImage(store));
   store.close();
   return file;

@@ -122,7 +122,10 @@ test('each shape gives exactly the rows and values LIKE gives, within every limi
     for (const { n, db } of connections) {
       const term = likeTerm('v', c.pattern, { escape: c.escape, maxBytes: n, name: 't.v like' });
       if (!term.sql.startsWith('v LIKE')) rewritten++;
-      const got = db.prepare(`SELECT id, (${term.sql}) AS m FROM t ORDER BY id`).raw().all(...term.params);
+      const got = db
+        .prepare(`SELECT id, (${term.sql}) AS m FROM t ORDER BY id`)
+        .raw()
+        .all(...term.params);
       assert.deepEqual(got, want, `${JSON.stringify(c.pattern)} at ${n} bytes: ${term.sql}`);
     }
   }
@@ -135,7 +138,10 @@ test('a pattern of another shape past the limit is refused, naming what and the 
   for (const pattern of [`%${'a'.repeat(60)}_b%`, `a%${'b'.repeat(60)}`, `${'a'.repeat(60)}%b%`, `${'a'.repeat(60)}\\`]) {
     assert.throws(
       () => likeTerm('v', pattern, { escape: '\\', maxBytes: 50, name: 'books.name like' }),
-      (e: unknown) => e instanceof InvalidArgumentError && e.code === 'INVALID_ARGUMENT' && /^books\.name like: a pattern of \d+ bytes, longer than the engine takes \(50\)/.test(e.message),
+      (e: unknown) =>
+        e instanceof InvalidArgumentError &&
+        e.code === 'INVALID_ARGUMENT' &&
+        /^books\.name like: a pattern of \d+ bytes, longer than the engine takes \(50\)/.test(e.message),
     );
   }
   // Within the limit any pattern is LIKE itself.
@@ -163,25 +169,60 @@ test('domain searches, group matches and deleteSourceVariables with long texts o
   // (LIKE folds ASCII only); b5 matches by its author.
   const books = [`前${key}后`, lower, key.slice(1), `${key.slice(0, 50)}x${key.slice(51)}`, key.toLowerCase(), '书'];
   books.forEach((name, i) => store.tables.books.insert({ bookUrl: `b${i}`, origin: 'local', name, author: i === 5 ? `作者${key.toUpperCase()}` : 'A' }));
-  assert.deepEqual(store.books.search(key).map((b) => b.bookUrl).sort(), ['b0', 'b1', 'b5']);
+  assert.deepEqual(
+    store.books
+      .search(key)
+      .map((b) => b.bookUrl)
+      .sort(),
+    ['b0', 'b1', 'b5'],
+  );
 
-  store.tables.chapters.insertMany(books.map((title, i) => ({ bookUrl: 'b0', url: `c${i}`, title, index: i, isVolume: false, baseUrl: '', isVip: false, isPay: false })));
-  assert.deepEqual(store.chapters.search('b0', key).map((c) => c.url), ['c0', 'c1']);
+  store.tables.chapters.insertMany(
+    books.map((title, i) => ({ bookUrl: 'b0', url: `c${i}`, title, index: i, isVolume: false, baseUrl: '', isVip: false, isPay: false })),
+  );
+  assert.deepEqual(
+    store.chapters.search('b0', key).map((c) => c.url),
+    ['c0', 'c1'],
+  );
 
-  for (const [i, word] of [key, `${key}尾`, `头${key}`, lower.toUpperCase()].entries()) store.tables.search_keywords.insert({ word, usage: 10 - i, lastUseTime: 0 });
+  for (const [i, word] of [key, `${key}尾`, `头${key}`, lower.toUpperCase()].entries())
+    store.tables.search_keywords.insert({ word, usage: 10 - i, lastUseTime: 0 });
   for (const [i, word] of [`${key.slice(0, -1)}a`, key.toLowerCase()].entries()) store.tables.search_keywords.insert({ word, usage: 5 - i, lastUseTime: 0 });
   const upper = lower.toUpperCase(); // ASCII upper case: Ä stays
-  assert.deepEqual(store.searchKeywords.search(key, { prefix: true }).map((k) => k.word), [key, `${key}尾`, upper]);
-  assert.deepEqual(store.searchKeywords.search(key).map((k) => k.word), [key, `${key}尾`, `头${key}`, upper]);
+  assert.deepEqual(
+    store.searchKeywords.search(key, { prefix: true }).map((k) => k.word),
+    [key, `${key}尾`, upper],
+  );
+  assert.deepEqual(
+    store.searchKeywords.search(key).map((k) => k.word),
+    [key, `${key}尾`, `头${key}`, upper],
+  );
 
   const group = `分组${'g_%'.repeat(20)}`;
   const groups = [group, `${group},x`, `x,${group}`, `x,${group},y`, `x${group}`, `${group}x,y`, `X,${group.toUpperCase()}`];
   groups.forEach((g, i) =>
-    store.tables.book_sources.insert({ bookSourceUrl: `s${i}`, bookSourceName: `s${i}`, bookSourceGroup: g, bookSourceType: 0, customOrder: i, enabled: true, enabledExplore: true, lastUpdateTime: 0, respondTime: 0, weight: 0 }),
+    store.tables.book_sources.insert({
+      bookSourceUrl: `s${i}`,
+      bookSourceName: `s${i}`,
+      bookSourceGroup: g,
+      bookSourceType: 0,
+      customOrder: i,
+      enabled: true,
+      enabledExplore: true,
+      lastUpdateTime: 0,
+      respondTime: 0,
+      weight: 0,
+    }),
   );
   // s6: LIKE folds ASCII case, as the app's query does.
-  assert.deepEqual(store.bookSources.byGroup(group).map((s) => s.bookSourceUrl), ['s0', 's1', 's2', 's3', 's6']);
-  assert.deepEqual(store.bookSources.search(`${'g_%'.repeat(20)},y`).map((s) => s.bookSourceUrl), ['s3']);
+  assert.deepEqual(
+    store.bookSources.byGroup(group).map((s) => s.bookSourceUrl),
+    ['s0', 's1', 's2', 's3', 's6'],
+  );
+  assert.deepEqual(
+    store.bookSources.search(`${'g_%'.repeat(20)},y`).map((s) => s.bookSourceUrl),
+    ['s3'],
+  );
 
   // The app's own pattern, `_` matching any character: v_<url>_% for a 200-character URL.
   const url = `https://Source_${'a'.repeat(173)}.example/x_y`;

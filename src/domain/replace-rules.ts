@@ -67,6 +67,9 @@ export class ReplaceRules extends Area {
     // An empty name or origin names nothing (the app's LIKE '%%' would match every scope).
     const names = [bookName, origin].filter((s) => s !== '').map((s) => this.like('scope', containing(s)));
     const inScope = [...names.map((t) => t.sql), 'scope IS NULL', "scope = ''"].join(' OR ');
-    return this.t.select(`WHERE isEnabled = 1 AND ${flag} = 1 AND (${inScope}) ORDER BY sortOrder`, names.flatMap((t) => t.params));
+    return this.t.select(
+      `WHERE isEnabled = 1 AND ${flag} = 1 AND (${inScope}) ORDER BY sortOrder`,
+      names.flatMap((t) => t.params),
+    );
   }
 }

@@ -37,12 +37,12 @@ export const likePatternBytes = (pattern: string): number => utf8.encode(pattern
 type Token = { readonly kind: 'char'; readonly text: string; readonly char: string } | { readonly kind: '_' } | { readonly kind: '%' };
 
 /** The tokens of a pattern, runs of `%` folded; undefined when it ends in a lone escape (LIKE then matches nothing). */
-function tokenize(pattern: string, escape: string | undefined): Token[] | undefined {
+function tokenize(pattern: string, escapeChar: string | undefined): Token[] | undefined {
   const out: Token[] = [];
   const chars = [...pattern];
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
-    if (c === escape) {
+    if (c === escapeChar) {
       const next = chars[++i];
       if (next === undefined) return undefined;
       out.push({ kind: 'char', text: c + next, char: next });
@@ -54,7 +54,7 @@ function tokenize(pattern: string, escape: string | undefined): Token[] | undefi
   return out;
 }
 
-const escapeClause = (escape: string | undefined): string => (escape === undefined ? '' : ` ESCAPE '${escape.replace(/'/g, "''")}'`);
+const escapeClause = (escapeChar: string | undefined): string => (escapeChar === undefined ? '' : ` ESCAPE '${escapeChar.replace(/'/g, "''")}'`);
 
 /**
  * `column LIKE pattern` (with `escape` as its ESCAPE character) as an SQL condition the engine

@@ -20,7 +20,10 @@ export function checkedStatement(inner: Statement, check: (params: unknown[]) =>
 }
 
 /** `inner` with `changes` in its place (capabilities, prepare, exec, pragma...), the rest passed through. */
-export function wrappedConnection(inner: Connection, changes: Partial<Pick<Connection, 'driver' | 'capabilities' | 'prepare' | 'exec' | 'pragma'>>): Connection {
+export function wrappedConnection(
+  inner: Connection,
+  changes: Partial<Pick<Connection, 'driver' | 'capabilities' | 'prepare' | 'exec' | 'pragma'>>,
+): Connection {
   return {
     driver: changes.driver ?? inner.driver,
     capabilities: changes.capabilities ?? inner.capabilities,

@@ -64,10 +64,19 @@ test('a store of several MB downloads whole, streamed, and reads back exactly', 
       assert.equal(db.prepare('SELECT count(*) FROM books').pluck().get(), N);
       assert.equal(db.prepare('SELECT count(DISTINCT author) FROM books').pluck().get(), 97);
       // One row's bytes: its intro as stored, byte for byte.
-      const row = db.prepare("SELECT name, intro, durChapterIndex, durChapterTime FROM books WHERE bookUrl = 'https://book.example/12345'").get() as Record<string, unknown>;
+      const row = db.prepare("SELECT name, intro, durChapterIndex, durChapterTime FROM books WHERE bookUrl = 'https://book.example/12345'").get() as Record<
+        string,
+        unknown
+      >;
       const want = bookOf(12345);
-      assert.deepEqual({ ...row, durChapterTime: Number(row.durChapterTime) }, { name: want.name, intro: want.intro, durChapterIndex: want.durChapterIndex, durChapterTime: want.durChapterTime });
-      assert.equal(db.prepare("SELECT hex(intro) FROM books WHERE bookUrl = 'https://book.example/12345'").pluck().get(), Buffer.from(want.intro).toString('hex').toUpperCase());
+      assert.deepEqual(
+        { ...row, durChapterTime: Number(row.durChapterTime) },
+        { name: want.name, intro: want.intro, durChapterIndex: want.durChapterIndex, durChapterTime: want.durChapterTime },
+      );
+      assert.equal(
+        db.prepare("SELECT hex(intro) FROM books WHERE bookUrl = 'https://book.example/12345'").pluck().get(),
+        Buffer.from(want.intro).toString('hex').toUpperCase(),
+      );
     } finally {
       db.close();
     }
