@@ -41,6 +41,7 @@ const ENGINE = [
   'tables',
   'table-fast-paths',
   'constraints',
+  'like',
   'schema',
   'schema-changes',
   'schema-versions',

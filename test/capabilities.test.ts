@@ -13,6 +13,7 @@ import type { Connection, Driver, DriverCapabilities, Statement } from '../src/e
 import { InvalidArgumentError } from '../src/errors.js';
 import { migrate } from '../src/migrate/migrate.js';
 import { openStore } from '../src/store/open.js';
+import { checkedStatement, wrappedConnection } from './helpers/checked-connection.js';
 import { openDb, testDriver } from './helpers/engine.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'legado-capabilities-'));
@@ -49,38 +50,16 @@ function tightStatement(seen: Seen, inner: Statement): Statement {
     seen.mostBound = Math.max(seen.mostBound, n);
     if (n > LIMIT) refuse(seen, `${n} bound values`);
   };
-  const s: Statement = {
-    run: (...p) => (check(p), inner.run(...p)),
-    get: (...p) => (check(p), inner.get(...p)),
-    all: (...p) => (check(p), inner.all(...p)),
-    iterate: (...p) => (check(p), inner.iterate(...p)),
-    pluck: (...on) => (inner.pluck(...on), s),
-    raw: (...on) => (inner.raw(...on), s),
-    safeIntegers: (...on) => (inner.safeIntegers(...on), s),
-    get readonly() {
-      return inner.readonly;
-    },
-    ...(inner.columns && { columns: () => inner.columns!() }),
-  };
-  return s;
+  return checkedStatement(inner, check);
 }
 
 /** The user_version the engine keeps outside SQL (a Durable Object's own storage), by file. */
 const versions = new Map<string, number>();
 
 function tightConnection(seen: Seen, path: string, inner: Connection, capabilities: DriverCapabilities): Connection {
-  return {
+  return wrappedConnection(inner, {
     driver: 'tight',
     capabilities,
-    get open() {
-      return inner.open;
-    },
-    get inTransaction() {
-      return inner.inTransaction;
-    },
-    get readonly() {
-      return inner.readonly;
-    },
     prepare: (sql) => (checkSql(seen, sql), tightStatement(seen, inner.prepare(sql))),
     exec: (sql) => {
       for (const part of sql.split(';')) checkSql(seen, part);
@@ -98,9 +77,7 @@ function tightConnection(seen: Seen, path: string, inner: Connection, capabiliti
       const v = versions.get(path) ?? (inner.pragma('user_version', { simple: true }) as number);
       return options?.simple ? v : [{ user_version: v }];
     },
-    transaction: (fn) => inner.transaction(fn),
-    close: () => inner.close(),
-  };
+  });
 }
 
 function tightDriver(claims: Partial<DriverCapabilities> = {}): { driver: Driver; seen: Seen } {
@@ -140,10 +117,12 @@ test('a store is created, filled in batches of at most maxParameters values, and
     ['c0', 'c2', 'c4'],
   );
   assert.equal(store.tables.chapters.count({ url: { notIn: wanted } }), 125);
-  // A LIKE pattern longer than the engine takes is refused by name, before the engine sees it.
+  // A LIKE pattern longer than the engine takes is written another way (table/like.ts) or, of
+  // a shape with no other way, refused by name before the engine sees it.
+  assert.equal(store.tables.chapters.count({ title: { like: `%${'章'.repeat(20)}%` } }), 0);
   assert.throws(
-    () => store.tables.chapters.list({ where: { title: { like: `%${'章'.repeat(20)}%` } } }),
-    (e: unknown) => e instanceof InvalidArgumentError && /like.*62 bytes.*\(50\)/.test(e.message),
+    () => store.tables.chapters.list({ where: { title: { like: `%${'章'.repeat(10)}%${'章'.repeat(10)}%` } } }),
+    (e: unknown) => e instanceof InvalidArgumentError && /like.*63 bytes.*\(50\)/.test(e.message),
   );
   store.close();
   assert.deepEqual(seen.refused, []);

@@ -2,7 +2,8 @@
 // LIKE on the machine's engine: the same answer for every pattern and text here.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { likeMatcher, likePatternBytes } from '../src/domain/like-pattern.js';
+import { likeMatcher } from '../src/domain/like-pattern.js';
+import { likePatternBytes } from '../src/table/like.js';
 import { openDb } from './helpers/engine.js';
 
 test('likeMatcher answers as SQLite LIKE: % and _, ASCII-only case folding, regex characters literal', () => {

@@ -9,7 +9,7 @@ import type { TableOf } from '../table/typed.js';
 import type { Finder, Updater } from '../table/table.js';
 import { isRowObject } from '../table/args.js';
 import { MissingFieldError, ValueTypeError } from '../errors.js';
-import { Area, containing, like } from './support.js';
+import { Area, containing } from './support.js';
 
 /** `books.type` bits (BookType, schema 55 on). */
 export const BookType = {
@@ -131,7 +131,8 @@ export class Books<V extends SchemaVersion = 62> extends Area {
 
   /** Books whose name or author contains `key` (the app's search; `%` and `_` match literally). */
   search(key: string): Row<'books', V>[] {
-    return this.out(this.t.select(`WHERE ${like('name')} OR ${like('author')}`, [containing(key), containing(key)]));
+    const m = this.likeAny(['name', 'author'], containing(key));
+    return this.out(this.t.select(`WHERE ${m.sql}`, m.params));
   }
 
   /** Sets the reading position of a book; false when there is no such book. */

@@ -4,7 +4,8 @@
 import { ValueTypeError } from '../errors.js';
 import type { Row } from '../schema/row-types.js';
 import type { TableOf } from '../table/typed.js';
-import { likeMatcher, likePatternBytes } from './like-pattern.js';
+import { likePatternBytes, likeTerm } from '../table/like.js';
+import { likeMatcher } from './like-pattern.js';
 import { Area } from './support.js';
 
 /** The row with the key, unless it has expired (deadline 0 never expires). */
@@ -55,19 +56,26 @@ export class Cache extends Area {
   /**
    * Deletes what the app keeps for a source (CacheDao.deleteSourceVariables): its variables
    * `v_<url>_…`, `userInfo_<url>`, `loginHeader_<url>` and `sourceVariable_<url>`. The LIKE is the
-   * app's own, `_` matching any character included. Returns how many rows went.
+   * app's own, `_` matching any character included (and `%` too, where the URL has one). Returns
+   * how many rows went.
    */
   deleteSourceVariables(sourceUrl: string): number {
     const pattern = `v_${sourceUrl}_%`;
-    if (likePatternBytes(pattern) > this.store.db.capabilities.maxLikePatternBytes) return this.deleteSourceVariablesMatched(sourceUrl, pattern);
-    return this.sql(
-      "DELETE FROM caches WHERE key LIKE 'v_' || ? || '_%' OR key = 'userInfo_' || ? OR key = 'loginHeader_' || ? OR key = 'sourceVariable_' || ?",
-    ).run(sourceUrl, sourceUrl, sourceUrl, sourceUrl).changes;
+    const maxBytes = this.store.db.capabilities.maxLikePatternBytes;
+    // A `%` inside the pattern (one in the URL) has no SQL form past the engine's limit.
+    if (sourceUrl.includes('%') && likePatternBytes(pattern) > maxBytes) return this.deleteSourceVariablesMatched(sourceUrl, pattern);
+    const m = likeTerm('key', pattern, { maxBytes, name: 'caches.key like' });
+    return this.sql(`DELETE FROM caches WHERE ${m.sql} OR key IN ('userInfo_' || ?, 'loginHeader_' || ?, 'sourceVariable_' || ?)`).run(
+      ...m.params,
+      sourceUrl,
+      sourceUrl,
+      sourceUrl,
+    ).changes;
   }
 
   /**
-   * deleteSourceVariables where the engine refuses a LIKE pattern that long: the same rows,
-   * the `v_…` keys matched in JavaScript with LIKE's meaning among those a short pattern finds.
+   * deleteSourceVariables for a long URL with a `%` on an engine with a short pattern limit: the
+   * same rows, the `v_…` keys matched in JavaScript with LIKE's meaning.
    */
   private deleteSourceVariablesMatched(sourceUrl: string, pattern: string): number {
     const matches = likeMatcher(pattern);

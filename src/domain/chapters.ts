@@ -4,7 +4,7 @@ import type { TableOf } from '../table/typed.js';
 import { checkRows } from '../table/args.js';
 import { insertInTransaction } from '../table/in-transaction.js';
 import type { Finder, TableApi } from '../table/table.js';
-import { Area, containing, like } from './support.js';
+import { Area, containing } from './support.js';
 
 /** A chapter as replaceToc takes it: its bookUrl comes from the call. */
 export type TocEntry = Omit<NewRow<'chapters'>, 'bookUrl'> & { readonly bookUrl?: string };
@@ -57,7 +57,8 @@ export class Chapters extends Area {
 
   /** Chapters whose title contains `key`, by index. */
   search(bookUrl: string, key: string): Row<'chapters'>[] {
-    return this.t.select(`WHERE bookUrl = ? AND ${like('title')} ORDER BY \`index\``, [bookUrl, containing(key)]);
+    const m = this.like('title', containing(key));
+    return this.t.select(`WHERE bookUrl = ? AND ${m.sql} ORDER BY \`index\``, [bookUrl, ...m.params]);
   }
 
   count(bookUrl: string): number {

@@ -1,11 +1,7 @@
-// SQL LIKE (no ESCAPE) evaluated in JavaScript, for an engine that refuses patterns as long as
-// the app writes (a Durable Object: at most 50 bytes): `%` any run of characters, `_` one
-// character, letters compared case-insensitively for ASCII only, as SQLite's LIKE does.
-
-const utf8 = new TextEncoder();
-
-/** The pattern's length as SQLite measures it against SQLITE_LIMIT_LIKE_PATTERN_LENGTH (bytes of UTF-8). */
-export const likePatternBytes = (pattern: string): number => utf8.encode(pattern).length;
+// SQL LIKE (no ESCAPE) evaluated in JavaScript, for the one pattern table/like.ts has no SQL form
+// for past an engine's limit (a Durable Object: 50 bytes) that the store itself writes: the
+// app's `v_<url>_%` when the URL has a `%` in it. `%` any run of characters, `_` one character,
+// letters compared case-insensitively for ASCII only, as SQLite's LIKE does.
 
 const asciiLower = (text: string): string => text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 

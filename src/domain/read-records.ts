@@ -4,7 +4,7 @@ import { checkInteger, checkOptions } from '../table/args.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Row } from '../schema/row-types.js';
 import { compareLocalized } from './collation.js';
-import { Area, containing, like } from './support.js';
+import { Area, containing } from './support.js';
 
 /** One book's reading across devices. */
 export interface ReadTotal {
@@ -62,7 +62,8 @@ export class ReadRecords<V extends SchemaVersion = 62> extends Area {
 
   /** The same, for book names containing `key`. */
   search(key: string): ReadTotal[] {
-    return this.aggregate(`WHERE ${like('bookName')}`, [containing(key)]);
+    const m = this.like('bookName', containing(key));
+    return this.aggregate(`WHERE ${m.sql}`, m.params);
   }
 
   /** All reading time, every book and device. */

@@ -1,12 +1,9 @@
 // Text replacement rules (legado-data-layer.md 2.5): which rules apply to a book, in sortOrder.
 import type { NewRow, Row } from '../schema/row-types.js';
-import { Area, containing, groupMatch, like } from './support.js';
+import { Area, containing } from './support.js';
 
 /** Kotlin's Int.MIN_VALUE: the app's "no order given" default for a rule. */
 export const UNSET_ORDER = -2147483648;
-
-/** The scope test (v62): the scope names the book or its source, or is empty (a global rule). */
-const IN_SCOPE = `(${like('scope')} OR ${like('scope')} OR scope IS NULL OR scope = '')`;
 
 export class ReplaceRules extends Area {
   private get t() {
@@ -55,18 +52,24 @@ export class ReplaceRules extends Area {
 
   /** Rules whose group or name contains `key`. */
   search(key: string): Row<'replace_rules'>[] {
-    return this.t.select(`WHERE ${like('`group`')} OR ${like('name')} ORDER BY sortOrder`, [containing(key), containing(key)]);
+    const m = this.likeAny(['`group`', 'name'], containing(key));
+    return this.t.select(`WHERE ${m.sql} ORDER BY sortOrder`, m.params);
   }
 
   /** Rules in `group` (the comma-aware match). */
   byGroup(group: string): Row<'replace_rules'>[] {
-    const m = groupMatch('`group`', group);
+    const m = this.groupMatch('`group`', group);
     return this.t.select(`WHERE ${m.sql} ORDER BY sortOrder`, m.params);
   }
 
   private inScope(flag: 'scopeTitle' | 'scopeContent', bookName: string, origin: string): Row<'replace_rules'>[] {
+    // The scope test (v62): the scope names the book or its source, or is empty (a global rule).
     // An empty name or origin names nothing (the app's LIKE '%%' would match every scope).
-    const pattern = (s: string): string | null => (s === '' ? null : containing(s));
-    return this.t.select(`WHERE isEnabled = 1 AND ${flag} = 1 AND ${IN_SCOPE} ORDER BY sortOrder`, [pattern(bookName), pattern(origin)]);
+    const names = [bookName, origin].filter((s) => s !== '').map((s) => this.like('scope', containing(s)));
+    const inScope = [...names.map((t) => t.sql), 'scope IS NULL', "scope = ''"].join(' OR ');
+    return this.t.select(
+      `WHERE isEnabled = 1 AND ${flag} = 1 AND (${inScope}) ORDER BY sortOrder`,
+      names.flatMap((t) => t.params),
+    );
   }
 }

@@ -1,6 +1,6 @@
 // Search history (legado-data-layer.md 2.7): each use of a word counts.
 import type { Row } from '../schema/row-types.js';
-import { Area, containing, like, startingWith } from './support.js';
+import { Area, containing, startingWith } from './support.js';
 
 export interface KeywordSearch {
   /** Match only words that start with the key (default: anywhere in the word). */
@@ -41,10 +41,10 @@ export class SearchKeywords extends Area {
 
   /** Words containing (or, with `prefix`, starting with) `key`, most used first. */
   search(key: string, options: KeywordSearch = {}): Row<'search_keywords'>[] {
-    const pattern = options.prefix ? startingWith(key) : containing(key);
+    const m = this.like('word', options.prefix ? startingWith(key) : containing(key));
     const limit = options.limit === undefined ? '' : ' LIMIT ?';
-    const params = options.limit === undefined ? [pattern] : [pattern, options.limit];
-    return this.t.select(`WHERE ${like('word')} ORDER BY usage DESC${limit}`, params);
+    const params = options.limit === undefined ? m.params : [...m.params, options.limit];
+    return this.t.select(`WHERE ${m.sql} ORDER BY usage DESC${limit}`, params);
   }
 
   delete(word: string): boolean {

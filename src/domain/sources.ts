@@ -3,7 +3,7 @@
 import type { SchemaVersion } from '../schema/index.js';
 import type { Row } from '../schema/row-types.js';
 import { compareLocalized } from './collation.js';
-import { Area, containing, groupMatch, like, splitGroups } from './support.js';
+import { Area, containing, splitGroups } from './support.js';
 
 /** Which columns of a source table play which part. */
 interface SourceColumns {
@@ -46,17 +46,13 @@ class Sources<R> extends Area {
 
   /** Sources with `key` in any of the searched fields (the app's search). */
   search(key: string, filter: SourceFilter = {}): R[] {
-    const terms = this.c.searchIn.map((col) => like(col)).join(' OR ');
-    return this.where(
-      `(${terms})`,
-      this.c.searchIn.map(() => containing(key)),
-      filter,
-    );
+    const m = this.likeAny(this.c.searchIn, containing(key));
+    return this.where(m.sql, m.params, filter);
   }
 
   /** Sources in `group`: the group list is exactly it, or has it as a `,`-separated item. */
   byGroup(group: string, filter: SourceFilter = {}): R[] {
-    const m = groupMatch(this.c.group, group);
+    const m = this.groupMatch(this.c.group, group);
     return this.where(m.sql, m.params, filter);
   }
 
@@ -144,7 +140,8 @@ export class BookSources<V extends SchemaVersion = 62> extends Sources<Row<'book
   explore(key?: string): Row<'book_sources', V>[] {
     const base = "enabledExplore = 1 AND trim(exploreUrl) <> ''";
     if (key === undefined || key === '') return this.where(base);
-    return this.where(`${base} AND (${like('bookSourceGroup')} OR ${like('bookSourceName')})`, [containing(key), containing(key)]);
+    const m = this.likeAny(['bookSourceGroup', 'bookSourceName'], containing(key));
+    return this.where(`${base} AND ${m.sql}`, m.params);
   }
 }
 

@@ -3,28 +3,15 @@
 import type { Statement } from '../engine/driver.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { TableName } from '../schema/row-types.js';
+import { likeTerm, type SqlTerm } from '../table/like.js';
 import type { TableOf } from '../table/typed.js';
 import type { DomainContext } from './context.js';
 
-/** The LIKE clause every substring search uses: `%`, `_` and `\` in the search text match themselves. */
-export const like = (column: string): string => `${column} LIKE ? ESCAPE '\\'`;
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-/** Pattern for `like`: the text anywhere. */
+/** Pattern for `Area.like`: the text anywhere (`%`, `_` and `\` in it match themselves). */
 export const containing = (text: string): string => `%${escapeLike(text)}%`;
-/** Pattern for `like`: the text at the start. */
+/** Pattern for `Area.like`: the text at the start. */
 export const startingWith = (text: string): string => `${escapeLike(text)}%`;
-
-/**
- * The app's "group search" (1.1): the exact value, or one item of a `,`-separated list. Only
- * `,` separates here, as in the app's DAO queries; `groups()` lists split on `,;，；`.
- */
-export function groupMatch(column: string, group: string): { sql: string; params: string[] } {
-  const g = escapeLike(group);
-  return {
-    sql: `(${column} = ? OR ${like(column)} OR ${like(column)} OR ${like(column)})`,
-    params: [group, `${g},%`, `%,${g}`, `%,${g},%`],
-  };
-}
 
 /** The app's group separators (AppPattern.splitGroupRegex). */
 export const GROUP_SEPARATORS = /[,;，；]/;
@@ -69,6 +56,30 @@ export abstract class Area {
       this.valueStatements.set(text, s);
     }
     return s;
+  }
+
+  /**
+   * `column LIKE pattern ESCAPE '\'`, the pattern made by `containing` or `startingWith`, as a
+   * condition the engine runs however long the pattern (see table/like.ts).
+   */
+  protected like(column: string, pattern: string): SqlTerm {
+    return likeTerm(column, pattern, { escape: '\\', maxBytes: this.store.db.capabilities.maxLikePatternBytes, name: `${column} LIKE` });
+  }
+
+  /** Any of the columns LIKE the pattern. */
+  protected likeAny(columns: readonly string[], pattern: string): SqlTerm {
+    const terms = columns.map((c) => this.like(c, pattern));
+    return { sql: `(${terms.map((t) => t.sql).join(' OR ')})`, params: terms.flatMap((t) => t.params) };
+  }
+
+  /**
+   * The app's "group search" (1.1): the exact value, or one item of a `,`-separated list. Only
+   * `,` separates here, as in the app's DAO queries; `groups()` lists split on `,;，；`.
+   */
+  protected groupMatch(column: string, group: string): SqlTerm {
+    const g = escapeLike(group);
+    const items = [`${g},%`, `%,${g}`, `%,${g},%`].map((p) => this.like(column, p));
+    return { sql: `(${column} = ? OR ${items.map((t) => t.sql).join(' OR ')})`, params: [group, ...items.flatMap((t) => t.params)] };
   }
 
   /** A typed table; throws UnknownTableError when the store's version has no such table. */

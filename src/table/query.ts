@@ -2,6 +2,7 @@
 import { InvalidArgumentError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import type { DriverCapabilities } from '../engine/driver.js';
 import { q } from '../schema/ddl.js';
+import { likeTerm } from './like.js';
 import type { Column } from '../schema/index.js';
 import type { Codec, SqlValue } from './codec.js';
 
@@ -50,7 +51,8 @@ const SQLITE_LIMITS: QueryLimits = { maxParameters: 32766, maxLikePatternBytes: 
  * The query as SQL within the engine's limits: IN lists bound a value per `?` as long as the
  * statement stays within `maxParameters`; past it, each list is bound as one JSON array read by
  * json_each (same matches: neither a bound value nor json_each's has an affinity, so the
- * column's applies to both). A LIKE pattern longer than the engine takes is refused, named.
+ * column's applies to both). A LIKE pattern longer than the engine
+ * takes is written another way with its meaning (like.ts), or refused, named.
  */
 export function compileQuery(codec: Codec, query: Query<unknown> = {}, limits: QueryLimits = SQLITE_LIMITS): CompiledQuery {
   const compiled = compile(codec, query, limits, false);
@@ -125,16 +127,9 @@ function compile(codec: Codec, query: Query<unknown>, limits: QueryLimits, packL
           for (let i = v.length; i < n; i++) params.push(params[params.length - 1]!);
         } else if (op === 'like') {
           if (typeof v !== 'string') throw new ValueTypeError(table.name, field, v, 'a string LIKE pattern');
-          // UTF-8 takes at most 3 bytes a UTF-16 unit: only a pattern that long is measured.
-          const bytes = v.length * 3 > limits.maxLikePatternBytes ? new TextEncoder().encode(v).length : 0;
-          if (bytes > limits.maxLikePatternBytes) {
-            throw new InvalidArgumentError(
-              `${table.name}.${field} like`,
-              `a pattern of ${bytes} bytes, longer than the engine takes (${limits.maxLikePatternBytes})`,
-            );
-          }
-          terms.push(`${col} LIKE ?`);
-          params.push(v);
+          const term = likeTerm(col, v, { maxBytes: limits.maxLikePatternBytes, name: `${table.name}.${field} like` });
+          terms.push(term.sql);
+          params.push(...term.params);
         } else {
           throw new ValueTypeError(table.name, field, cond, 'a value or an operator object (eq, ne, gt, gte, lt, lte, in, notIn, like)');
         }

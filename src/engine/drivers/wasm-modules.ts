@@ -82,9 +82,30 @@ export interface DatabaseImage {
 
 const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-/** The bytes of a SQLite file holding `image`, built in memory on SQLite WASM. */
-export async function databaseImage(image: DatabaseImage): Promise<Uint8Array> {
-  const sqlite3 = await sqliteFromModules();
+/** A SQLite file image in SQLite WASM's memory, read out in pieces; `close` frees it. */
+export interface DatabaseFileImage {
+  /** The file's length in bytes. */
+  readonly size: number;
+  /** A copy of `length` bytes of the file from `offset`. */
+  read(offset: number, length: number): Uint8Array;
+  /** Frees the image (once; later calls do nothing). */
+  close(): void;
+}
+
+/** A SQLite file holding `image`, built on SQLite WASM started from the bundled modules. */
+export async function databaseImage(image: DatabaseImage): Promise<DatabaseFileImage> {
+  return buildDatabaseImage(await sqliteFromModules(), image);
+}
+
+/**
+ * A SQLite file holding `image`, built in a memory database on `sqlite3` and read out through
+ * sqlite_dbpage, a page range at a time: the file exists once, as the database's own pages in
+ * the WASM heap, until `close`, and leaves it only in the pieces `read` copies. (Copying it out
+ * whole, sqlite3_serialize, would hold it twice in the heap and a third time in JS; a memdb
+ * buffer, which serialize can hand out without a copy, grows by doubling reallocations and
+ * peaks higher still: bench/database-memory.ts.)
+ */
+export function buildDatabaseImage(sqlite3: Sqlite3, image: DatabaseImage): DatabaseFileImage {
   const out = new sqlite3.oo1.DB(':memory:', 'c');
   try {
     const objects = image.objects();
@@ -103,8 +124,37 @@ export async function databaseImage(image: DatabaseImage): Promise<Uint8Array> {
     for (const [name, seq] of image.sequence()) out.exec({ sql: 'INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)', bind: [name, seq] });
     out.exec('COMMIT');
     out.exec(`PRAGMA user_version = ${image.userVersion}`);
-    return sqlite3.capi.sqlite3_js_db_export(out.pointer!);
-  } finally {
+    const pageSize = out.selectValue('PRAGMA page_size') as number;
+    const size = pageSize * (out.selectValue('PRAGMA page_count') as number);
+    const pages = out.prepare('SELECT data FROM sqlite_dbpage WHERE pgno BETWEEN ? AND ? ORDER BY pgno');
+    let open = true;
+    return {
+      size,
+      read(offset, length) {
+        const end = Math.min(offset + length, size);
+        const first = Math.floor(offset / pageSize);
+        const piece = new Uint8Array(end - offset);
+        pages.bind([first + 1, Math.ceil(end / pageSize)]);
+        try {
+          for (let at = first * pageSize; pages.step(); at += pageSize) {
+            const page = pages.get(0) as Uint8Array;
+            const from = Math.max(offset - at, 0);
+            piece.set(page.subarray(from, Math.min(pageSize, end - at)), at + from - offset);
+          }
+        } finally {
+          pages.reset(true);
+        }
+        return piece;
+      },
+      close() {
+        if (!open) return;
+        open = false;
+        pages.finalize();
+        out.close();
+      },
+    };
+  } catch (e) {
     out.close();
+    throw e;
   }
 }
