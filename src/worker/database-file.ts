@@ -17,6 +17,9 @@ export function storeImage(store: AnyStore): DatabaseImage {
       db
         .prepare(`SELECT * FROM "${table.replace(/"/g, '""')}"`)
         .raw()
+        // Integers exactly: the host gives doubles, and a value past 2^53 (a group mask's high
+        // bits, a Long from another program) would go into the file rounded, as a REAL.
+        .safeIntegers(true)
         .iterate() as IterableIterator<unknown[]>,
     sequence: () =>
       db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get() === undefined

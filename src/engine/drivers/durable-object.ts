@@ -165,24 +165,59 @@ class DurableObjectStatement implements Statement {
   }
 
   iterate(...params: unknown[]): IterableIterator<unknown> {
-    const cursor = this.cursor(params);
+    const bindings = this.bindings(params);
+    const cursor = this.conn.execute(this.sql, bindings);
     const names = cursor.columnNames;
     const safe = this.safe;
     const mode = this.mode;
     const raw = cursor.raw();
+    const shape = (values: unknown[]): unknown => {
+      if (mode === RowMode.Pluck) return values[0];
+      if (mode === RowMode.Raw) return values;
+      const o: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) o[names[i]!] = values[i];
+      return o;
+    };
+    // Under safeIntegers a value the host gave as a double past 2^53 may be a rounded INTEGER:
+    // a read is run again with every integer also given as its decimal text (exactRows).
+    const again = safe && SELECTS.test(this.sql) ? () => this.conn.execute(exactSql(this.sql, names.length), bindings).raw() : undefined;
     function* rows(): Generator<unknown> {
+      let n = 0;
       for (const row of raw) {
-        if (mode === RowMode.Pluck) yield storeValue(row[0], safe);
-        else if (mode === RowMode.Raw) yield row.map((v) => storeValue(v, safe));
-        else {
-          const o: Record<string, unknown> = {};
-          for (let i = 0; i < names.length; i++) o[names[i]!] = storeValue(row[i], safe);
-          yield o;
+        if (again !== undefined && row.some(maybeRounded)) {
+          let skipped = 0;
+          for (const exact of again()) if (skipped++ >= n) yield shape(exactRow(exact, names.length));
+          return;
         }
+        n++;
+        yield shape(row.map((v) => storeValue(v, safe)));
       }
     }
     return rows();
   }
+}
+
+/** Reads a CTE can hold (a statement that writes is never run twice). */
+const SELECTS = /^\s*(?:SELECT|VALUES|WITH)\b/i;
+
+/** A value the host may have rounded: a whole double past ±(2^53-1) (a REAL that large is checked too). */
+const maybeRounded = (v: unknown): boolean => typeof v === 'number' && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) && Number.isInteger(v);
+
+/** `sql` (n result columns) with each column followed, at n + i, by its decimal text where it is an INTEGER. */
+function exactSql(sql: string, n: number): string {
+  const cols = Array.from({ length: n }, (_, i) => `c${i}`);
+  const text = cols.map((c) => `CASE WHEN typeof(${c}) = 'integer' THEN CAST(${c} AS TEXT) END`);
+  return `WITH q(${cols.join(', ')}) AS (${sql.replace(/;\s*$/, '')}) SELECT ${[...cols, ...text].join(', ')} FROM q`;
+}
+
+/** A row of exactSql: integers as exact bigints, the rest as storeValue gives them. */
+function exactRow(row: unknown[], n: number): unknown[] {
+  const out = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) {
+    const text = row[n + i];
+    out[i] = typeof text === 'string' ? BigInt(text) : storeValue(row[i], true);
+  }
+  return out;
 }
 
 export class DurableObjectConnection implements Connection {
