@@ -6,14 +6,17 @@
 // - `legado-store` (the package's own name) is the package's entry points in dist/src;
 // - `import.meta.url` is the compiled file's own URL (the suites locate fixtures by it).
 // Everything else is bundled as it is; wrangler then bundles the result for workerd.
+import { builtinModules } from 'node:module';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { wasmEntryLines } from '../../../worker/build.js';
 
 const here = dirname(fileURLToPath(import.meta.url)); // dist/test/worker/suites
 const distTest = resolve(here, '..', '..');
 const distSrc = resolve(distTest, '..', 'src');
+const root = resolve(distTest, '..', '..');
 
 /** The engine suites: seam, tables, domain-*, backup-(import|export|exact|versions|records). */
 export const isEngineSuite = (f: string): boolean =>
@@ -57,17 +60,27 @@ export async function buildSuites(): Promise<string[]> {
   const loaders = files.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(relative(here, join(distTest, f)))}),`);
   writeFileSync(
     entry,
-    `// Written by test/worker/suites/build.ts.\nimport { provideSuites } from './worker.js';\nprovideSuites({\n${loaders.join('\n')}\n});\nexport { SuiteObject, default } from './worker.js';\n`,
+    [
+      '// Written by test/worker/suites/build.ts.',
+      // SQLite WASM, for the suites' in-memory oracle databases (engine.ts).
+      ...wasmEntryLines(root, here),
+      "import { provideSuites } from './worker.js';",
+      `provideSuites({\n${loaders.join('\n')}\n});`,
+      "export { SuiteObject, default } from './worker.js';\n",
+    ].join('\n'),
   );
   await build({
     entryPoints: [entry],
     outfile: join(here, 'bundle.js'),
     bundle: true,
     format: 'esm',
-    platform: 'node',
+    // As wrangler resolves packages for workerd (sqlite-wasm's "node" build would not run there);
+    // Node's built-ins are workerd's (nodejs_compat).
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
     target: 'es2022',
-    conditions: ['workerd', 'worker'],
-    external: ['*.wasm'],
+    conditions: ['workerd', 'worker', 'browser'],
+    external: ['*.wasm', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
     plugins: [redirect],
     logLevel: 'error',
   });

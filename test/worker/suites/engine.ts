@@ -3,7 +3,7 @@
 // unit, installed as the default engine; `openDb(path)`, the tests' raw oracle handle, is a
 // plain connection on that same SQL database. An object has one database, so the first path a
 // unit opens names it, and another path is refused with a clear error (such tests are on the
-// exclusion list, with their reason).
+// exclusion list, with their reason). openDb(':memory:') is the one exception: see openDb.
 import type { Connection, Driver, DriverOpenOptions } from '../../../src/engine/driver.js';
 import { durableObjectDriver, type DurableStorageLike } from '../../../src/engine/drivers/durable-object.js';
 import { setDriverChooser } from '../../../src/engine/registry.js';
@@ -78,8 +78,23 @@ export const testDriver: Driver = {
   fileSize: (path) => here().driver.fileSize(path),
 };
 
-/** A plain connection on the object's database, without the store's settings, as a tool would. */
+let scratch: Driver | undefined;
+
+/** The engine of the tests' own in-memory databases (the worker gives SQLite WASM, in memory). */
+export function useScratch(driver: Driver): void {
+  scratch = driver;
+}
+
+/**
+ * A plain connection on the object's database, without the store's settings, as a tool would.
+ * ':memory:' is a scratch database of the test's own (an oracle beside the store, as
+ * tables.test.js makes): a new in-memory SQLite on SQLite WASM, not the object's.
+ */
 export function openDb(path: string, options: DriverOpenOptions = {}): Connection {
+  if (path === ':memory:') {
+    if (!scratch) throw new Error('no scratch engine: the suites Worker gives one (useScratch)');
+    return scratch.open(path, options);
+  }
   return testDriver.open(path, options);
 }
 

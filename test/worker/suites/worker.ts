@@ -7,7 +7,8 @@
 // Answers are JSON; an error outside any test is answered 500 with its text.
 import type { DurableStorageLike } from '../../../src/engine/drivers/durable-object.js';
 import { collect, runUnit, units, type Scope } from './collector.js';
-import { enterObject } from './engine.js';
+import { loadWasmDriver } from '../../../src/engine/drivers/wasm.js';
+import { enterObject, useScratch } from './engine.js';
 import { restoreTempDirs } from './fs.js';
 
 export type SuiteLoaders = Readonly<Record<string, () => Promise<unknown>>>;
@@ -57,6 +58,7 @@ export class SuiteObject {
     const url = new URL(request.url);
     const file = url.searchParams.get('file') ?? '';
     try {
+      useScratch(await loadWasmDriver());
       enterObject(this.ctx.storage);
       restoreTempDirs();
       const scope = await load(file);
