@@ -11,6 +11,7 @@ import { exportBackupZip } from '../../src/backup/export.js';
 import { importBytesSync } from '../../src/backup/import.js';
 import type { SchemaVersion } from '../../src/schema/index.js';
 import type { Store } from '../../src/store/store.js';
+import { inspectFile, openStore } from '../../src/store/open.js';
 
 interface State {
   readonly storage: DurableStorageLike & { kv: { delete(key: string): boolean } };
@@ -86,6 +87,24 @@ const CHECKS: Readonly<Record<string, Check>> = {
       userVersion: [db.pragma('user_version', { simple: true }), (db.pragma('user_version = 3'), db.pragma('user_version', { simple: true }))],
       capabilities: db.capabilities,
     };
+  },
+
+  /** openStore and inspectFile with the driver given (not openDurableStore): a new store, then the same one reopened. */
+  'open-store'(state) {
+    const driver = durableObjectDriver(state.storage, versionOfHash);
+    const sizes = { before: driver.fileSize('s.db'), wal: driver.fileSize('s.db-wal') ?? 'none', journal: driver.fileSize('s.db-journal') ?? 'none' };
+    const first = openStore('s.db', { driver, schema: 62 });
+    first.tables.book_groups.upsert({ groupId: 8, groupName: '八', order: 1, show: true });
+    first.close();
+    const again = openStore('s.db', { driver });
+    const out = {
+      sizes: { ...sizes, after: (driver.fileSize('s.db') ?? 0) > 0 },
+      version: again.version,
+      group: again.tables.book_groups.get(8)?.groupName,
+      inspected: inspectFile('s.db', { driver }).version,
+    };
+    again.close();
+    return out;
   },
 
   /** A store: created at the version asked (default the newest), its version kept and read back. */

@@ -78,6 +78,14 @@ test('seam: statements, named parameters, blobs, nested transactions, error code
   });
 });
 
+test('openStore and inspectFile on the driver: an empty object is a new store (size 0, no -wal or -journal), reopened as it was left', async () => {
+  const r = await check('open-store');
+  assert.deepEqual(r.sizes, { before: 0, wal: 'none', journal: 'none', after: true });
+  assert.equal(r.version, 62);
+  assert.equal(r.group, '八');
+  assert.equal(r.inspected, 62);
+});
+
 test('version: a new store is created at 75 with its identity hash; 55 and 56 (one hash) are told apart by the kept number', async () => {
   const newest = await check('version');
   assert.deepEqual(newest.created, { version: 75, kept: 75 });

@@ -307,15 +307,28 @@ export class DurableObjectConnection implements Connection {
   }
 }
 
+/** sqlite_master rows of ours: not SQLite's own, the host's (`_cf_…`) nor miniflare's (`__miniflare…`). */
+export const OURS = "name NOT LIKE 'sqlite!_%' ESCAPE '!' AND name NOT LIKE '!_cf!_%' ESCAPE '!' AND name NOT LIKE '!_!_miniflare%' ESCAPE '!'";
+
+/** Whether the object's database holds none of our tables yet. */
+export function holdsNothing(storage: DurableStorageLike): boolean {
+  const rows = storage.sql.exec(`SELECT count(*) AS n FROM sqlite_master WHERE ${OURS}`).toArray();
+  return rows[0]?.n === 0;
+}
+
+/** A database's companions on a file system; an object has none. */
+const COMPANION = /-(?:wal|shm|journal)$/;
+
 /**
  * A Driver for one Durable Object's storage. `open` ignores the path (an object has one
- * database) and hands out connections on it.
+ * database) and hands out connections on it. Its size is 0 while it holds nothing of ours (a
+ * new store: the host keeps tables of its own there), and it has no -wal, -shm or -journal.
  */
 export function durableObjectDriver(storage: DurableStorageLike, versionFromHash: VersionFromHash): Driver {
   return {
     name: 'durable-object',
     capabilities: DURABLE_OBJECT_CAPABILITIES,
     open: () => new DurableObjectConnection(storage, versionFromHash),
-    fileSize: () => storage.sql.databaseSize,
+    fileSize: (path) => (COMPANION.test(path) ? undefined : holdsNothing(storage) ? 0 : storage.sql.databaseSize),
   };
 }

@@ -5,9 +5,9 @@
 // unit opens names it, and another path is refused with a clear error (such tests are on the
 // exclusion list, with their reason). openDb(':memory:') is the one exception: see openDb.
 import type { Connection, Driver, DriverOpenOptions } from '../../../src/engine/driver.js';
-import { durableObjectDriver, type DurableStorageLike } from '../../../src/engine/drivers/durable-object.js';
+import { durableObjectDriver, holdsNothing, type DurableStorageLike } from '../../../src/engine/drivers/durable-object.js';
 import { setDriverChooser } from '../../../src/engine/registry.js';
-import { OURS, versionOfHash } from '../../../src/worker/durable-store.js';
+import { versionOfHash } from '../../../src/worker/durable-store.js';
 import { recordingOn } from '../../helpers/recording.js';
 
 export type { Connection };
@@ -24,12 +24,6 @@ const here = (): Current => {
   if (!current) throw new Error('no Durable Object is running a unit: the suites Worker sets one (enterObject)');
   return current;
 };
-
-/** An object's database holds nothing of ours yet (only the host's tables, or none). */
-function empty(storage: DurableStorageLike): boolean {
-  const row = storage.sql.exec(`SELECT count(*) AS n FROM sqlite_master WHERE ${OURS}`).toArray()[0];
-  return row?.n === 0;
-}
 
 /** The path names the object's database: the first one the unit opens. */
 function claim(path: string): Current {
@@ -54,7 +48,7 @@ export function enterObject(storage: DurableStorageLike): void {
       capabilities: base.capabilities,
       open(path: string, options: DriverOpenOptions = {}): Connection {
         const c = claim(path);
-        if (options.fileMustExist && empty(storage)) {
+        if (options.fileMustExist && holdsNothing(storage)) {
           const e = new Error(`unable to open database file: ${path}`) as Error & { code: string };
           e.code = 'SQLITE_CANTOPEN';
           throw e;
@@ -62,7 +56,11 @@ export function enterObject(storage: DurableStorageLike): void {
         return base.open(c.path!, options);
       },
       // No file until something of ours is stored; another path than the object's has none.
-      fileSize: (path) => (here().path !== undefined && here().path !== path ? undefined : empty(storage) ? undefined : base.fileSize(path)),
+      fileSize: (path) => {
+        const at = here().path;
+        const file = path.replace(/-(?:wal|shm|journal)$/, '');
+        return (at !== undefined && file !== at) || holdsNothing(storage) ? undefined : base.fileSize(path);
+      },
     },
   };
   setDriverChooser({ named: (name) => (name === base.name ? current?.driver : undefined), default: () => here().driver });
