@@ -108,9 +108,18 @@ function judge(file: string, o: Outcome): void {
   f.passed++;
 }
 
-for (const file of files) {
+type Unit = { kind: 'test' | 'describe'; name: string };
+// Listed before any test is registered: if a file cannot load, wrangler is stopped before the error ends this file.
+const listed = new Map<string, Unit[]>();
+try {
+  for (const file of files) listed.set(file, await ask<Unit[]>('units', file));
+} catch (e) {
+  await worker.stop();
+  throw e;
+}
+
+for (const [file, units] of listed) {
   figures.set(file, { run: 0, passed: 0, excluded: 0 });
-  const units = await ask<{ kind: 'test' | 'describe'; name: string }[]>('units', file);
   units.forEach((unit, i) => {
     test(`${file} > ${unit.name}`, async (t) => {
       const outcomes = await ask<Outcome[]>('run', file, `&unit=${i}`);
