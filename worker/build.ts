@@ -5,7 +5,7 @@
 // (src/engine/drivers/wasm-modules.ts). `npm run worker:build` (after tsc) writes them and the
 // Worker's entry, dist/worker/entry.js, which hands them and SQLite's own module to the Worker.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The signatures SQLite WASM installs at start-up: result letter, then parameter letters (i: i32, j: i64). */
@@ -33,18 +33,35 @@ const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padSt
  */
 export function writeWorkerEntry(root: string): void {
   const out = join(root, 'dist', 'worker');
-  mkdirSync(join(out, 'wasm'), { recursive: true });
-  const lines = ["import sqlite from '@sqlite.org/sqlite-wasm/sqlite3.wasm';", "import { provideWasm } from '../src/engine/drivers/wasm-modules.js';"];
+  const lines = wasmEntryLines(root, out);
+  lines.push("export * from '../src/worker/worker.js';", "export { default } from '../src/worker/worker.js';");
+  writeFileSync(join(out, 'entry.js'), `// Written by worker/build.ts.\n${lines.join('\n')}\n`);
+}
+
+/**
+ * Writes the trampolines to dist/worker/wasm/ and returns the lines of an entry module in
+ * folder `from` that give them and SQLite's module to the Worker (provideWasm).
+ */
+export function wasmEntryLines(root: string, from: string): string[] {
+  const dir = join(root, 'dist', 'worker', 'wasm');
+  mkdirSync(dir, { recursive: true });
+  const rel = (p: string): string => {
+    const r = relative(from, p).split(sep).join('/');
+    return r.startsWith('.') ? r : `./${r}`;
+  };
+  const lines = [
+    "import sqlite from '@sqlite.org/sqlite-wasm/sqlite3.wasm';",
+    `import { provideWasm } from '${rel(join(root, 'dist', 'src', 'engine', 'drivers', 'wasm-modules.js'))}';`,
+  ];
   const entries: string[] = [];
   SIGNATURES.forEach((sig, i) => {
     const bytes = trampoline(sig);
-    writeFileSync(join(out, 'wasm', `t${i}.wasm`), bytes);
-    lines.push(`import t${i} from './wasm/t${i}.wasm';`);
+    writeFileSync(join(dir, `t${i}.wasm`), bytes);
+    lines.push(`import t${i} from '${rel(join(dir, `t${i}.wasm`))}';`);
     entries.push(`[${JSON.stringify(hex(bytes))}, t${i}]`);
   });
   lines.push(`provideWasm({ sqlite, trampolines: new Map([${entries.join(', ')}]) });`);
-  lines.push("export * from '../src/worker/worker.js';", "export { default } from '../src/worker/worker.js';");
-  writeFileSync(join(out, 'entry.js'), `// Written by worker/build.ts.\n${lines.join('\n')}\n`);
+  return lines;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

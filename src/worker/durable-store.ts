@@ -2,12 +2,14 @@
 // is new, otherwise checked as openStore checks a file (version, identity hash, structure).
 import { SchemaMismatchError, UnsupportedVersionError } from '../errors.js';
 import { createSchema } from '../engine/create.js';
-import { durableObjectDriver, type DurableStorageLike } from '../engine/drivers/durable-object.js';
+import { durableObjectDriver, holdsNothing, type DurableStorageLike } from '../engine/drivers/durable-object.js';
 import { inspectDatabase } from '../engine/inspect.js';
 import { planUpgrade } from '../migrate/plan.js';
 import { runUpgrade, type UpgradeSummary } from '../migrate/upgrade.js';
 import { NEWEST_VERSION, SUPPORTED_VERSIONS, schemas, type SchemaVersion } from '../schema/index.js';
 import { Store, type AnyStore } from '../store/store.js';
+
+export { OURS } from '../engine/drivers/durable-object.js';
 
 /**
  * The version an identity hash names. Two pairs of versions share a hash (55/56 and 68/69: the
@@ -29,15 +31,6 @@ export interface DurableStoreOptions {
   readonly clock?: () => number;
 }
 
-/** sqlite_master rows of ours: not SQLite's own, the host's (`_cf_…`) nor miniflare's (`__miniflare…`). */
-export const OURS = "name NOT LIKE 'sqlite!_%' ESCAPE '!' AND name NOT LIKE '!_cf!_%' ESCAPE '!' AND name NOT LIKE '!_!_miniflare%' ESCAPE '!'";
-
-/** Whether the object's database holds none of our tables yet. */
-function isEmpty(storage: DurableStorageLike): boolean {
-  const rows = storage.sql.exec(`SELECT count(*) AS n FROM sqlite_master WHERE ${OURS}`).toArray();
-  return rows[0]?.n === 0;
-}
-
 export function openDurableStore(storage: DurableStorageLike, options: DurableStoreOptions = {}): AnyStore {
   const path = options.name ?? 'durable-object';
   const driver = durableObjectDriver(storage, versionOfHash);
@@ -45,7 +38,7 @@ export function openDurableStore(storage: DurableStorageLike, options: DurableSt
   // On from the object's start; an upgrade turns them off for its request (upgradeDurableStore).
   db.pragma('foreign_keys = ON');
   const storeOptions = { driver, ...(options.clock ? { clock: options.clock } : {}) };
-  if (isEmpty(storage)) {
+  if (holdsNothing(storage)) {
     const schema = schemas[options.schema ?? NEWEST_VERSION];
     createSchema(db, schema);
     const store = new Store(path, db, schema, storeOptions);

@@ -3,6 +3,7 @@
 // Tests look at files with these, so the whole suite runs on whichever engine is chosen.
 import type { Connection, Driver, DriverOpenOptions } from '../../src/engine/driver.js';
 import { defaultDriver, useNodeDrivers } from '../../src/engine/drivers/index.js';
+import { recordingOn } from './recording.js';
 
 // The suites import the core's modules directly, not through an entry point: install Node's
 // engines as src/index.ts does.
@@ -23,18 +24,5 @@ export function openDb(path: string, options: DriverOpenOptions = {}): Connectio
  * seam where the store meets SQLite, for tests that count prepares or pragmas.
  */
 export function recording(method: 'prepare' | 'pragma', base: Driver = testDriver): { driver: Driver; calls: string[] } {
-  const calls: string[] = [];
-  const driver: Driver = {
-    name: base.name,
-    capabilities: base.capabilities,
-    files: base.files,
-    fileSize: (path) => base.fileSize(path),
-    open(path, options) {
-      const conn = base.open(path, options) as unknown as Record<string, (sql: string, ...rest: unknown[]) => unknown>;
-      const call = conn[method]!.bind(conn);
-      conn[method] = (sql: string, ...rest: unknown[]) => (calls.push(sql), call(sql, ...rest));
-      return conn as unknown as Connection;
-    },
-  };
-  return { driver, calls };
+  return recordingOn(method, base);
 }

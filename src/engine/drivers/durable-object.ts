@@ -61,8 +61,22 @@ export type VersionFromHash = (identityHash: string) => number | undefined;
 
 /** `PRAGMA user_version` and `PRAGMA user_version = N`, which the host refuses as SQL. */
 const USER_VERSION = /^\s*user_version\s*(?:=\s*(-?\d+)\s*)?;?\s*$/i;
-/** `PRAGMA query_only`, which the host refuses too: an object's connection always writes, so it reads 0 and may be set OFF. */
+/**
+ * `PRAGMA query_only`, which the host refuses too: kept by the connection, which then refuses
+ * what could write (a store checks an existing object's database query_only before it works on it).
+ */
 const QUERY_ONLY = /^\s*query_only\s*(?:=\s*(\w+)\s*)?;?\s*$/i;
+
+/**
+ * Settings the host owns and refuses to change (SQLITE_AUTH): how durably it writes, where
+ * temporary data goes, how long to wait for a lock (an object's database has one connection).
+ * Room's runtime settings (engine/connection.ts) set them on every store; here they are left
+ * to the host, as the `journal_mode` it keeps is (capabilities.wal is false).
+ */
+const HOST_SETTING = /^\s*(?:synchronous|temp_store|busy_timeout)\s*=\s*\w+\s*;?\s*$/i;
+
+/** Statements query_only lets through: reads, and pragmas (settings of the connection, not the database). */
+const QUERY_ONLY_ALLOWS = /^\s*(?:SELECT|VALUES|EXPLAIN|PRAGMA)\b/i;
 
 /** workerd's suffix: "...: SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_UNIQUE)". */
 const CODE_SUFFIX = /:\s*(SQLITE_[A-Z_]+)(?:\s*\(extended:\s*(SQLITE_[A-Z_]+)\))?\s*$/;
@@ -92,6 +106,8 @@ function storeValue(v: unknown, safe: boolean): unknown {
   if (safe && typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
   return v;
 }
+
+const isPlainObject = (v: unknown): boolean => v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v));
 
 class DurableObjectStatement implements Statement {
   private mode = RowMode.Objects;
@@ -137,6 +153,9 @@ class DurableObjectStatement implements Statement {
         return hostValue(values[n]);
       });
     }
+    // Named values for a statement that names none bind nothing, as on the other engines (a
+    // domain query whose clause leaves out a name it was given: the shelf's "all" tab).
+    if (params.length === 1 && isPlainObject(params[0])) return [];
     return bindable(params).map(hostValue);
   }
 
@@ -226,6 +245,7 @@ export class DurableObjectConnection implements Connection {
   readonly readonly = false;
   private depth = 0;
   private closed = false;
+  private queryOnly = false;
 
   constructor(
     readonly storage: DurableStorageLike,
@@ -242,6 +262,7 @@ export class DurableObjectConnection implements Connection {
   /** One statement on the host, its error given SQLite's code name. */
   execute(sql: string, bindings: unknown[]): SqlCursor {
     if (this.closed) throw new TypeError('The database connection is not open');
+    if (this.queryOnly && !QUERY_ONLY_ALLOWS.test(sql)) throw Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' });
     try {
       return this.storage.sql.exec(sql, ...bindings);
     } catch (e) {
@@ -284,9 +305,12 @@ export class DurableObjectConnection implements Connection {
     }
     const q = QUERY_ONLY.exec(source);
     if (q) {
-      if (q[1] === undefined) return options.simple ? 0 : [{ query_only: 0 }];
-      if (/^(0|off|false|no)$/i.test(q[1])) return [];
+      const on = this.queryOnly ? 1 : 0;
+      if (q[1] === undefined) return options.simple ? on : [{ query_only: on }];
+      this.queryOnly = /^(1|on|true|yes)$/i.test(q[1]);
+      return [];
     }
+    if (HOST_SETTING.test(source)) return [];
     const stmt = this.prepare(`PRAGMA ${source}`);
     return options.simple ? stmt.pluck().get() : stmt.all();
   }
@@ -318,15 +342,28 @@ export class DurableObjectConnection implements Connection {
   }
 }
 
+/** sqlite_master rows of ours: not SQLite's own, the host's (`_cf_…`) nor miniflare's (`__miniflare…`). */
+export const OURS = "name NOT LIKE 'sqlite!_%' ESCAPE '!' AND name NOT LIKE '!_cf!_%' ESCAPE '!' AND name NOT LIKE '!_!_miniflare%' ESCAPE '!'";
+
+/** Whether the object's database holds none of our tables yet. */
+export function holdsNothing(storage: DurableStorageLike): boolean {
+  const rows = storage.sql.exec(`SELECT count(*) AS n FROM sqlite_master WHERE ${OURS}`).toArray();
+  return rows[0]?.n === 0;
+}
+
+/** A database's companions on a file system; an object has none. */
+const COMPANION = /-(?:wal|shm|journal)$/;
+
 /**
  * A Driver for one Durable Object's storage. `open` ignores the path (an object has one
- * database) and hands out connections on it.
+ * database) and hands out connections on it. Its size is 0 while it holds nothing of ours (a
+ * new store: the host keeps tables of its own there), and it has no -wal, -shm or -journal.
  */
 export function durableObjectDriver(storage: DurableStorageLike, versionFromHash: VersionFromHash): Driver {
   return {
     name: 'durable-object',
     capabilities: DURABLE_OBJECT_CAPABILITIES,
     open: () => new DurableObjectConnection(storage, versionFromHash),
-    fileSize: () => storage.sql.databaseSize,
+    fileSize: (path) => (COMPANION.test(path) ? undefined : holdsNothing(storage) ? 0 : storage.sql.databaseSize),
   };
 }

@@ -24,6 +24,9 @@ export function provideWasm(given: WasmModules): void {
   modules = given;
 }
 
+/** Whether a host gave the modules (a Worker's entry did): SQLite WASM then starts from them. */
+export const wasmModulesGiven = (): boolean => modules !== undefined;
+
 const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
 let loading: Promise<Sqlite3> | undefined;
@@ -32,7 +35,7 @@ let loading: Promise<Sqlite3> | undefined;
  * SQLite WASM from the bundled modules. While it starts, `new WebAssembly.Module(bytes)` finds
  * the trampoline of those bytes instead of compiling (Workers refuse code generation).
  */
-function sqliteFromModules(): Promise<Sqlite3> {
+export function sqliteFromModules(): Promise<Sqlite3> {
   const given = modules;
   if (!given) return Promise.reject(new Error('SQLite WASM was not bundled: run the Worker from dist/worker/entry.js (npm run worker:build)'));
   const init = sqlite3InitModule as unknown as (config: object) => Promise<Sqlite3>;

@@ -1,6 +1,7 @@
 // Loading SQLite WASM, once per realm, and one driver per storage.
 import sqlite3InitModule, { type SAHPoolUtil, type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { DriverUnavailableError } from '../../../errors.js';
+import { sqliteFromModules, wasmModulesGiven } from '../wasm-modules.js';
 import type { WasmStorage } from '../wasm-storage.js';
 import { WasmEngine, type WasmDriver } from './engine.js';
 import { MemoryFiles } from './storage-memory.js';
@@ -19,7 +20,8 @@ let loading: Promise<Sqlite3Static> | undefined;
 
 /** Loads and instantiates the WASM module once per realm. */
 export function loadSqliteWasm(): Promise<Sqlite3Static> {
-  loading ??= sqlite3InitModule();
+  // In a Worker, from the modules its entry gave (workerd compiles no WebAssembly at run time).
+  loading ??= wasmModulesGiven() ? sqliteFromModules() : sqlite3InitModule();
   return loading;
 }
 
