@@ -160,11 +160,11 @@ test('a backup of a store holding a Long past 2^53 writes its exact digits, and 
   s.books.save(book('https://b/1'));
   s.db.exec(`UPDATE books SET durChapterTime = ${BIG}`);
   const zip = await exportBackup(s);
-  s.close();
   const text = strFromU8(unzipSync(zip)['bookshelf.json']!);
   assert.match(text, /"durChapterTime": 1152921504606846977,/);
-  const t = newStore();
-  const report = await importBackup(t, zip);
-  assert.equal(raw(t, 'SELECT durChapterTime FROM books'), BIG, JSON.stringify(report));
-  t.close();
+  // Imported again into the emptied store (one store: the suite also runs on a Durable Object).
+  s.db.exec('DELETE FROM books');
+  const report = await importBackup(s, zip);
+  assert.equal(raw(s, 'SELECT durChapterTime FROM books'), BIG, JSON.stringify(report));
+  s.close();
 });

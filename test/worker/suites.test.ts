@@ -27,8 +27,6 @@ interface Exclusion {
 
 const TWO_DATABASES = /ONE_DATABASE_PER_OBJECT/;
 const twoDatabases = (what: string): Exclusion => ({ reason: `opens two databases at once (${what}); an object has one`, error: TWO_DATABASES });
-// Issue 27's last finding (the lead's work): the host reads integers as doubles.
-const beyond53: Exclusion = { reason: 'reads a 64-bit group mask past 2^53, which the host reads as a double (docs/worker.md)', error: /922337203685477580/ };
 
 /** Tests left out, by file and full name, with why and the error they fail with here. */
 const EXCLUDED: Readonly<Record<string, Exclusion>> = {
@@ -36,8 +34,6 @@ const EXCLUDED: Readonly<Record<string, Exclusion>> = {
     reason: "reads the repository's source files, which are not inside workerd",
     error: /ENOENT.*readdir/,
   },
-  'domain-book-groups.test.js > delete removes the group and clears its bit from every book, and only that bit': beyond53,
-  'domain-books.test.js > setGroups writes the bitmask the app reads': beyond53,
   'domain-book-groups.test.js > openStore inserts the v62 special groups into a file it creates; ensureSpecial fills only missing ids':
     twoDatabases('a new file and an existing one'),
   'domain-book-groups.test.js > an existing file is left untouched unless specialGroups: true is asked': {

@@ -19,9 +19,13 @@ const distTest = resolve(here, '..', '..');
 const distSrc = resolve(distTest, '..', 'src');
 const root = resolve(distTest, '..', '..');
 
-/** The engine suites: seam, tables, domain-*, backup-(import|export|exact|versions|records). */
+/** The engine suites: seam, tables, integer-widths, domain-*, backup-(import|export|exact|versions|records). */
 export const isEngineSuite = (f: string): boolean =>
-  f === 'seam.test.js' || f === 'tables.test.js' || /^domain-.*\.test\.js$/.test(f) || /^backup-(import|export|exact|versions|records)\.test\.js$/.test(f);
+  f === 'seam.test.js' ||
+  f === 'tables.test.js' ||
+  f === 'integer-widths.test.js' ||
+  /^domain-.*\.test\.js$/.test(f) ||
+  /^backup-(import|export|exact|versions|records)\.test\.js$/.test(f);
 
 export function engineSuites(): string[] {
   return readdirSync(distTest).filter(isEngineSuite).sort();
