@@ -36,6 +36,7 @@ export {
   IoError,
   CorruptError,
   InvalidArgumentError,
+  UnsupportedError,
   type ErrorCode,
   type StructureDifference,
   type Damage,

@@ -43,6 +43,7 @@ export type ErrorCode =
   | 'UNKNOWN_GROUP'
   | 'UNKNOWN_SOURCE'
   | 'INVALID_ARGUMENT'
+  | 'UNSUPPORTED'
   | 'STORE_CLOSED'
   | 'BUSY'
   | 'CANNOT_OPEN'
@@ -264,6 +265,17 @@ export class TransactionStateError extends LegadoStoreError {
   constructor(operation: string) {
     super('IN_TRANSACTION', `${operation} cannot run inside a transaction: commit or roll back first`);
     this.operation = operation;
+  }
+}
+
+/** Something the store's engine cannot do (its DriverCapabilities say so): change listeners on a Durable Object. */
+export class UnsupportedError extends LegadoStoreError {
+  readonly feature: string;
+  readonly driver: string;
+  constructor(feature: string, driver: string, why: string) {
+    super('UNSUPPORTED', `${feature} is not available on the ${driver} engine: ${why}`);
+    this.feature = feature;
+    this.driver = driver;
   }
 }
 

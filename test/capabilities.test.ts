@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Connection, Driver, DriverCapabilities, Statement } from '../src/engine/driver.js';
-import { InvalidArgumentError } from '../src/errors.js';
+import { InvalidArgumentError, UnsupportedError } from '../src/errors.js';
 import { migrate } from '../src/migrate/migrate.js';
 import { openStore } from '../src/store/open.js';
 import { checkedStatement, wrappedConnection } from './helpers/checked-connection.js';
@@ -26,6 +26,8 @@ const CONTROL = /^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
 interface Seen {
   refused: string[];
   mostBound: number;
+  /** The engine refuses TEMP tables and triggers (capabilities.tempTriggers false), as a Durable Object does. */
+  noTemp: boolean;
 }
 
 const refuse = (seen: Seen, why: string): never => {
@@ -36,6 +38,7 @@ const refuse = (seen: Seen, why: string): never => {
 function checkSql(seen: Seen, sql: string): void {
   if (CONTROL.test(sql)) refuse(seen, `transaction statement ${sql.trim().split(/\s+/)[0]}`);
   if (/user_version/i.test(sql)) refuse(seen, 'user_version as SQL');
+  if (seen.noTemp && /\bCREATE\s+TEMP(ORARY)?\b/i.test(sql)) refuse(seen, 'a TEMP table or trigger');
 }
 
 function bound(params: unknown[]): number {
@@ -81,7 +84,7 @@ function tightConnection(seen: Seen, path: string, inner: Connection, capabiliti
 }
 
 function tightDriver(claims: Partial<DriverCapabilities> = {}): { driver: Driver; seen: Seen } {
-  const seen: Seen = { refused: [], mostBound: 0 };
+  const seen: Seen = { refused: [], mostBound: 0, noTemp: claims.tempTriggers === false };
   const capabilities: DriverCapabilities = {
     ...testDriver.capabilities,
     maxParameters: LIMIT,
@@ -174,4 +177,30 @@ test('the engine really refuses: a driver that claims SQLite’s limits fails on
   assert.throws(() => conn.exec('BEGIN IMMEDIATE'), /transaction statement BEGIN/);
   assert.throws(() => conn.prepare('PRAGMA user_version = 3'), /user_version as SQL/);
   conn.close();
+});
+
+test('an engine without TEMP triggers: onChange is an UnsupportedError before anything is created; with them, listeners run', () => {
+  const { driver, seen } = tightDriver({ tempTriggers: false });
+  const store = openStore(join(dir, 'no-temp.db'), { driver, schema: 75 });
+  assert.throws(
+    () => store.onChange('books', () => {}),
+    (e: unknown) =>
+      e instanceof UnsupportedError &&
+      e.code === 'UNSUPPORTED' &&
+      e.driver === 'tight' &&
+      e.message === "store.onChange is not available on the tight engine: change listeners are TEMP triggers (as Room's are), which this engine refuses",
+  );
+  store.tables.books.insert(book);
+  assert.deepEqual(seen.refused, [], 'no TEMP table or trigger was tried');
+  store.close();
+  assert.equal(openDb(join(dir, 'no-temp.db')).prepare('SELECT count(*) FROM books').pluck().get(), 1);
+
+  // The suite's engine says nothing of TEMP triggers (left out: true): listeners run.
+  assert.equal(testDriver.capabilities.tempTriggers, undefined);
+  const other = openStore(join(dir, 'temp.db'), { driver: testDriver, schema: 75 });
+  const reports: string[][] = [];
+  other.onChange('books', (changed) => reports.push([...changed]));
+  other.tables.books.insert(book);
+  assert.deepEqual(reports, [['books']]);
+  other.close();
 });

@@ -38,6 +38,12 @@ export interface DriverCapabilities {
   readonly userVersion: boolean;
   /** The longest LIKE or GLOB pattern, in bytes (SQLite's default: 50000; a Durable Object: 50). */
   readonly maxLikePatternBytes: number;
+  /**
+   * TEMP tables and triggers may be created: change listeners (`store.onChange`) are TEMP
+   * triggers, as Room's InvalidationTracker's are. Left out: true. A Durable Object refuses them,
+   * and `onChange` there is an UnsupportedError.
+   */
+  readonly tempTriggers?: boolean | undefined;
 }
 
 /** The capabilities of SQLite as a native library on a file system (better-sqlite3, node:sqlite, bun:sqlite). */

@@ -1,5 +1,5 @@
 // A store: one connection to one file of a known schema version, with a typed API per table.
-import { InvalidArgumentError, UnknownTableError } from '../errors.js';
+import { InvalidArgumentError, UnknownTableError, UnsupportedError } from '../errors.js';
 import { closeWithoutCheckpoint, type Db } from '../engine/connection.js';
 import { resolveDriver } from '../engine/registry.js';
 import type { DriverChoice, Statement, TransactionFn } from '../engine/driver.js';
@@ -118,6 +118,9 @@ export class Store<V extends SchemaVersion = 62> implements DomainContext {
   onChange(tables: TableName<V> | readonly TableName<V>[], listener: ChangeListener<TableName<V>>, options?: ChangeOptions): () => void {
     const names: readonly string[] = typeof tables === 'string' ? [tables] : tables;
     for (const n of names) this.table(n);
+    if (this.db.capabilities.tempTriggers === false) {
+      throw new UnsupportedError('store.onChange', this.db.driver, "change listeners are TEMP triggers (as Room's are), which this engine refuses");
+    }
     return this.changes.subscribe(names, listener as ChangeListener, options);
   }
 

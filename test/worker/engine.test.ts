@@ -75,6 +75,7 @@ test('seam: statements, named parameters, blobs, nested transactions, error code
     maxParameters: 100,
     userVersion: false,
     maxLikePatternBytes: 50,
+    tempTriggers: false,
   });
 });
 

@@ -41,8 +41,9 @@ const EXCLUDED: Readonly<Record<string, Exclusion>> = {
     error: /ENOENT.*copy/,
   },
   'domain-chapters.test.js > replaceToc inside a transaction of the caller: a failure undoes the refresh only; a large refresh is reported once': {
-    reason: "listens for changes (store.onChange), which Room's TEMP triggers report: the host refuses TEMP tables and triggers",
-    error: /SQLITE_AUTH/,
+    reason:
+      "listens for changes (store.onChange), which Room's TEMP triggers report: the host refuses TEMP tables and triggers, and the engine says so (tempTriggers: false)",
+    error: /\[UNSUPPORTED\]: store\.onChange is not available on the durable-object engine/,
   },
   'backup-exact.test.js > round trips over generated records: import, export, import again changes no stored value; a second export is byte-identical':
     twoDatabases('two :memory: stores'),

@@ -51,6 +51,7 @@ export const DURABLE_OBJECT_CAPABILITIES: DriverCapabilities = Object.freeze({
   maxParameters: 100,
   userVersion: false,
   maxLikePatternBytes: 50,
+  tempTriggers: false,
 });
 
 /** The KV key that holds the store's schema version (PRAGMA user_version's stand-in). */
