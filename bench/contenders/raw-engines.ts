@@ -28,8 +28,8 @@ export interface RawDb {
   /** Prepared once, rows as arrays (better-sqlite3 `.raw()`, node:sqlite `setReturnArrays`, Bun `values()`, oo1 `get([])`). */
   rows(sql: string): RawRows;
   exec(sql: string): void;
-  /** fn wrapped once: each call of the result runs in BEGIN … COMMIT (ROLLBACK on error). */
-  transaction<A extends unknown[], T>(fn: (...args: A) => T): (...args: A) => T;
+  /** fn wrapped once: each call of the result runs in BEGIN … COMMIT (ROLLBACK on error); `immediate`: BEGIN IMMEDIATE, as the store's. */
+  transaction<A extends unknown[], T>(fn: (...args: A) => T, immediate?: boolean): (...args: A) => T;
   /** All rows, INTEGER values as bigint. */
   allExact(sql: string): Record<string, unknown>[];
   userVersion(): unknown;
@@ -63,7 +63,7 @@ function betterSqlite3(path: string): RawDb {
     prepare: (sql) => db.prepare(sql),
     rows: (sql) => db.prepare(sql).raw(true) as unknown as RawRows,
     exec: (sql) => void db.exec(sql),
-    transaction: (fn) => db.transaction(fn),
+    transaction: (fn, immediate) => (immediate ? db.transaction(fn).immediate : db.transaction(fn)),
     allExact: (sql) => db.prepare(sql).safeIntegers(true).all() as Record<string, unknown>[],
     userVersion: () => db.pragma('user_version', { simple: true }),
     close: () => void db.close(),
@@ -100,6 +100,7 @@ function nodeSqlite(path: string): RawDb {
   const db = new DatabaseSync(path, { timeout: 5000 });
   for (const p of PRAGMAS) db.exec(`PRAGMA ${p}`);
   const begin = db.prepare('BEGIN');
+  const beginImmediate = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
   return {
@@ -121,9 +122,9 @@ function nodeSqlite(path: string): RawDb {
       };
     },
     exec: (sql) => db.exec(sql),
-    transaction: (fn) =>
+    transaction: (fn, immediate) =>
       begins(
-        () => begin.run(),
+        immediate ? () => beginImmediate.run() : () => begin.run(),
         () => commit.run(),
         () => rollback.run(),
         fn,
@@ -166,7 +167,7 @@ function bunSqlite(path: string): RawDb {
       return { get: (...p) => s.values(...p)[0], all: (...p) => s.values(...p) };
     },
     exec: (sql) => db.exec(sql),
-    transaction: (fn) => db.transaction(fn) as never,
+    transaction: (fn, immediate) => (immediate ? (db.transaction(fn) as unknown as { immediate: never }).immediate : (db.transaction(fn) as never)),
     allExact: (sql) => db.prepare(sql).safeIntegers(true).all() as Record<string, unknown>[],
     userVersion: () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version,
     close: () => db.close(true),
@@ -351,9 +352,9 @@ function wasm(path: string): RawDb {
       return { get: (...params) => s.each(params, s.array, 1)[0], all: (...params) => s.each(params, s.array, Infinity) };
     },
     exec: (sql) => db.exec(sql),
-    transaction: (fn) =>
+    transaction: (fn, immediate) =>
       begins(
-        () => db.exec('BEGIN'),
+        immediate ? () => db.exec('BEGIN IMMEDIATE') : () => db.exec('BEGIN'),
         () => db.exec('COMMIT'),
         () => db.exec('ROLLBACK'),
         fn,
