@@ -4,7 +4,7 @@
 //
 //   git worktree add /tmp/prev <commit> && (cd /tmp/prev && npx tsc -p tsconfig.json)
 //   cp -r /tmp/prev/dist/src .before   # inside this repository, so its imports resolve here
-//   node dist/bench/before-after.js --before .before [--only counts,paging,in-list,source-upsert,transaction-listener] [--rounds 40]
+//   node dist/bench/before-after.js --before .before [--only counts,paging,in-list,source-upsert,progress,transaction,progress-listener,transaction-listener] [--rounds 40]
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,6 +33,19 @@ const PATHS: Record<string, Path> = {
   'in-list': { calls: 300, make: (s) => (i) => s.tables.search_keywords.list({ where: { word: { in: words.slice(0, 9 + (i % 300)) } } }) },
   // 100 book sources upserted into a store that has upserted them before (so statements are prepared).
   'source-upsert': { calls: 20, make: (s) => () => s.tables.book_sources.upsertMany(sourceRows()) },
+  // One book's reading position, alone and in store.transaction, without and with a listener on books.
+  progress: { calls: 100, make: (s) => (i) => s.books.updateProgress('u', { durChapterIndex: 1, durChapterPos: i, durChapterTime: i }) },
+  transaction: {
+    calls: 100,
+    make: (s) => (i) => s.transaction(() => s.books.updateProgress('u', { durChapterIndex: 1, durChapterPos: i, durChapterTime: i })),
+  },
+  'progress-listener': {
+    calls: 100,
+    make(s) {
+      s.onChange('books', () => {});
+      return (i) => s.books.updateProgress('u', { durChapterIndex: 1, durChapterPos: i, durChapterTime: i });
+    },
+  },
   'transaction-listener': {
     calls: 1000,
     make(s) {

@@ -7,6 +7,7 @@
 // Besides: the C floor, a listener against none, the import against JSON.parse plus raw inserts
 // and its peak memory against the input.
 import { instance, STORE, type Measurement, type Report } from './harness.js';
+import { RAW_IMMEDIATE } from './contenders/raw.js';
 import { bootstrapMedian, pairedRatios, type Interval } from './stats.js';
 import type { Workload } from './workloads.js';
 
@@ -88,6 +89,10 @@ export function targets(r: Report): Target[] {
     const best = fastestHand(ms);
     const limit = BULK.has(w.key) ? BULK_LIMIT : SINGLE_LIMIT;
     if (best) add(`≤ ${limit.toFixed(2)}× fastest hand-written (${best.contender})`, paired(store, best, r.seed), limit, control);
+    // The transaction call is also judged against the store's own guarantee (BEGIN IMMEDIATE) by hand.
+    const immediate = ms.get(RAW_IMMEDIATE);
+    if (immediate && immediate !== best)
+      add(`≤ ${limit.toFixed(2)}× ${RAW_IMMEDIATE} (BEGIN IMMEDIATE by hand)`, paired(store, immediate, r.seed), limit, control);
     const floor = all.find((m) => m.kind === 'floor');
     if (floor) add(`≤ 1.20× the C floor (${floor.contender})`, paired(store, floor, r.seed), 1.2, control);
     for (const l of all.filter((m) => m.kind === 'listener'))

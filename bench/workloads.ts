@@ -8,6 +8,7 @@ import { openStore } from '../src/index.js';
 import type { Clock, Contender, MaybePromise, Session } from './contender.js';
 import { toJson, SOURCE_JSON, writeJson } from './contenders/backup-json.js';
 import * as data from './data.js';
+import { RAW_IMMEDIATE } from './contenders/raw.js';
 import { benchEngine } from './engine.js';
 
 export interface Sizes {
@@ -353,7 +354,8 @@ function tierWorkloads(sizes: Sizes, tier: number): Workload[] {
       session: true,
       writes: 'books',
       // The store and the fastest hand-written code (and its control): the call is what is measured.
-      canRun: (c) => (c.kind === 'store' || c.kind === 'listener' || c.name === 'raw' || c.kind === 'control') && has(c, 'transaction'),
+      canRun: (c) =>
+        (c.kind === 'store' || c.kind === 'listener' || c.name === 'raw' || c.name === RAW_IMMEDIATE || c.kind === 'control') && has(c, 'transaction'),
       template: (path) => fillShelf(path, shelf()),
       run: async (ctx) => ({ rows: await session(ctx).transactionCalls!(saves()) }),
       check: (ctx) => tableDigest(ctx.path, 'books', 'bookUrl', 'bookUrl, durChapterIndex, durChapterPos, durChapterTime'),

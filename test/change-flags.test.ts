@@ -2,6 +2,7 @@
 // the engine can define a flag function (Connection.defineFlag: SQLite WASM). Run on every engine:
 // where the engine has no flags, the triggers count every row as they always did. Each test reads
 // the trigger's counters from the file's TEMP table, not only what the listener heard.
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UniqueViolationError, type Store } from 'legado-store';
@@ -131,5 +132,23 @@ test('a listener’s own typed write is notified after the current round, and qu
   s.db.exec("UPDATE books SET durChapterPos = 8 WHERE bookUrl = 'b1'");
   assert.equal(counted(s, 'books') - before, hasFlags(s) ? 1 : 3);
   assert.deepEqual(heard, ['call 0', 'call 1', 'call 2']);
+  s.close();
+});
+
+test('better-sqlite3 and node:sqlite (where it defines SQL functions) keep the triggers quiet; bun:sqlite cannot', () => {
+  const s = newStore();
+  const engine = s.db.driver;
+  // node:sqlite has DatabaseSync.prototype.function from Node 22.13 and 23.5.
+  const nodeFunctions =
+    engine === 'node:sqlite' &&
+    typeof (createRequire(import.meta.url)('node:sqlite') as { DatabaseSync: { prototype: { function?: unknown } } }).DatabaseSync.prototype.function ===
+      'function';
+  if (engine === 'better-sqlite3' || engine === 'wasm' || nodeFunctions) assert.ok(hasFlags(s), `${engine} defines the flag function`);
+  if (engine === 'bun:sqlite') assert.ok(!hasFlags(s));
+  // The flag is an SQL function of no arguments on the connection: 1 while the triggers count.
+  if (hasFlags(s)) {
+    s.onChange('books', () => {});
+    assert.equal(s.db.prepare('SELECT legado_store_counts_0()').pluck().get(), 1);
+  }
   s.close();
 });

@@ -88,6 +88,26 @@ test('pluck, raw and their switching off; iterate in each mode', () => {
   db.close();
 });
 
+test('get in raw and pluck mode with none, one, two and three parameters, arrays spread', () => {
+  // Bun's adapter passes one or two plain parameters straight on: each count, and arrays, read the same row.
+  const db = memory();
+  db.exec("INSERT INTO t (name, n) VALUES ('a', 1), ('b', 2)");
+  const none = db.prepare("SELECT name, n FROM t WHERE name = 'b'").raw();
+  const one = db.prepare('SELECT name, n FROM t WHERE name = ?').raw();
+  const two = db.prepare('SELECT name, n FROM t WHERE name = ? AND n = ?').raw();
+  const three = db.prepare('SELECT name, n FROM t WHERE name = ? AND n = ? AND id > ?').raw();
+  assert.deepEqual(none.get(), ['b', 2]);
+  assert.deepEqual(one.get('b'), ['b', 2]);
+  assert.deepEqual(one.get(['b']), ['b', 2]);
+  assert.deepEqual(two.get('b', 2), ['b', 2]);
+  assert.deepEqual(two.get(['b', 2]), ['b', 2]);
+  assert.deepEqual(two.get('b', [2]), ['b', 2]);
+  assert.equal(two.get('b', 1), undefined);
+  assert.deepEqual(three.get('b', 2, 0), ['b', 2]);
+  assert.equal(two.pluck().get('a', 1), 'a');
+  db.close();
+});
+
 test('safeIntegers reads 64-bit integers exactly as bigint, and can be switched off', () => {
   const db = memory();
   const big = -(2n ** 63n);

@@ -28,8 +28,8 @@ export interface RawDb {
   /** Prepared once, rows as arrays (better-sqlite3 `.raw()`, node:sqlite `setReturnArrays`, Bun `values()`, oo1 `get([])`). */
   rows(sql: string): RawRows;
   exec(sql: string): void;
-  /** fn wrapped once: each call of the result runs in BEGIN … COMMIT (ROLLBACK on error). */
-  transaction<A extends unknown[], T>(fn: (...args: A) => T): (...args: A) => T;
+  /** fn wrapped once: each call of the result runs in BEGIN … COMMIT (ROLLBACK on error); `immediate`: BEGIN IMMEDIATE, as the store's. */
+  transaction<A extends unknown[], T>(fn: (...args: A) => T, immediate?: boolean): (...args: A) => T;
   /** All rows, INTEGER values as bigint. */
   allExact(sql: string): Record<string, unknown>[];
   userVersion(): unknown;
@@ -63,7 +63,7 @@ function betterSqlite3(path: string): RawDb {
     prepare: (sql) => db.prepare(sql),
     rows: (sql) => db.prepare(sql).raw(true) as unknown as RawRows,
     exec: (sql) => void db.exec(sql),
-    transaction: (fn) => db.transaction(fn),
+    transaction: (fn, immediate) => (immediate ? db.transaction(fn).immediate : db.transaction(fn)),
     allExact: (sql) => db.prepare(sql).safeIntegers(true).all() as Record<string, unknown>[],
     userVersion: () => db.pragma('user_version', { simple: true }),
     close: () => void db.close(),
@@ -100,6 +100,7 @@ function nodeSqlite(path: string): RawDb {
   const db = new DatabaseSync(path, { timeout: 5000 });
   for (const p of PRAGMAS) db.exec(`PRAGMA ${p}`);
   const begin = db.prepare('BEGIN');
+  const beginImmediate = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
   return {
@@ -121,9 +122,9 @@ function nodeSqlite(path: string): RawDb {
       };
     },
     exec: (sql) => db.exec(sql),
-    transaction: (fn) =>
+    transaction: (fn, immediate) =>
       begins(
-        () => begin.run(),
+        immediate ? () => beginImmediate.run() : () => begin.run(),
         () => commit.run(),
         () => rollback.run(),
         fn,
@@ -166,7 +167,7 @@ function bunSqlite(path: string): RawDb {
       return { get: (...p) => s.values(...p)[0], all: (...p) => s.values(...p) };
     },
     exec: (sql) => db.exec(sql),
-    transaction: (fn) => db.transaction(fn) as never,
+    transaction: (fn, immediate) => (immediate ? (db.transaction(fn) as unknown as { immediate: never }).immediate : (db.transaction(fn) as never)),
     allExact: (sql) => db.prepare(sql).safeIntegers(true).all() as Record<string, unknown>[],
     userVersion: () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version,
     close: () => db.close(true),
@@ -225,7 +226,10 @@ export async function loadRawEngine(name: DriverName): Promise<void> {
   wasmModule = await init();
 }
 
+/** Strings up to this long are encoded byte by byte (the store's WASM driver's figure). */
+const SHORT_TEXT = 8;
 const ROW = 100;
+const DONE = 101;
 const TEXT = 3;
 const INTEGER = 1;
 const BLOB = 4;
@@ -249,7 +253,9 @@ function wasm(path: string): RawDb {
   let scratchSize = 0;
   // Text is written into one scratch buffer and bound SQLITE_STATIC (0): SQLite reads it there
   // until `each` clears the bindings, with no copy; short text as UTF-8 byte by byte, the rest
-  // with encodeInto (the store's WASM driver binds the same way).
+  // with encodeInto (the store's WASM driver binds the same way, with the same SHORT_TEXT: up to
+  // 64 characters byte by byte made this contender 2x the store on the bulk insert, in a process
+  // where charCodeAt had seen strings of several kinds, src/engine/drivers/wasm/bind.ts).
   const bind = (s: number, params: readonly unknown[]): void => {
     let need = 1;
     for (const v of params) if (typeof v === 'string') need += v.length * 3 + 1;
@@ -265,7 +271,7 @@ function wasm(path: string): RawDb {
       if (v === null || v === undefined) x.sqlite3_bind_null(s, i);
       else if (typeof v === 'string') {
         let n = -1;
-        if (v.length <= 64) {
+        if (v.length <= SHORT_TEXT) {
           let o = at;
           let j = 0;
           for (; j < v.length; j++) {
@@ -332,6 +338,16 @@ function wasm(path: string): RawDb {
     };
     return { array, object, each };
   };
+  // BEGIN, COMMIT and ROLLBACK prepared once and stepped (db.exec parsed them on every call:
+  // the store's transaction call came out 0.56x this contender's).
+  const fixed = (sql: string): (() => void) => {
+    const s = db.prepare(sql).pointer;
+    return () => {
+      const rc = x.sqlite3_step(s);
+      x.sqlite3_reset(s);
+      if (rc !== DONE) throw new Error(`${sql}: SQLite result code ${rc}`);
+    };
+  };
   return {
     engine: 'wasm',
     prepare(sql) {
@@ -351,13 +367,7 @@ function wasm(path: string): RawDb {
       return { get: (...params) => s.each(params, s.array, 1)[0], all: (...params) => s.each(params, s.array, Infinity) };
     },
     exec: (sql) => db.exec(sql),
-    transaction: (fn) =>
-      begins(
-        () => db.exec('BEGIN'),
-        () => db.exec('COMMIT'),
-        () => db.exec('ROLLBACK'),
-        fn,
-      ),
+    transaction: (fn, immediate) => begins(fixed(immediate ? 'BEGIN IMMEDIATE' : 'BEGIN'), fixed('COMMIT'), fixed('ROLLBACK'), fn),
     allExact: (sql) => {
       const s = stmt(sql, true);
       return s.each([], s.object, Infinity);

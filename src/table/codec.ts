@@ -134,13 +134,14 @@ export class Codec {
       case 'number': {
         // What the app can read: an Int's 32 bits; a Long's 64, given as a number within
         // ±(2^53-1) (one past that was already rounded by JavaScript) or as a bigint. A Long
-        // past 2^53 reads back as the bigint it is (compiled.ts INEXACT).
+        // past 2^53 reads back as the bigint it is (compiled.ts INEXACT). Ranges indexed, not
+        // destructured: a destructuring was a third of this method's time on a progress save.
         if (typeof v === 'number') {
-          const [lowest, max] = c.int32 ? INT32 : SAFE;
-          if (Number.isInteger(v) && v >= (c.min ?? lowest) && v <= max) return v;
+          const range = c.int32 ? INT32 : SAFE;
+          if (Number.isInteger(v) && v >= (c.min ?? range[0]) && v <= range[1]) return v;
         } else if (typeof v === 'bigint') {
-          const [lowest, max] = c.int32 ? INT32 : INT64;
-          if (v >= (c.min ?? lowest) && v <= max) return v;
+          const range = c.int32 ? INT32 : INT64;
+          if (v >= (c.min ?? range[0]) && v <= range[1]) return v;
         }
         break;
       }

@@ -91,7 +91,9 @@ export class Updater<K> {
       given |= 1 << i;
     }
     if (given === 0) return t.has(key);
-    for (const k of t.keyValues(key)) vals.push(k);
+    // A one-column key is encoded in place, without keyValues' array.
+    if (t.pk.length === 1 && key !== undefined && key !== null) vals.push(t.codec.encodeValue(t.pk[0]!, key));
+    else for (const k of t.keyValues(key)) vals.push(k);
     const stmt = (this.statements[given] ??= t.hooks.prepare(
       updateSql(
         t.model,

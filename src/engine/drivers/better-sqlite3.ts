@@ -39,9 +39,18 @@ export const betterSqlite3Driver: Driver = {
     Object.defineProperties(db, {
       driver: { value: 'better-sqlite3', enumerable: false },
       capabilities: { value: NATIVE_CAPABILITIES, enumerable: false },
+      defineFlag: { value: defineFlag, enumerable: false },
     });
     return db as unknown as Connection;
   },
   fileSize: nodeFileSize,
   files: nodeFiles,
 };
+
+/**
+ * Connection.defineFlag: a change trigger that tests it and finds it false costs half what its
+ * TEMP table update costs (a progress save: +5.8% over no trigger, against +11.6%; bench/README.md).
+ */
+function defineFlag(this: BetterSqlite3.Database, name: string, read: () => boolean): void {
+  this.function(name, { deterministic: false, varargs: false }, () => (read() ? 1 : 0));
+}

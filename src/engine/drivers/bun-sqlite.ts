@@ -75,8 +75,18 @@ class BunSqliteStatement implements Statement {
 
   get(...params: unknown[]): unknown {
     if (this.mode === RowMode.Objects) return this.stmt.get(...bindable(params)) ?? undefined;
-    // values() has no single-row form: the first row of all of them is what get() means.
-    const row = this.stmt.values(...bindable(params))[0];
+    // values() has no single-row form: the first row of all of them is what get() means. One or
+    // two plain parameters (a point read by key) are passed on without bindable and a spread.
+    const n = params.length;
+    const a = params[0];
+    const b = params[1];
+    const rows =
+      n === 1 && !Array.isArray(a)
+        ? this.stmt.values(a)
+        : n === 2 && !Array.isArray(a) && !Array.isArray(b)
+          ? this.stmt.values(a, b)
+          : this.stmt.values(...bindable(params));
+    const row = rows[0];
     return row === undefined ? undefined : this.mode === RowMode.Pluck ? row[0] : row;
   }
 

@@ -42,6 +42,8 @@ interface NodeDatabaseSync {
   close(): void;
   /** Node 22.16 / 24 and newer. */
   readonly isTransaction?: boolean;
+  /** Node 22.13 / 23.5 and newer. */
+  function?(name: string, options: { deterministic: boolean }, fn: () => number): void;
 }
 interface NodeSqlite {
   DatabaseSync: new (path: string, options?: Record<string, unknown>) => NodeDatabaseSync;
@@ -290,9 +292,13 @@ class NodeSqliteConnection implements Connection {
   private readonly host: TransactionHost;
   private readonly fixed = new Map<string, NodeStatementSync>();
 
+  /** Connection.defineFlag, where this Node defines SQL functions (better-sqlite3's driver says what it spares). */
+  readonly defineFlag?: (name: string, read: () => boolean) => void;
+
   constructor(db: NodeDatabaseSync, readonly: boolean) {
     this.db = db;
     this.readonly = readonly;
+    if (typeof db.function === 'function') this.defineFlag = (name, read) => db.function!(name, { deterministic: false }, () => (read() ? 1 : 0));
     const self = this;
     this.host = {
       get inTransaction() {

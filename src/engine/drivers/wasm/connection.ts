@@ -121,7 +121,7 @@ export class WasmConnection implements Connection {
     run: (sql) => {
       let stmt = conn.control.get(sql);
       if (stmt === undefined) conn.control.set(sql, (stmt = conn.prepare(sql) as WasmStatement));
-      stmt.run();
+      stmt.runBare();
     },
   }))(this);
 

@@ -63,14 +63,7 @@ export class WasmStatement implements Statement {
   }
 
   run(...params: unknown[]): RunResult {
-    this.start(params);
-    try {
-      while (this.step()) {
-        /* a statement with rows run for its effect */
-      }
-    } finally {
-      this.finish();
-    }
+    this.runBare(params);
     const db = this.conn.pointer;
     const x = this.conn.fast;
     const { capi } = this.conn.sqlite3;
@@ -79,6 +72,21 @@ export class WasmStatement implements Statement {
       changes: Number(x !== undefined ? x.sqlite3_changes64(db) : capi.sqlite3_changes64(db)),
       lastInsertRowid: this.safe ? BigInt(rowid) : Number(rowid),
     };
+  }
+
+  /**
+   * run without its result: for the transaction emulation's BEGIN, COMMIT and savepoints, which
+   * read neither changes nor rowid (two 64-bit values, each a BigInt out of the module).
+   */
+  runBare(params: unknown[] = []): void {
+    this.start(params);
+    try {
+      while (this.step()) {
+        /* a statement with rows run for its effect */
+      }
+    } finally {
+      this.finish();
+    }
   }
 
   get(...params: unknown[]): unknown {

@@ -1,0 +1,74 @@
+// The store against the bench's hand-written contenders in one process: progress saves or
+// transaction calls in paired blocks, one session per contender kept for the whole run (the
+// code alone) or opened afresh every round (as the harness does: first use timed too).
+//
+//   node dist/bench/in-process.js [--driver better-sqlite3|node:sqlite|bun:sqlite|wasm] [--workload progress|transaction] [--rounds 200] [--calls 100] [--fresh]
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { openStore, type DriverName } from '../src/index.js';
+import type { Contender, Session } from './contender.js';
+import { legadoStore } from './contenders/legado-store.js';
+import { loadRawEngine } from './contenders/raw-engines.js';
+import { raw, rawImmediate } from './contenders/raw.js';
+import { useEngine } from './engine.js';
+import { flag, load, pairedBlocks, ratio } from './paired.js';
+import { median } from './stats.js';
+
+async function main(): Promise<void> {
+  const eng = await useEngine(flag('driver') as DriverName | undefined);
+  await loadRawEngine(eng.name);
+  const workload = flag('workload', 'progress')!;
+  const rounds = Number(flag('rounds', '200'));
+  const calls = Number(flag('calls', '100'));
+  const fresh = process.argv.includes('--fresh');
+  const dir = eng.name === 'wasm' ? '/bench' : mkdtempSync(join(os.platform() === 'linux' ? '/dev/shm' : os.tmpdir(), 'in-process-'));
+  const template = join(dir, 't.db');
+  const s = openStore(template, { driver: eng.driver, schema: 62 });
+  s.tables.books.insert({ bookUrl: 'u', name: 'n', author: 'a', origin: 'o' });
+  s.close();
+  const clock = { now: 0 };
+  const saves = Array.from({ length: calls }, (_, i) => ({ bookUrl: 'u', durChapterIndex: 1, durChapterPos: i, durChapterTime: i }));
+  const contenders: Record<string, Contender> = { store: legadoStore, raw, again: raw, immediate: rawImmediate };
+  const open = (name: string): Session => {
+    const path = join(dir, `${name}.db`);
+    eng.remove(path);
+    eng.copy(template, path);
+    return contenders[name]!.open(path, clock, { writes: 'books' });
+  };
+  const sessions: Record<string, Session> = Object.fromEntries(Object.keys(contenders).map((n) => [n, open(n)]));
+  const blocks = Object.fromEntries(
+    Object.keys(contenders).map((n) => [
+      n,
+      () => {
+        if (fresh) {
+          void sessions[n]!.close();
+          sessions[n] = open(n);
+        }
+        const t0 = process.hrtime.bigint();
+        void (workload === 'transaction' ? sessions[n]!.transactionCalls!(saves) : sessions[n]!.saveProgress(saves));
+        return Number(process.hrtime.bigint() - t0) / 1000 / calls;
+      },
+    ]),
+  );
+  const before = load();
+  const t = pairedBlocks(blocks, rounds, 17);
+  console.log(
+    `${eng.name} ${workload}, ${fresh ? 'a fresh session per round' : 'one session kept'}: ${rounds} rounds × ${calls} calls, load ${before} → ${load()}`,
+  );
+  console.log(
+    `  µs a call: ${Object.keys(t)
+      .map((n) => `${n} ${median(t[n]!).toFixed(2)}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `  store / raw ${ratio(t, 'store', 'raw')}; store / raw-immediate ${ratio(t, 'store', 'immediate')}; control raw-again / raw ${ratio(t, 'again', 'raw')}`,
+  );
+  for (const x of Object.values(sessions)) void x.close();
+  if (eng.name !== 'wasm') rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
