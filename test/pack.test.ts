@@ -174,9 +174,10 @@ test('the packed package installs and type-checks for strict consumers, and runs
         found.push(`${f}: ${spec}`);
       }
     }
-    // The WASM adapter's own declarations (drivers/wasm/) name the WASM build, which the browser bundle carries
-    // inside it; no entry's declarations reach them (the browser consumer below compiles without it).
-    const outside = found.filter((f) => !/^dist\/src\/engine\/drivers\/wasm\/[\w-]+\.d\.ts: @sqlite\.org\/sqlite-wasm$/.test(f));
+    // The WASM adapter's own declarations (drivers/wasm/, and drivers/wasm-modules: SQLite WASM
+    // started in a Worker) name the WASM build, which the browser bundle and the Worker carry
+    // inside them; no entry's declarations reach them (the browser consumer below compiles without it).
+    const outside = found.filter((f) => !/^dist\/src\/engine\/drivers\/wasm(\/[\w-]+|-modules)\.d\.ts: @sqlite\.org\/sqlite-wasm$/.test(f));
     assert.deepEqual(outside, []);
     assert.ok(found.length > 0, 'the WASM adapter names its build');
   });
