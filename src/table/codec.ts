@@ -176,7 +176,7 @@ export class Codec {
     return (this.build ??= compileRowBuilder(this.table))(values) as R;
   }
 
-  /** The API row of a row read through the exact select list (TableCore.exactly): integers past ±(2^53-1) as bigints. */
+  /** The API row of a row read with safeIntegers (TableCore.exactly): integers past ±(2^53-1) as bigints. */
   fromExact<R>(values: readonly unknown[]): R {
     return compileExactRowBuilder(this.table)(values) as R;
   }

@@ -175,7 +175,7 @@ const SAFE_MAX = Number.MAX_SAFE_INTEGER;
 /**
  * Thrown (never seen outside the table layer) by a row builder or fixer that met a number
  * column's value past ±(2^53-1): an engine reads an INTEGER that large rounded to the nearest
- * double, so the table reads the row again through the exact select list (TableCore.exactly).
+ * double, so the table reads the query again with safeIntegers (TableCore.exactly).
  * Values the app writes never get there; checking costs two comparisons a field.
  */
 export const INEXACT: unique symbol = Symbol('inexact');
@@ -184,9 +184,9 @@ function inexact(): never {
 }
 
 /**
- * The builder of rows read through the exact select list (sql.ts exactSelectList): number
- * columns as a number, or as a bigint from the decimal text of an integer past ±(2^53-1).
- * Only rows that hold such a value are read this way, so it is not generated.
+ * The builder of rows read with safeIntegers (every INTEGER a bigint): number columns as a
+ * number where that is exact, else as the bigint; booleans and bitmasks as always. Only rows
+ * that hold such a value are read this way, so it is not generated.
  */
 export function compileExactRowBuilder(table: Table): RowBuilder {
   return perTable(exactBuilders, table, (t) => buildRowInterpreted(t, true));
@@ -289,8 +289,9 @@ function buildRowInterpreted(table: Table, exact = false): RowBuilder {
   };
 }
 
-/** A number column's value read through the exact select list: an integer past ±(2^53-1) comes as its decimal text. */
-const exactLong = (v: unknown): unknown => (typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : v);
+/** A number column's value read with safeIntegers: a number where that is exact, else the bigint. */
+const exactLong = (v: unknown): unknown => (typeof v === 'bigint' && v >= -SAFE_BIG && v <= SAFE_BIG ? Number(v) : v);
+const SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A bitmask as the generated builder makes it: a bigint from a safe integer or from decimal text. */
 function exactBigint(v: unknown): unknown {

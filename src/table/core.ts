@@ -49,7 +49,7 @@ export class TableCore {
   /** SQL of the fixed operations, built once. */
   readonly sql: TableSql;
   private readonly statements = new Map<string, Statement>();
-  /** Reads again through the exact select list, by the SQL they stand in for; made only when a row needs one. */
+  /** Reads again with safeIntegers, by their SQL; made only when a row needs one. */
   private readonly exactStatements = new Map<string, Statement>();
   private getStmt: Statement | undefined;
   private insertStmt: Statement | undefined;
@@ -83,10 +83,10 @@ export class TableCore {
 
   /**
    * After a row builder threw INEXACT (a number column held an integer past ±(2^53-1), which
-   * the engine read rounded): the rows of `sql` (a read that starts with sql.from) with `args`
-   * read again through the exact select list, such integers as bigints. `one`: the first row
-   * only, as get() reads it. Any other error is thrown on. Every engine reads the exact list
-   * the same way (SQLite writes the digits), the Durable Object host included.
+   * the engine read rounded): the rows of `sql` with `args` read again with safeIntegers, which
+   * every engine reads exactly (the Durable Object driver too: durable-object.ts), such
+   * integers as bigints. `one`: the first row only, as get() reads it. Any other error is
+   * thrown on.
    */
   exactly<R>(e: unknown, sql: string, args: readonly unknown[], one: boolean): R[] {
     if (e !== INEXACT) throw e;
@@ -95,12 +95,11 @@ export class TableCore {
     return rows.map((r) => this.codec.fromExact<R>(r));
   }
 
-  /** The statement of `sql` read through the exact select list, as arrays. */
+  /** The statement of `sql` read with safeIntegers, as arrays. */
   exactStatement(sql: string): Statement {
     let s = this.exactStatements.get(sql);
     if (s === undefined) {
-      if (!sql.startsWith(this.sql.from)) throw new Error(`not a read of ${this.name}'s columns: ${sql}`);
-      s = this.hooks.prepare(this.sql.fromExact + sql.slice(this.sql.from.length)).raw(true);
+      s = this.hooks.prepare(sql).raw(true).safeIntegers(true);
       // A few distinct reads at most meet such rows; keep the newest 16.
       if (this.exactStatements.size >= 16) this.exactStatements.delete(this.exactStatements.keys().next().value!);
       this.exactStatements.set(sql, s);

@@ -8,24 +8,6 @@ export function selectList(table: Table): string {
 }
 
 /**
- * The select list that reads every integer column exactly (number columns too, as bitmasks
- * are read): for the rows in which a row builder met a number past ±(2^53-1), which an engine
- * reads rounded (compiled.ts INEXACT). Not the everyday list: the CASE costs about 1.5% of a
- * read per column (a book has 14 number columns).
- */
-export function exactSelectList(table: Table): string {
-  return table.columns
-    .map((c) =>
-      c.js === 'bigint' || c.js === 'number'
-        ? exactInteger(q(c.name)) + (c.name === c.field || c.js === 'bigint' ? '' : ` AS ${q(c.field)}`)
-        : c.name === c.field
-          ? q(c.name)
-          : `${q(c.name)} AS ${q(c.field)}`,
-    )
-    .join(', ');
-}
-
-/**
  * A 64-bit bitmask column (books.group, book_groups.groupId) as a number where that is exact
  * and as decimal text where it is not, so that the row builder makes either an exact bigint.
  * Reading the row with safeIntegers instead makes every integer of it a bigint: a shelf of
@@ -97,8 +79,6 @@ export interface TableSql {
   readonly delete: string;
   /** `SELECT <every column> FROM <table>`, for lists and finders to go on from. */
   readonly from: string;
-  /** `from` with exactSelectList: a read that starts with `from` is read again exactly with this in its place. */
-  readonly fromExact: string;
 }
 
 const tableSqls = new WeakMap<Table, TableSql>();
@@ -113,7 +93,6 @@ export function tableSql(table: Table): TableSql {
       has: hasSql(table),
       delete: deleteSql(table),
       from: `SELECT ${selectList(table)} FROM ${q(table.name)}`,
-      fromExact: `SELECT ${exactSelectList(table)} FROM ${q(table.name)}`,
     };
     tableSqls.set(table, sql);
   }

@@ -181,7 +181,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   list(query?: Query<R>): R[] {
     checkOptions(`${this.name}.list`, 'query', query);
     const { tail, params } = compileQuery(this.#core.codec, query as Query<unknown>, this.#core.db.capabilities);
-    return this.#decodeAll(this.#query(this.#lists, this.#core.sql.from, tail, true).all(...params), this.#core.sql.from + tail, params);
+    return this.#decodeAll(this.#query(this.#lists, this.#core.sql.from, tail, true).all(...params), this.#core.sql.from, tail, params);
   }
 
   /** Like list, one row at a time, for results too large to hold at once. */
@@ -221,7 +221,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   select(tail: string, params: readonly unknown[] | Readonly<Record<string, unknown>> = []): R[] {
     const s = this.#query(this.#selects, `${this.#core.sql.from} `, tail, true);
     const args = Array.isArray(params) ? (params as unknown[]) : [params];
-    return this.#decodeAll(s.all(...args), `${this.#core.sql.from} ${tail}`, args);
+    return this.#decodeAll(s.all(...args), `${this.#core.sql.from} `, tail, args);
   }
 
   count(where?: Where<R>): number {
@@ -284,12 +284,13 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   }
 
   /** The API rows of rows read as arrays, in the same array. */
-  #decodeAll(rows: unknown[], sql: string, args: readonly unknown[]): R[] {
+  #decodeAll(rows: unknown[], prefix: string, tail: string, args: readonly unknown[]): R[] {
     try {
       if (this.#core.objectRows) for (let i = 0; i < rows.length; i++) rows[i] = this.#core.codec.fromObject(rows[i] as Record<string, unknown>);
       else for (let i = 0; i < rows.length; i++) rows[i] = this.#core.codec.fromRaw(rows[i] as unknown[]);
     } catch (e) {
-      return this.#core.exactly<R>(e, sql, args, false);
+      // The statement's SQL (prefix + tail, as #query made it), joined only here: rare.
+      return this.#core.exactly<R>(e, prefix + tail, args, false);
     }
     return rows as R[];
   }

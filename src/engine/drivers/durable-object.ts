@@ -230,12 +230,12 @@ function exactSql(sql: string, n: number): string {
   return `WITH q(${cols.join(', ')}) AS (${sql.replace(/;\s*$/, '')}) SELECT ${[...cols, ...text].join(', ')} FROM q`;
 }
 
-/** A row of exactSql: integers as exact bigints, the rest as storeValue gives them. */
+/** A row of exactSql: integers as exact bigints; the rest as stored (a REAL stays a number, whole or not). */
 function exactRow(row: unknown[], n: number): unknown[] {
   const out = new Array<unknown>(n);
   for (let i = 0; i < n; i++) {
     const text = row[n + i];
-    out[i] = typeof text === 'string' ? BigInt(text) : storeValue(row[i], true);
+    out[i] = typeof text === 'string' ? BigInt(text) : storeValue(row[i], false);
   }
   return out;
 }
