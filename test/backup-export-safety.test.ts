@@ -17,6 +17,7 @@ import { ZipReader } from '../src/backup/zip.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { sampleBackup, writeBackupFolder } from './helpers/backup-fixtures.js';
+import { source } from './helpers/builders.js';
 import { tempDir } from './helpers/files.js';
 import { zipBytes, zipNames, zipText } from './helpers/zip.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them
@@ -96,17 +97,13 @@ test('write errors are typed (DISK_FULL, WRITE_FAILED with the errno) and leave 
   );
   // EFBIG: a process limit on file size (64 KiB: the store's own files stay under it), through the CLI.
   store.tables.book_sources.insertMany(
-    Array.from({ length: 1000 }, (_, i) => ({
-      bookSourceUrl: `https://x${i}`,
-      bookSourceName: Array.from({ length: 20 }, () => Math.random().toString(36).slice(2)).join(''),
-      bookSourceType: 0,
-      customOrder: i,
-      enabled: true,
-      enabledExplore: true,
-      lastUpdateTime: 0,
-      respondTime: 0,
-      weight: 0,
-    })),
+    Array.from({ length: 1000 }, (_, i) =>
+      source(`https://x${i}`, {
+        bookSourceName: Array.from({ length: 20 }, () => Math.random().toString(36).slice(2)).join(''),
+        customOrder: i,
+        respondTime: 0,
+      }),
+    ),
   );
   store.close();
   const big = join(dir, 'big.zip');

@@ -11,6 +11,7 @@ import { writeZip } from './helpers/zip.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { sampleBackup, writeBackupFolder, writeBackupZip, writeJson } from './helpers/backup-fixtures.js';
+import { source } from './helpers/builders.js';
 import { tempDir } from './helpers/files.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
@@ -180,17 +181,7 @@ test('the same key twice in one import: the same content is a duplicate, other c
 test('records that cannot be stored are skipped with position and reason; --strict stores nothing; old rows stay', async () => {
   const dir = tempDir();
   const store = freshStore(dir) as Store<62>;
-  store.tables.book_sources.insert({
-    bookSourceUrl: 'https://old',
-    bookSourceName: 'old',
-    bookSourceType: 0,
-    customOrder: 0,
-    enabled: true,
-    enabledExplore: true,
-    lastUpdateTime: 0,
-    respondTime: 0,
-    weight: 0,
-  });
+  store.tables.book_sources.insert(source('https://old', { bookSourceName: 'old', respondTime: 0 }));
   const f = writeJson(join(dir, 'mixed.json'), [
     { bookSourceUrl: 'https://ok1', bookSourceName: 'ok' },
     { bookSourceUrl: '', bookSourceName: 'no key' },

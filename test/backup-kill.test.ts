@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { openStore } from '../src/store/open.js';
+import { source } from './helpers/builders.js';
 import { tempDir } from './helpers/files.js';
 import { generatedSource, writeCollection } from './helpers/synth.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them
@@ -62,17 +63,7 @@ test('SIGKILL at any moment of an import leaves all or nothing of it, and every 
   const t = openStore(template);
   for (let i = 0; i < OLD + 5; i++) {
     const url = i < OLD ? String(generatedSource(i).bookSourceUrl) : `https://old${i}.example`;
-    t.tables.book_sources.insert({
-      bookSourceUrl: url,
-      bookSourceName: 'old',
-      bookSourceType: 0,
-      customOrder: 0,
-      enabled: true,
-      enabledExplore: true,
-      lastUpdateTime: 0,
-      respondTime: 0,
-      weight: 0,
-    });
+    t.tables.book_sources.insert(source(url, { bookSourceName: 'old', respondTime: 0 }));
   }
   t.tables.books.insert({ bookUrl: 'https://book', name: 'Kept', author: 'K', type: 8 });
   for (let i = 0; i < 5; i++)

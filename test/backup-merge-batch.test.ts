@@ -11,6 +11,7 @@ import { importBackup, importFiles } from '../src/node/backup-import.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { writeJson } from './helpers/backup-fixtures.js';
+import { source as sourceRow } from './helpers/builders.js';
 import { tempDir } from './helpers/files.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
@@ -33,17 +34,7 @@ test('a row refused inside a batch is skipped at its place; the others of its ba
   const dir = tempDir();
   // A damaged file: written with foreign keys off, some search results name a source it lacks.
   const damaged = openStore(join(dir, 'damaged.db')) as Store<62>;
-  damaged.tables.book_sources.insert({
-    bookSourceUrl: 'https://src',
-    bookSourceName: 'src',
-    bookSourceType: 0,
-    customOrder: 0,
-    enabled: true,
-    enabledExplore: true,
-    lastUpdateTime: 0,
-    respondTime: 0,
-    weight: 0,
-  });
+  damaged.tables.book_sources.insert(sourceRow('https://src', { respondTime: 0 }));
   damaged.db.exec('PRAGMA foreign_keys = OFF');
   const missing = new Set([5, 40, 199]); // 199: in the last batch, which is not full
   for (let i = 0; i < 200; i++) damaged.tables.searchBooks.insert(searchBook(i, missing.has(i) ? 'https://missing' : 'https://src'));

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { LegadoStoreError, UniqueViolationError, openStore, type Store } from 'legado-store';
 import { DuplicateKeyError, ForeignKeyError, MissingFieldError, UnknownFieldError, ValueTypeError } from 'legado-store/errors';
+import { source as sourceRow } from './helpers/builders.js';
 import { tempDir } from './helpers/files.js';
 
 const dir = tempDir();
@@ -22,17 +23,7 @@ const chapter = (bookUrl: string, index: number, url = `${bookUrl}/${index}`) =>
   isVip: false,
   isPay: false,
 });
-const source = (url: string) => ({
-  bookSourceUrl: url,
-  bookSourceName: url,
-  bookSourceType: 0,
-  customOrder: 0,
-  enabled: true,
-  enabledExplore: true,
-  lastUpdateTime: 0,
-  respondTime: 0,
-  weight: 0,
-});
+const source = (url: string) => sourceRow(url, { respondTime: 0 });
 const searchBook = (bookUrl: string, origin: string) => ({
   bookUrl,
   origin,

@@ -11,6 +11,7 @@ import { InvalidArgumentError } from '../src/errors.js';
 import { openStore } from '../src/store/open.js';
 import { likeTerm } from '../src/table/like.js';
 import { openDb } from './helpers/engine.js';
+import { source } from './helpers/builders.js';
 import { likeLimited } from './helpers/like-limit.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'legado-like-'));
@@ -200,20 +201,7 @@ test('domain searches, group matches and deleteSourceVariables with long texts o
 
   const group = `分组${'g_%'.repeat(20)}`;
   const groups = [group, `${group},x`, `x,${group}`, `x,${group},y`, `x${group}`, `${group}x,y`, `X,${group.toUpperCase()}`];
-  groups.forEach((g, i) =>
-    store.tables.book_sources.insert({
-      bookSourceUrl: `s${i}`,
-      bookSourceName: `s${i}`,
-      bookSourceGroup: g,
-      bookSourceType: 0,
-      customOrder: i,
-      enabled: true,
-      enabledExplore: true,
-      lastUpdateTime: 0,
-      respondTime: 0,
-      weight: 0,
-    }),
-  );
+  groups.forEach((g, i) => store.tables.book_sources.insert(source(`s${i}`, { bookSourceGroup: g, customOrder: i, respondTime: 0 })));
   // s6: LIKE folds ASCII case, as the app's query does.
   assert.deepEqual(
     store.bookSources.byGroup(group).map((s) => s.bookSourceUrl),

@@ -2,6 +2,7 @@
 // HTTP on 127.0.0.1, the answers spelled out from the app's BookController.kt and ReturnData.kt.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { source } from './helpers/builders.js';
 import { served, envelopeText } from './helpers/serve.js';
 import type { Store } from '../src/store/store.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them
@@ -175,17 +176,7 @@ test("getReadConfig / saveReadConfig keep the web reader's settings in caches un
 test("getChapterList: the stored chapters by index; none: refreshToc's messages; engine-only answers say so", async () => {
   const s = await served({}, (st) => {
     threeBooks(st);
-    st.tables.book_sources.insert({
-      bookSourceUrl: 'src',
-      bookSourceName: 'S',
-      bookSourceType: 0,
-      customOrder: 0,
-      enabled: true,
-      enabledExplore: true,
-      lastUpdateTime: 0,
-      respondTime: 180000,
-      weight: 0,
-    });
+    st.tables.book_sources.insert(source('src', { bookSourceName: 'S' }));
     st.chapters.replaceToc('u:a', [
       { url: 'c1', title: '二', index: 1, isVolume: false, baseUrl: '', isVip: false, isPay: false },
       { url: 'c0', title: '一', index: 0, isVolume: false, baseUrl: '', isVip: false, isPay: false },

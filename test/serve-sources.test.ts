@@ -3,6 +3,8 @@
 // ReplaceRuleController.kt and CacheDao.deleteSourceVariables, quirks included.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { NewRow } from 'legado-store';
+import { source as sourceRow } from './helpers/builders.js';
 import { envelopeText, served } from './helpers/serve.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them
 
@@ -11,18 +13,7 @@ const SAVED = envelopeText(true, '', '""');
 /** ReturnData as created: what saveReplaceRule and deleteReplaceRule answer even when they worked. */
 const UNTOUCHED = '{\n  "isSuccess": false,\n  "errorMsg": "未知错误,请联系开发者!"\n}';
 
-const source = (url: string, name: string, extra: Record<string, unknown> = {}) => ({
-  bookSourceUrl: url,
-  bookSourceName: name,
-  bookSourceType: 0,
-  customOrder: 0,
-  enabled: true,
-  enabledExplore: true,
-  lastUpdateTime: 0,
-  respondTime: 180000,
-  weight: 0,
-  ...extra,
-});
+const source = (url: string, name: string, extra: Partial<NewRow<'book_sources'>> = {}) => sourceRow(url, { bookSourceName: name, ...extra });
 
 test('book sources: empty list, one by url, not found, missing url', async () => {
   const s = await served();

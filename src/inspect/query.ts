@@ -28,8 +28,8 @@ export interface QueryResult {
   readonly rows: Iterable<unknown[]>;
 }
 
-/** PRAGMAs that only report. */
-const READING_PRAGMAS = new Set([
+/** PRAGMAs that only report and take an argument in parentheses: the table or index to report on (or a row limit). */
+const PRAGMAS_WITH_ARGUMENT = new Set([
   'table_info',
   'table_xinfo',
   'table_list',
@@ -40,6 +40,10 @@ const READING_PRAGMAS = new Set([
   'foreign_key_check',
   'integrity_check',
   'quick_check',
+]);
+/** PRAGMAs that only report: those, and these without an argument. */
+const READING_PRAGMAS = new Set([
+  ...PRAGMAS_WITH_ARGUMENT,
   'user_version',
   'schema_version',
   'application_id',
@@ -56,19 +60,6 @@ const READING_PRAGMAS = new Set([
   'foreign_keys',
   'data_version',
   'module_list',
-]);
-/** Those of them that take an argument in parentheses: the table or index to report on (or a row limit). */
-const PRAGMAS_WITH_ARGUMENT = new Set([
-  'table_info',
-  'table_xinfo',
-  'table_list',
-  'index_list',
-  'index_info',
-  'index_xinfo',
-  'foreign_key_list',
-  'foreign_key_check',
-  'integrity_check',
-  'quick_check',
 ]);
 const READING_START = ['select', 'with', 'values', 'explain', 'pragma'];
 /** Table-valued modules that hand out a file's raw pages (secrets included) where an engine is built with them. */

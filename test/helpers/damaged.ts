@@ -3,6 +3,7 @@ import './engine.js'; // Node's engines, as the package's entry installs them
 import { closeSync, copyFileSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/open.js';
+import { source } from './builders.js';
 
 /** Writes `<name>.db` (3000 sources, page 60 overwritten) and `<name>-intact.db`; returns both paths. */
 export function damagedStore(dir: string, name: string): { damaged: string; intact: string } {
@@ -10,17 +11,7 @@ export function damagedStore(dir: string, name: string): { damaged: string; inta
   const s = openStore(damaged, { schema: 62 });
   s.transaction(() => {
     for (let i = 0; i < 3000; i++) {
-      s.tables.book_sources.insert({
-        bookSourceUrl: `https://s${i}`,
-        bookSourceName: `S${i}${'x'.repeat(200)}`,
-        bookSourceType: 0,
-        customOrder: 0,
-        enabled: true,
-        enabledExplore: true,
-        lastUpdateTime: 0,
-        respondTime: 0,
-        weight: 0,
-      });
+      s.tables.book_sources.insert(source(`https://s${i}`, { bookSourceName: `S${i}${'x'.repeat(200)}`, respondTime: 0 }));
     }
   });
   s.close();

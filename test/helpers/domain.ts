@@ -1,6 +1,6 @@
-// Fixtures for the domain tests: a store with a fixed clock, and compact row builders.
+// Fixtures for the domain tests: a store with a fixed clock; the row builders are in builders.ts.
 import { join } from 'node:path';
-import { openStore, type NewRow, type OpenOptions, type Store } from 'legado-store';
+import { openStore, type OpenOptions, type Store } from 'legado-store';
 import { tempDir } from './files.js';
 
 export const T0 = 1_700_000_000_000;
@@ -34,29 +34,7 @@ export function newStore49(options: OpenOptions = {}): Store<49> {
   return openStore(join(dir, `d${n++}.db`), { ...options, schema: 49 });
 }
 
-export function book(bookUrl: string, fields: Partial<NewRow<'books'>> = {}): NewRow<'books'> {
-  return { bookUrl, name: bookUrl, author: 'a', origin: 'https://src.example.org', type: 8, ...fields };
-}
-
-/** A book source with the required fields (name = url). */
-export function source(url: string, fields: Partial<NewRow<'book_sources'>> = {}): NewRow<'book_sources'> {
-  return {
-    bookSourceUrl: url,
-    bookSourceName: url,
-    bookSourceType: 0,
-    customOrder: 0,
-    enabled: true,
-    enabledExplore: true,
-    lastUpdateTime: 0,
-    respondTime: 180000,
-    weight: 0,
-    ...fields,
-  };
-}
-
-export function chapter(bookUrl: string, index: number, fields: Partial<NewRow<'chapters'>> = {}): NewRow<'chapters'> {
-  return { url: `${bookUrl}/c${index}`, title: `第${index + 1}章`, isVolume: false, baseUrl: bookUrl, bookUrl, index, isVip: false, isPay: false, ...fields };
-}
+export { book, chapter, source } from './builders.js';
 
 /** One value from raw SQL on the store's connection (not through the API under test). */
 export function raw<T = unknown>(store: Store<62> | Store<49>, sql: string, ...params: unknown[]): T {

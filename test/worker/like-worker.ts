@@ -5,6 +5,7 @@
 import type { DurableStorageLike } from '../../src/engine/drivers/durable-object.js';
 import { openDurableStore } from '../../src/worker/durable-store.js';
 import type { Store } from '../../src/store/store.js';
+import { source } from '../helpers/builders.js';
 
 interface State {
   readonly storage: DurableStorageLike;
@@ -26,20 +27,7 @@ function run(state: State, input: Input): unknown {
   input.books.forEach((title, i) =>
     store.tables.chapters.insert({ bookUrl: 'b0', url: `c${i}`, title, index: i, isVolume: false, baseUrl: '', isVip: false, isPay: false }),
   );
-  input.groups.forEach((g, i) =>
-    store.tables.book_sources.insert({
-      bookSourceUrl: `s${i}`,
-      bookSourceName: `s${i}`,
-      bookSourceGroup: g,
-      bookSourceType: 0,
-      customOrder: i,
-      enabled: true,
-      enabledExplore: true,
-      lastUpdateTime: 0,
-      respondTime: 0,
-      weight: 0,
-    }),
-  );
+  input.groups.forEach((g, i) => store.tables.book_sources.insert(source(`s${i}`, { bookSourceGroup: g, customOrder: i, respondTime: 0 })));
   for (const k of input.cacheKeys) store.cache.put(k, '1');
   // The engine itself refuses the long pattern as LIKE: what the rewritten terms avoid.
   let refused = 'no error';
