@@ -105,8 +105,8 @@ test("another store's -wal: entries on its index pages name rows that do not hol
   assert.equal(existsSync(`${path}-shm`), false);
 });
 
-test('a -wal whose frames are valid but whose page is broken is refused, the page named', () => {
-  const path = storeAndWal('broken.db', 'a', 2000);
+/** Breaks the first chapters-table leaf (type 13) in `path`'s saved -wal: its cell count made larger than the page holds. Returns the -wal and the page. */
+function breakLeaf(path: string, name: string): [string, number] {
   const wal = readFileSync(`${path}.wal`);
   const pageSize = wal.readUInt32BE(8);
   // The first frame of a chapters table leaf (type 13): its cell count made larger than the page holds.
@@ -124,8 +124,14 @@ test('a -wal whose frames are valid but whose page is broken is refused, the pag
   }
   assert.ok(edited > 0, 'a table leaf in the -wal');
   resum(wal);
-  writeFileSync(join(dir, 'broken.wal'), wal);
-  lay(path, join(dir, 'broken.wal'));
+  writeFileSync(join(dir, name), wal);
+  return [join(dir, name), edited];
+}
+
+test('a -wal whose frames are valid but whose page is broken is refused, the page named', () => {
+  const path = storeAndWal('broken.db', 'a', 2000);
+  const [broken, edited] = breakLeaf(path, 'broken.wal');
+  lay(path, broken);
   const verdict = checkWal(path, fileDriver, false);
   assert.ok(verdict !== 'unsure' && !verdict.sound, JSON.stringify(verdict));
   assert.match(verdict.damage.join('\n'), new RegExp(`page ${edited}: cell pointers overlap the cell content`));
@@ -139,4 +145,24 @@ test('a -wal whose frames are valid but whose page is broken is refused, the pag
   writeFileSync(join(dir, 'stale.wal'), stale);
   lay(path, join(dir, 'stale.wal'));
   assert.deepEqual(checkWal(path, fileDriver, true), { sound: true });
+});
+
+test('a broken leaf three levels below its root is found too: every interior level is walked', () => {
+  // A long book URL in every row: a few rows a page, so 20,000 of them need a third level.
+  const path = storeAndWal('deep.db', `https://example.com/${'a'.repeat(300)}/`, 20000);
+  // The chapters table's root and its first child are both interior pages (type 5) in the file.
+  const file = readFileSync(`${path}.file`);
+  const db = fileDriver.open(`${path}.file`, { readonly: true });
+  const root = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'chapters'").pluck().get() as number;
+  db.close();
+  const pageSize = file.readUInt16BE(16);
+  const at = (p: number) => (p - 1) * pageSize;
+  assert.equal(file[at(root)], 5, 'the root is interior');
+  const first = file.readUInt32BE(at(root) + file.readUInt16BE(at(root) + 12));
+  assert.equal(file[at(first)], 5, 'its first child is interior too');
+  const [broken, edited] = breakLeaf(path, 'deep-broken.wal');
+  lay(path, broken);
+  const verdict = checkWal(path, fileDriver, false);
+  assert.ok(verdict !== 'unsure' && !verdict.sound, JSON.stringify(verdict));
+  assert.match(verdict.damage.join('\n'), new RegExp(`table chapters: page ${edited}: cell pointers overlap the cell content`));
 });

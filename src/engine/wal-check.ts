@@ -115,12 +115,25 @@ class Pages {
     if (p < 1 || p > this.wal.dbPages) throw new Unsure(`page ${p} outside the file`);
     const kept = this.interiors.get(p);
     if (kept) return kept;
-    const b = new Uint8Array(this.wal.pageSize);
+    const b = this.page();
     const inWal = this.wal.frames.get(p);
     const n = inWal === undefined ? this.fd.read(b, (p - 1) * b.length) : this.walFd.read(b, inWal);
     if (n !== b.length) throw new Unsure(`page ${p} short`);
     if (this.interiors.size < 8192) this.interiors.set(p, b);
     return b;
+  }
+  /** Room for one page: cut from a shared block while pages are kept (a buffer each cost more than reading it). */
+  private slab = new Uint8Array(0);
+  private slabAt = 0;
+  private page(): Uint8Array {
+    const size = this.wal.pageSize;
+    if (this.interiors.size >= 8192) return new Uint8Array(size);
+    if (this.slabAt + size > this.slab.length) {
+      this.slab = new Uint8Array(size * 64);
+      this.slabAt = 0;
+    }
+    this.slabAt += size;
+    return this.slab.subarray(this.slabAt - size, this.slabAt);
   }
   close(): void {
     this.fd.close();
@@ -233,6 +246,12 @@ export function checkWal(path: string, driver: Driver, deep: boolean): WalVerdic
 const headerAt = (p: number): number => (p === 1 ? 100 : 0);
 const isInterior = (p: number, b: Uint8Array): boolean => b[headerAt(p)] === 2 || b[headerAt(p)] === 5;
 
+/** The first child page of an interior page (its right-most when it has no cell). */
+function firstChild(p: number, b: Uint8Array): number {
+  const h = headerAt(p);
+  return u16(b, h + 3) > 0 ? u32(b, u16(b, h + 12)) : u32(b, h + 8);
+}
+
 /** The child pages of an interior page, the right-most last. */
 function children(p: number, b: Uint8Array): number[] {
   const h = headerAt(p);
@@ -280,9 +299,13 @@ function walk(pages: Pages, wal: WalPages, deep: boolean, driver: Driver): WalVe
   }
   // Interior pages only: they name every page of their tree, leaves included. A b-tree has all
   // its leaves at one depth, so a level whose first page is a leaf is read no further. Only the
-  // -wal's pages are remembered, with their tree.
+  // -wal's pages are remembered, with their tree. The pages named are read in place and tested
+  // against a bitmap of the -wal's pages: the level above the leaves names almost every page of
+  // the file, so that loop is most of an open's cost on a large file.
+  const inWal = new Uint8Array(wal.dbPages + 1);
+  for (const p of wal.frames.keys()) if (p <= wal.dbPages) inWal[p] = 1;
   const place = (p: number, tree: Tree) => {
-    if (!wal.frames.has(p)) return;
+    if (p > wal.dbPages || inWal[p] !== 1) return;
     if (owner.has(p)) throw new Unsure(`page ${p} in two places`);
     owner.set(p, tree);
   };
@@ -291,18 +314,26 @@ function walk(pages: Pages, wal: WalPages, deep: boolean, driver: Driver): WalVe
     let level = [root];
     let first = pages.read(root);
     while (isInterior(level[0]!, first)) {
+      // Whether the level below is interior too (then its pages are listed, to be read next).
+      const leftmost = firstChild(level[0]!, first);
+      const below = pages.read(leftmost);
+      const deeper = isInterior(leftmost, below);
       const next: number[] = [];
       for (let i = 0; i < level.length; i++) {
         const p = level[i]!;
         const b = i === 0 ? first : pages.read(p);
-        if (!isInterior(p, b)) throw new Unsure(`page ${p}: a leaf beside interior pages`);
-        for (const c of children(p, b)) {
-          place(c, tree);
-          next.push(c);
+        const h = headerAt(p);
+        if (b[h] !== 2 && b[h] !== 5) throw new Unsure(`page ${p}: a leaf beside interior pages`);
+        const n = u16(b, h + 3);
+        for (let k = 0; k <= n; k++) {
+          const c = k < n ? u32(b, u16(b, h + 12 + 2 * k)) : u32(b, h + 8);
+          if (inWal[c] === 1) place(c, tree);
+          if (deeper) next.push(c);
         }
       }
+      if (!deeper) break;
       level = next;
-      first = pages.read(level[0]!);
+      first = below;
     }
   }
   const damage: string[] = [];
