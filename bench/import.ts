@@ -15,16 +15,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exportBackup } from '../src/node/backup-export.js';
-import { isLegacyBookSource } from '../src/backup/legacy-book-source.js';
 import { importFiles } from '../src/node/backup-import.js';
 import type { DriverName } from '../src/index.js';
 import { openStore } from '../src/store/open.js';
-import { corpusSources, writeCollection } from '../test/helpers/synth.js';
-import { fromJson, SOURCE_JSON } from './contenders/backup-json.js';
+import { writeCollection } from '../test/helpers/synth.js';
 import { loadRawEngine, rawConnect } from './contenders/raw-engines.js';
 import { SOURCE_UPSERT, sourceParams } from './contenders/sql.js';
-import type { SourceIn } from './data.js';
 import { useEngine } from './engine.js';
+import { importInputs, rawSource } from './import-input.js';
 import { vmHwm } from './memory.js';
 import { median } from './stats.js';
 
@@ -39,24 +37,6 @@ interface ChildResult {
   /** Records written (stored by the import, or exported). */
   stored: number;
   detail?: string;
-}
-
-/** What a 2.0 or sloppy record lacks, as the columns' defaults, so the hand-written insert can take any record. */
-function rawSource(o: Record<string, unknown>): SourceIn {
-  const r = fromJson(o, SOURCE_JSON) as Record<string, unknown>;
-  const int = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0) || 0);
-  return {
-    ...r,
-    bookSourceUrl: String(r.bookSourceUrl),
-    bookSourceName: String(r.bookSourceName ?? ''),
-    bookSourceType: int(r.bookSourceType),
-    customOrder: int(r.customOrder),
-    enabled: r.enabled !== false,
-    enabledExplore: r.enabledExplore !== false,
-    lastUpdateTime: int(r.lastUpdateTime),
-    respondTime: int(r.respondTime ?? 180000),
-    weight: int(r.weight),
-  } as SourceIn;
 }
 
 async function child(mode: Mode, input: string, store: string, driver: DriverName | undefined): Promise<void> {
@@ -98,31 +78,10 @@ async function child(mode: Mode, input: string, store: string, driver: DriverNam
   process.stdout.write(JSON.stringify(out) + '\n');
 }
 
-const TARGET_BYTES_PER_SOURCE = (50 * 1024 * 1024) / 20000;
-
-/** The real sources up to the size that makes their mean about `meanBytes` (20,000 of them then hold ~50 MB). */
-function fitToSize(pool: Record<string, unknown>[] | undefined, meanBytes: number): Record<string, unknown>[] | undefined {
-  if (!pool) return undefined;
-  const sized = pool.map((s) => ({ s, n: Buffer.byteLength(JSON.stringify(s, null, 2)) })).sort((a, b) => a.n - b.n);
-  let total = 0;
-  let k = 0;
-  while (k < sized.length && (total + sized[k]!.n) / (k + 1) <= meanBytes) total += sized[k++]!.n;
-  const kept = new Set(sized.slice(0, Math.max(k, 1)).map((x) => x.s));
-  return pool.filter((s) => kept.has(s));
-}
-
 function parent(count: number, runs: number, generated: boolean, driver: string | undefined): void {
   // Each child opens the files again: WASM's memory storage does not outlive a process.
   if (driver === 'wasm') throw new Error('bench:import works on files: for WASM run npm run bench -- --driver wasm --only import,export');
-  const corpora = fileURLToPath(new URL('../../../shared/corpora/', import.meta.url));
-  const pool = generated ? undefined : fitToSize(corpusSources(corpora), TARGET_BYTES_PER_SOURCE);
-  const modern = pool?.filter((o) => !isLegacyBookSource(o));
-  const inputs: [string, Record<string, unknown>[] | undefined][] = pool
-    ? [
-        [`like for like: 3.x-format sources only (${modern!.length} real ones from the corpora)`, modern],
-        [`mixed: ${pool.length} real sources of the corpora, ${pool.length - modern!.length} of them 2.0-format`, pool],
-      ]
-    : [[`like for like: the generator's 3.x-format sources${generated ? '' : ' (../shared/corpora not found)'}`, undefined]];
+  const inputs = importInputs(generated);
   const dir = mkdtempSync(join(tmpdir(), 'legado-bench-'));
   const lines: string[] = [];
   try {
