@@ -112,7 +112,12 @@ test('quick mode runs every workload at two tiers against every contender and wr
         [`store+listener ≤ ${limit}× raw+room-tracker (the same guarantee by hand)`, "store+listener ≤ 1.05× legado-store (the listener's overhead)"],
         `${key}×${tier}`,
       );
-      const ratio = (a: number[], b: number[]) => bootstrapMedian(a.map((t, i) => t / b[i]!), 2000, report.seed);
+      const ratio = (a: number[], b: number[]) =>
+        bootstrapMedian(
+          a.map((t, i) => t / b[i]!),
+          2000,
+          report.seed,
+        );
       assert.deepEqual(judged[0]!.ratio, ratio(listening.times, byHand.times));
       assert.deepEqual(judged[1]!.ratio, ratio(listening.times, store.times));
       for (const x of judged) {
