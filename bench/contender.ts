@@ -61,11 +61,16 @@ export interface Contender {
   readonly name: string;
   /**
    * What kind of contender, for the ratios: the store, hand-written code (an ORM counts), the C
-   * floor, the store with a listener, or the control (hand-written code run a second time, never
-   * counted as hand-written: it shows how far identical code lands from the fastest by chance).
+   * floor, the store with a listener, hand-written code with a listener (the same guarantee by
+   * hand: the store's listener contender is judged against it), or the control (hand-written
+   * code run a second time, never counted as hand-written: it shows how far identical code lands
+   * from the fastest by chance).
    */
-  readonly kind: 'store' | 'hand' | 'floor' | 'listener' | 'control';
-  /** For the control: the contender whose code it runs, the one it is also compared with. */
+  readonly kind: 'store' | 'hand' | 'floor' | 'listener' | 'hand-listener' | 'control';
+  /**
+   * For the control: the contender whose code it runs, the one it is also compared with. For a
+   * hand-written listener: the store's listener contender judged against it.
+   */
   readonly twin?: string;
   /** The engines it runs on (default: every one). */
   readonly engines?: readonly DriverName[];

@@ -1,16 +1,19 @@
 // The store against the bench's hand-written contenders in one process: progress saves or
 // transaction calls in paired blocks, one session per contender kept for the whole run (the
-// code alone) or opened afresh every round (as the harness does: first use timed too).
+// code alone) or opened afresh every round (as the harness does: first use timed too). With
+// --listener: the store with a listener on books against raw+room-tracker (the same guarantee by
+// hand, Room's way) and against the store without one.
 //
-//   node dist/bench/in-process.js [--driver better-sqlite3|node:sqlite|bun:sqlite|wasm] [--workload progress|transaction] [--rounds 200] [--calls 100] [--fresh]
+//   node dist/bench/in-process.js [--driver better-sqlite3|node:sqlite|bun:sqlite|wasm] [--workload progress|transaction] [--rounds 200] [--calls 100] [--fresh] [--listener]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { openStore, type DriverName } from '../src/index.js';
 import type { Contender, Session } from './contender.js';
-import { legadoStore } from './contenders/legado-store.js';
+import { legadoStore, storeListening } from './contenders/legado-store.js';
 import { loadRawEngine } from './contenders/raw-engines.js';
 import { raw, rawImmediate } from './contenders/raw.js';
+import { rawRoomTracker } from './contenders/room-tracker.js';
 import { useEngine } from './engine.js';
 import { flag, load, pairedBlocks, ratio } from './paired.js';
 import { median } from './stats.js';
@@ -29,25 +32,33 @@ async function main(): Promise<void> {
   s.close();
   const clock = { now: 0 };
   const saves = Array.from({ length: calls }, (_, i) => ({ bookUrl: 'u', durChapterIndex: 1, durChapterPos: i, durChapterTime: i }));
-  const contenders: Record<string, Contender> = { store: legadoStore, raw, again: raw, immediate: rawImmediate };
+  const listener = process.argv.includes('--listener');
+  const contenders: Record<string, Contender> = {
+    store: legadoStore,
+    raw,
+    again: raw,
+    immediate: rawImmediate,
+    ...(listener && { listening: storeListening, room: rawRoomTracker }),
+  };
   const open = (name: string): Session => {
     const path = join(dir, `${name}.db`);
     eng.remove(path);
     eng.copy(template, path);
     return contenders[name]!.open(path, clock, { writes: 'books' });
   };
-  const sessions: Record<string, Session> = Object.fromEntries(Object.keys(contenders).map((n) => [n, open(n)]));
+  // Fresh: each round's session is opened before its clock starts and closed after it stops (a
+  // session closed unused would fail the listeners' check that they heard the writes).
+  const sessions: Record<string, Session> = fresh ? {} : Object.fromEntries(Object.keys(contenders).map((n) => [n, open(n)]));
   const blocks = Object.fromEntries(
     Object.keys(contenders).map((n) => [
       n,
       () => {
-        if (fresh) {
-          void sessions[n]!.close();
-          sessions[n] = open(n);
-        }
+        const session = fresh ? open(n) : sessions[n]!;
         const t0 = process.hrtime.bigint();
-        void (workload === 'transaction' ? sessions[n]!.transactionCalls!(saves) : sessions[n]!.saveProgress(saves));
-        return Number(process.hrtime.bigint() - t0) / 1000 / calls;
+        void (workload === 'transaction' ? session.transactionCalls!(saves) : session.saveProgress(saves));
+        const t = Number(process.hrtime.bigint() - t0) / 1000 / calls;
+        if (fresh) void session.close();
+        return t;
       },
     ]),
   );
@@ -64,6 +75,11 @@ async function main(): Promise<void> {
   console.log(
     `  store / raw ${ratio(t, 'store', 'raw')}; store / raw-immediate ${ratio(t, 'store', 'immediate')}; control raw-again / raw ${ratio(t, 'again', 'raw')}`,
   );
+  if (listener)
+    console.log(
+      `  store+listener / raw+room-tracker ${ratio(t, 'listening', 'room')}; store+listener / store ${ratio(t, 'listening', 'store')}; ` +
+        `raw+room-tracker / raw ${ratio(t, 'room', 'raw')}`,
+    );
   for (const x of Object.values(sessions)) void x.close();
   if (eng.name !== 'wasm') rmSync(dir, { recursive: true, force: true });
 }

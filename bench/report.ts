@@ -16,6 +16,9 @@ const CONTENDER_NOTES = [
     'transaction functions made once, rows read as arrays (`.raw()`, `setReturnArrays`, `values()`) and built into objects by a literal, ' +
     'multi-row `INSERT … VALUES` (128 chapters per statement; sources one per statement, where more were not faster). Backups: ' +
     '`JSON.parse`/`JSON.stringify` of whole files.',
+  "- **raw+room-tracker** (progress, transaction call, bulk insert): raw's statements with a listener by hand, as the app's Room " +
+    'InvalidationTracker gives one: TEMP triggers marking the written table in a TEMP table, the marks read (and reset when set) ' +
+    'after every transaction, the listener called with the changed tables. store+listener is judged against it.',
   "- **raw-again** (the control): raw's own code run as one more contender, never counted as hand-written. Its per-round ratio " +
     'to raw (the same code) is chance alone: the Targets table shows its interval beside every verdict.',
   '- **raw-naive**: the naive hand-written baseline: rows as objects mapped afterwards, one statement per row, statements ' +

@@ -8,7 +8,8 @@
 //   --only 1,bulk         only these workloads (numbers or keys: toc, sources, shelf, progress, transaction, cache, chapters,
 //                         chapter-get, book-get, bulk, open, backup, import, export)
 //   --contenders a,b      only these contenders (legado-store, store+listener, store+other-listener, raw,
-//                         raw-again, raw-immediate (transaction call only), raw-naive, drizzle, kysely, c-floor)
+//                         raw-again, raw-immediate (transaction call only), raw+room-tracker (the listener
+//                         workloads: progress, transaction, bulk), raw-naive, drizzle, kysely, c-floor)
 //   --driver NAME         the engine: better-sqlite3, node:sqlite (Node 22.13+), bun:sqlite (Bun), wasm
 //                         (SQLite WASM, memory storage); default: the store's automatic choice
 //   --processes N         processes run one after another, their rounds pooled (default 3; smoke 1)
@@ -36,6 +37,7 @@ import { legadoStore, storeListening, storeListeningElsewhere } from './contende
 import { loadRawEngine } from './contenders/raw-engines.js';
 import { rawNaive } from './contenders/raw-naive.js';
 import { raw, rawAgain, rawImmediate } from './contenders/raw.js';
+import { rawRoomTracker } from './contenders/room-tracker.js';
 import { useEngine } from './engine.js';
 import { environment, median, runHarness, type Measurement, type Report } from './harness.js';
 import { targets, label } from './ratios.js';
@@ -49,6 +51,7 @@ export const CONTENDERS: readonly Contender[] = [
   raw,
   rawAgain,
   rawImmediate,
+  rawRoomTracker,
   rawNaive,
   drizzleContender,
   kyselyContender,

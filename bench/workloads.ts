@@ -355,7 +355,8 @@ function tierWorkloads(sizes: Sizes, tier: number): Workload[] {
       writes: 'books',
       // The store and the fastest hand-written code (and its control): the call is what is measured.
       canRun: (c) =>
-        (c.kind === 'store' || c.kind === 'listener' || c.name === 'raw' || c.name === RAW_IMMEDIATE || c.kind === 'control') && has(c, 'transaction'),
+        (c.kind === 'store' || c.kind === 'listener' || c.kind === 'hand-listener' || c.name === 'raw' || c.name === RAW_IMMEDIATE || c.kind === 'control') &&
+        has(c, 'transaction'),
       template: (path) => fillShelf(path, shelf()),
       run: async (ctx) => ({ rows: await session(ctx).transactionCalls!(saves()) }),
       check: (ctx) => tableDigest(ctx.path, 'books', 'bookUrl', 'bookUrl, durChapterIndex, durChapterPos, durChapterTime'),

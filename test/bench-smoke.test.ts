@@ -64,7 +64,7 @@ test('quick mode runs every workload at two tiers against every contender and wr
     assert.ok(bulk.includes(name), `${name} in the bulk insert`);
   const t = targets(report).map((x) => `${instance(x.workload)} ${x.target}`);
   assert.ok(t.some((x) => x.startsWith('9×2 ≤ 1.20× the C floor')));
-  assert.ok(t.some((x) => x.startsWith('9×1 store+listener ≤ 1.05×')));
+  assert.ok(t.some((x) => x.startsWith('9×1 store+listener ≤ 1.00× raw+room-tracker')));
   assert.ok(t.some((x) => x.startsWith('12×1 ≤ 1.05× JSON.parse')));
   assert.ok(t.some((x) => x.startsWith('12×2 peak memory')));
   // Every verdict is the bootstrap interval of the per-round ratios of the two contenders it names, as printed.
@@ -98,6 +98,33 @@ test('quick mode runs every workload at two tiers against every contender and wr
     const row = `| ${instance(w)} | ${w.title} | ${store.rows} | ${target.target} | ${target.ratio.median.toFixed(2)}× | [${target.ratio.low.toFixed(2)}–${target.ratio.high.toFixed(2)}] | ${target.control!.median.toFixed(2)}× [`;
     assert.ok(markdown.includes(row), `printed: ${row}`);
   }
+  // store+listener is judged against the same guarantee by hand (Room's tracker on raw code) on
+  // every listener workload, under the workload's limit, and against the store without one.
+  for (const key of ['progress', 'transaction', 'bulk'])
+    for (const tier of [1, 2]) {
+      const w = all.find((x) => x.key === key && x.tier === tier)!;
+      const of = (name: string) => report.measurements.find((m) => m.workload.key === key && m.workload.tier === tier && m.contender === name)!;
+      const [listening, byHand, store] = [of('store+listener'), of('raw+room-tracker'), of('legado-store')];
+      const limit = key === 'bulk' ? '1.00' : '1.05';
+      const judged = targets(report).filter((x) => x.workload === listening.workload && x.target.startsWith('store+listener ≤'));
+      assert.deepEqual(
+        judged.map((x) => x.target),
+        [`store+listener ≤ ${limit}× raw+room-tracker (the same guarantee by hand)`, "store+listener ≤ 1.05× legado-store (the listener's overhead)"],
+        `${key}×${tier}`,
+      );
+      const ratio = (a: number[], b: number[]) =>
+        bootstrapMedian(
+          a.map((t, i) => t / b[i]!),
+          2000,
+          report.seed,
+        );
+      assert.deepEqual(judged[0]!.ratio, ratio(listening.times, byHand.times));
+      assert.deepEqual(judged[1]!.ratio, ratio(listening.times, store.times));
+      for (const x of judged) {
+        const row = `| ${instance(w)} | ${w.title} | ${store.rows} | ${x.target} | ${x.ratio.median.toFixed(2)}× | [${x.ratio.low.toFixed(2)}–${x.ratio.high.toFixed(2)}] |`;
+        assert.ok(markdown.includes(row), `printed: ${row}`);
+      }
+    }
   assert.ok(!t.some((x) => x.includes('raw-again')), 'no target names the control');
   assert.match(markdown, /nproc \d+, load average [\d.]+ \/ [\d.]+/);
   for (const heading of ['## Targets', '## Medians (wall ms)', '## Scaling (µs per row, wall medians)', '## Detail'])

@@ -95,14 +95,14 @@ test('a typed delete that cascades into another observed table is counted there 
   s.close();
 });
 
-test('typed writes in a transaction are counted by the triggers; a rollback takes them back and notifies nothing', () => {
+test('typed writes in a transaction keep their triggers quiet too (where flags exist); a rollback notifies nothing', () => {
   const s = newStore();
   const calls = recorder(s, ['books']);
   const before = counted(s, 'books');
   s.transaction(() => {
     s.tables.books.insert(book('b1'));
     s.tables.books.update('b1', { durChapterPos: 1 });
-    assert.equal(counted(s, 'books') - before, 2, 'inside a transaction every row is counted');
+    assert.equal(counted(s, 'books') - before, hasFlags(s) ? 0 : 2, 'without flags every row is counted');
   });
   assert.deepEqual(calls, [['books']]);
   assert.throws(() =>
@@ -111,7 +111,7 @@ test('typed writes in a transaction are counted by the triggers; a rollback take
       throw new Error('undo');
     }),
   );
-  assert.equal(counted(s, 'books') - before, 2, 'the rolled-back update left no count');
+  assert.equal(counted(s, 'books') - before, hasFlags(s) ? 0 : 2, 'the rolled-back update left no count');
   assert.deepEqual(calls, [['books']]);
   assert.equal(s.tables.books.get('b1')?.durChapterPos, 1);
   s.close();

@@ -14,9 +14,14 @@
 // counter itself, in its transaction, so a rollback still takes it back.
 // Where the engine can define a cheap SQL function (Connection.defineFlag: SQLite WASM, where
 // the TEMP table update is most of a single-row write's cost), each table's triggers first ask
-// one, and a one-statement typed write outside a transaction keeps its own table's triggers
-// quiet while it runs (quiet / endQuiet): it reports itself. Raw SQL, transactions and writes
-// that cascade into another observed table are counted by the triggers as before.
+// one, and a one-statement typed write keeps its own table's triggers quiet while it runs
+// (quiet / endQuiet): it reports itself. Outside a transaction it has committed; inside one it
+// is kept in JavaScript (txQuiet) the way SQLite keeps the counters: dropped when the transaction,
+// or the savepoint of a nested transaction function, fails. What the tracker cannot follow (raw
+// SQL run in the transaction, which may roll back to a savepoint of its own or end it) first
+// finds that account written into the counters (settle), where SQLite takes it back with a
+// rollback. Raw SQL and writes that cascade into another observed table are counted by the
+// triggers as before.
 // Writes by another connection or another process are not seen: their changes never pass
 // through this connection's triggers.
 import type { REPLACEABLE, Statement, TransactionFn } from '../engine/driver.js';
@@ -75,6 +80,11 @@ export class ChangeTracker implements WriteHooks {
    * the transaction (rolledBack) drops them and reads the counters instead.
    */
   private readonly txRows = new Map<string, number>();
+  /**
+   * Tables typed one-statement writes changed in the open transaction with their triggers quiet
+   * (the counters did not move), since it began or since the last settle; empty outside one.
+   */
+  private readonly txQuiet = new Set<string>();
   /** The counters may have moved without being read: set by every write that could have fired a trigger. */
   private pending = false;
   private readCounters: Statement | undefined;
@@ -107,9 +117,12 @@ export class ChangeTracker implements WriteHooks {
   wrote(table: string, op: WriteOp, rows?: number, quieted = false): void {
     if (!this.active) return;
     if (quieted) {
-      // Committed (no transaction was open), and no trigger counted it: reported now.
-      this.known.add(table);
-      this.flush();
+      // No trigger counted it: kept until the transaction ends, or (none was open) committed and reported now.
+      if (this.db.inTransaction) this.txQuiet.add(table);
+      else {
+        this.known.add(table);
+        this.flush();
+      }
       return;
     }
     const mine = this.installed.has(table);
@@ -136,7 +149,7 @@ export class ChangeTracker implements WriteHooks {
   }
 
   quiet(table: string, op: WriteOp): boolean {
-    if (!this.flags.has(table) || !this.installed.has(table) || this.db.inTransaction) return false;
+    if (!this.flags.has(table) || !this.installed.has(table)) return false;
     if (op !== 'insert' && this.reaches(table, op)) return false;
     this.quietTable = table;
     return true;
@@ -159,11 +172,25 @@ export class ChangeTracker implements WriteHooks {
   }
 
   unsilence(table: string, changed: boolean): void {
-    if (changed) {
-      (this.bump ??= this.rawPrepare(`UPDATE temp.${LOG} SET n = n + 1 WHERE tbl = ?`)).run(table);
-      this.pending = true;
-    }
+    if (changed) this.count(table);
     this.createTriggers(table);
+  }
+
+  /** Moves the table's counter by one, in the open transaction (as its trigger would). */
+  private count(table: string): void {
+    (this.bump ??= this.rawPrepare(`UPDATE temp.${LOG} SET n = n + 1 WHERE tbl = ?`)).run(table);
+    this.pending = true;
+  }
+
+  /**
+   * Before something runs in the open transaction that may roll back only part of it (a nested
+   * transaction function, raw SQL): the quiet writes so far are counted in the counters, so that
+   * a rollback to before them takes them back and one to after them keeps them.
+   */
+  settle(): void {
+    if (this.txQuiet.size === 0) return;
+    for (const t of this.txQuiet) this.count(t);
+    this.txQuiet.clear();
   }
 
   /** Whether a write of this kind to `table` can change rows of another observed table, through foreign-key actions. */
@@ -215,7 +242,7 @@ export class ChangeTracker implements WriteHooks {
    */
   flush(all = false): void {
     if (!this.active || !this.db.open || this.db.inTransaction) return;
-    if (!this.pending && !all && this.known.size === 0 && this.txRows.size === 0) return;
+    if (!this.pending && !all && this.known.size === 0 && this.txRows.size === 0 && this.txQuiet.size === 0) return;
     if (this.flushing) {
       // A listener wrote: report that after the current round.
       this.again = true;
@@ -237,6 +264,8 @@ export class ChangeTracker implements WriteHooks {
           }
         }
         this.txRows.clear();
+        for (const t of this.txQuiet) changed.add(t);
+        this.txQuiet.clear();
         if (this.known.size > 0) this.known = new Set();
         this.pending = all = false;
         if (this.syncPending) this.sync();
@@ -266,6 +295,7 @@ export class ChangeTracker implements WriteHooks {
     this.installed.clear();
     this.known.clear();
     this.txRows.clear();
+    this.txQuiet.clear();
     this.active = false;
   }
 
@@ -360,9 +390,12 @@ export class ChangeTracker implements WriteHooks {
     const tracker = this;
     return function (this: unknown, ...args: unknown[]) {
       let result: unknown;
+      tracker.settle();
       try {
         result = fn.apply(self ?? this, args);
       } catch (e) {
+        // A transaction function's savepoint (or the whole transaction) was rolled back: its quiet writes with it.
+        tracker.txQuiet.clear();
         tracker.pending = true;
         if (tracker.active) tracker.flushQuietly();
         throw e;
@@ -373,9 +406,14 @@ export class ChangeTracker implements WriteHooks {
     };
   }
 
-  /** A transaction (or a savepoint in one) failed: what its typed writes counted may be undone, so the counters are read. */
+  /**
+   * A transaction (or a savepoint in one) failed: what its typed writes counted may be undone, so
+   * the counters are read; its quiet writes are dropped (those before the savepoint were settled
+   * when it began).
+   */
   rolledBack(): void {
     this.txRows.clear();
+    this.txQuiet.clear();
     this.pending = true;
   }
 
@@ -428,6 +466,7 @@ export class ChangeTracker implements WriteHooks {
       const iterate = s.iterate;
       const tracker = this;
       s.iterate = function* (...args: unknown[]) {
+        tracker.settle();
         try {
           yield* iterate.apply(stmt, args) as Iterable<unknown>;
         } finally {

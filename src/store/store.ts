@@ -291,6 +291,8 @@ function runIn<T>(tx: TransactionFn<[() => unknown], unknown>, changes: ChangeTr
     throw new InvalidArgumentError(what, fn, 'a synchronous function (an async one would commit what it writes after an await outside the transaction)');
   }
   let result: T;
+  // Nested: its savepoint may be rolled back alone, so what the quiet writes did before it is counted first.
+  if (changes.active) changes.settle();
   try {
     result = (immediate ? tx.immediate(fn) : tx.deferred(fn)) as T;
   } catch (e) {

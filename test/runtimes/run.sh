@@ -118,7 +118,7 @@ fi
 # build has no file system, so the suites about files on disk (-wal/-shm files, read-only
 # folders, other processes, migrating a file in place, the CLI) cannot run on it; the browser
 # suite (npm run test:browser) covers its persistent storage, OPFS, in a real Chromium.
-WASM_SUITES="tables constraints like schema schema-changes schema-versions seam table-fast-paths types-exact change-flags
+WASM_SUITES="tables constraints like schema schema-changes schema-versions seam table-fast-paths types-exact change-flags changes-transaction
   domain-books domain-cache domain-chapters domain-cookies domain-read-records domain-replace-rules domain-rss
   domain-rules domain-schema domain-search-keywords domain-sources
   backup-exact backup-export backup-gson backup-import backup-json-split backup-json-stream backup-records
