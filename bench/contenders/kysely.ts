@@ -482,19 +482,19 @@ export const kyselyContender: Contender = {
         st(Q.deleteChapters.sql).run(...Q.deleteChapters.bind({ bookUrl }));
         insertChapters(list as (ChapterIn & { bookUrl: string })[]);
         return list.length;
-    }),
+      }),
     );
     const insertAll = once(() =>
       db.transaction((list: readonly ChapterIn[]) => {
         insertChapters(list as (ChapterIn & { bookUrl: string })[]);
         return list.length;
-    }),
+      }),
     );
     const upsertAll = once(() =>
       db.transaction((rows: readonly SourceIn[]) => {
         upsertSources(rows);
         return rows.length;
-    }),
+      }),
     );
     return {
       replaceToc: (bookUrl, list) => refresh()(bookUrl, list),

@@ -6,9 +6,11 @@
 import type { Statement } from '../engine/driver.js';
 import type { Column } from '../schema/index.js';
 import { isPlain, plainKind, type SqlValue } from './codec.js';
+import { compileUpdateSetter, UPDATE_ARGS, type UpdateSetter, type UpdateTarget } from './compiled.js';
 import type { TableCore } from './core.js';
 import type { Query } from './query.js';
 import { updateSql } from './sql.js';
+import type { WriteHooks } from './write-hooks.js';
 
 /** What a Finder asks of its table beyond the core: list's way, for IS NULL and missing values. */
 interface Lister<R> {
@@ -66,40 +68,76 @@ function findRow<R>(f: Finder<R>, t: TableCore, table: Lister<R>, values: unknow
 }
 
 /** An update of some fields, prepared once (TableApi.updater); an object for Finder's reason. */
-export class Updater<K> {
+export class Updater<K> implements UpdateTarget {
   readonly fields: readonly string[];
   readonly cols: readonly Column[];
   /** A statement per set of fields given, by its bit mask; prepared on first use. */
   readonly statements: (Statement | undefined)[] = [];
+  readonly hooks: WriteHooks;
   readonly #core: TableCore;
+  /**
+   * The generated setter (compiled.ts) for up to UPDATE_ARGS fields by a one-column key, which
+   * takes the values as arguments; undefined for the others and where code cannot be generated.
+   */
+  readonly #setter: UpdateSetter | undefined;
 
   constructor(core: TableCore, fields: readonly string[], cols: readonly Column[]) {
     this.#core = core;
+    this.hooks = core.hooks;
     this.fields = fields;
     this.cols = cols;
+    this.#setter = compileUpdateSetter(core.model, cols);
   }
 
   /** Sets the fields to `values` (in the updater's order; undefined: not set) in the row with `key`; false when there is none. */
   set(key: K, values: readonly unknown[]): boolean {
-    const t = this.#core;
-    const vals: SqlValue[] = [];
-    let given = 0;
-    for (let i = 0; i < this.cols.length; i++) {
-      const v = values[i];
-      if (v === undefined) continue;
-      vals.push(t.codec.encodeValue(this.cols[i]!, v));
-      given |= 1 << i;
-    }
-    if (given === 0) return t.has(key);
-    // A one-column key is encoded in place, without keyValues' array.
-    if (t.pk.length === 1 && key !== undefined && key !== null) vals.push(t.codec.encodeValue(t.pk[0]!, key));
-    else for (const k of t.keyValues(key)) vals.push(k);
-    const stmt = (this.statements[given] ??= t.hooks.prepare(
+    return this.cols.length <= UPDATE_ARGS ? this.setArgs(key, values[0], values[1], values[2], values[3]) : setChecked(this, this.#core, key, values);
+  }
+
+  /**
+   * set() with the values as arguments, for an updater of up to four fields (UPDATE_ARGS): no
+   * array for a caller that has them apart (books.updateProgress).
+   */
+  setArgs(key: K, v0?: unknown, v1?: unknown, v2?: unknown, v3?: unknown): boolean {
+    if (this.cols.length > UPDATE_ARGS)
+      throw new RangeError(`setArgs: an updater of at most ${UPDATE_ARGS} fields (this one has ${this.cols.length}); use set`);
+    const done = this.#setter?.(this, key, v0, v1, v2, v3);
+    return done !== undefined ? done : setChecked(this, this.#core, key, [v0, v1, v2, v3]);
+  }
+
+  /** The UPDATE of the fields in `mask`, prepared and kept (for the generated setter and setChecked). */
+  prepare(mask: number): Statement {
+    return (this.statements[mask] = this.#core.hooks.prepare(
       updateSql(
-        t.model,
-        this.cols.filter((_, i) => given & (1 << i)),
+        this.#core.model,
+        this.cols.filter((_, i) => mask & (1 << i)),
       ),
     ));
-    return t.runUpdate(stmt, vals, key, (f) => values[this.fields.indexOf(f)]);
   }
+
+  /** The generated setter's error path: the typed error of a failed UPDATE, as runUpdate makes it. */
+  failed(e: unknown, key: unknown, values: readonly unknown[]): unknown {
+    return this.#core.updateError(e, key, values, this.fields);
+  }
+}
+
+/**
+ * Updater.set by the general path: every value through encodeValue (which raises the typed
+ * errors), the key through keyValues, the write reported. The generated setter takes the same
+ * values the same way, and leaves every other case here.
+ */
+function setChecked<K>(u: Updater<K>, t: TableCore, key: K, values: readonly unknown[]): boolean {
+  const vals: SqlValue[] = [];
+  let given = 0;
+  for (let i = 0; i < u.cols.length; i++) {
+    const v = values[i];
+    if (v === undefined) continue;
+    vals.push(t.codec.encodeValue(u.cols[i]!, v));
+    given |= 1 << i;
+  }
+  if (given === 0) return t.has(key);
+  // A one-column key is encoded in place, without keyValues' array.
+  if (t.pk.length === 1 && key !== undefined && key !== null) vals.push(t.codec.encodeValue(t.pk[0]!, key));
+  else for (const k of t.keyValues(key)) vals.push(k);
+  return t.runUpdate(u.statements[given] ?? u.prepare(given), vals, key, values, u.fields);
 }
