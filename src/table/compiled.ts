@@ -144,6 +144,19 @@ export function compileSplitEncoder(table: Table, fallback: readonly (SqlValue |
 const SPLIT_ENCODERS = 16;
 const splitEncoders = new WeakMap<Table, Map<string, FastEncoder | null>>();
 
+/**
+ * What `make` generates for these columns of the table, made once per table model and set of
+ * columns (as perTable does per model); undefined where code cannot be generated.
+ */
+function perColumns<T>(cache: WeakMap<Table, Map<string, T | null>>, table: Table, cols: readonly Column[], make: () => T): T | undefined {
+  let byCols = cache.get(table);
+  if (byCols === undefined) cache.set(table, (byCols = new Map()));
+  const key = cols.map((c) => c.field).join(',');
+  let made = byCols.get(key);
+  if (made === undefined) byCols.set(key, (made = generated(make, () => null)));
+  return made ?? undefined;
+}
+
 /** What a compiled update setter runs on (prepared.ts, Updater): its statements, hooks and error path. */
 export interface UpdateTarget {
   readonly hooks: { readonly active: boolean };
@@ -172,19 +185,7 @@ export const UPDATE_ARGS = 4;
  */
 export function compileUpdateSetter(table: Table, cols: readonly Column[]): UpdateSetter | undefined {
   if (cols.length > UPDATE_ARGS || table.primaryKey.length !== 1) return undefined;
-  let byCols = setters.get(table);
-  if (byCols === undefined) setters.set(table, (byCols = new Map()));
-  const key = cols.map((c) => c.field).join(',');
-  let made = byCols.get(key);
-  if (made === undefined)
-    byCols.set(
-      key,
-      (made = generated(
-        () => makeUpdateSetter(table, cols),
-        () => null,
-      )),
-    );
-  return made ?? undefined;
+  return perColumns(setters, table, cols, () => makeUpdateSetter(table, cols));
 }
 const setters = new WeakMap<Table, Map<string, UpdateSetter | null>>();
 
@@ -218,6 +219,56 @@ function makeUpdateSetter(table: Table, cols: readonly Column[]): UpdateSetter {
   ) as UpdateSetter;
 }
 
+/** What a compiled lookup runs on (prepared.ts, Finder): its statement and its exact re-read. */
+export interface FindTarget {
+  readonly stmt: { get(...p: unknown[]): unknown } | undefined;
+  /** The lookup's statement, prepared (rows as arrays) and kept. */
+  prepare(): { get(...p: unknown[]): unknown };
+  /** After the builder threw (TableCore.exactly): the row read again with safeIntegers. */
+  exact(e: unknown, values: readonly unknown[]): unknown;
+}
+
+/** A compiled lookup's answer when the values are not ones it binds as given: the finder's general path then. */
+export const CHECKED: unique symbol = Symbol('checked');
+
+/** A lookup by up to FIND_ARGS fields given as arguments: the row, undefined, or CHECKED. */
+export type FindGetter = (f: FindTarget, ...values: unknown[]) => unknown;
+export const FIND_ARGS = 4;
+
+/**
+ * The lookup by these columns of the table (at most FIND_ARGS, each text or integer, which a
+ * lookup binds as given: codec.plainKind): each value's type tested in line, the statement
+ * called with them as arguments, and the row built by the table's row builder, called directly.
+ * A null, a missing value or another type answers CHECKED. Undefined for other columns and
+ * where code cannot be generated. One per table model and set of columns.
+ */
+export function compileFinder(table: Table, cols: readonly Column[]): FindGetter | undefined {
+  if (cols.length > FIND_ARGS || !cols.every((c) => c.js === 'string' || c.js === 'number')) return undefined;
+  return perColumns(finders, table, cols, () => makeFinder(table, cols));
+}
+const finders = new WeakMap<Table, Map<string, FindGetter | null>>();
+
+function makeFinder(table: Table, cols: readonly Column[]): FindGetter {
+  const args = cols.map((_, i) => `v${i}`);
+  const tests = cols.map((c, i) =>
+    c.js === 'string' ? `if (typeof v${i} !== "string") return CHECKED;` : `if (typeof v${i} !== "number" || !Number.isInteger(v${i})) return CHECKED;`,
+  );
+  const body = [
+    ...tests,
+    `const r = (f.stmt ?? f.prepare()).get(${args.join(', ')});`,
+    'if (r === undefined) return undefined;',
+    'try {',
+    '  return build(r);',
+    '} catch (e) {',
+    `  return f.exact(e, [${args.join(', ')}]);`,
+    '}',
+  ];
+  return new Function('CHECKED', 'build', `"use strict"; return function find(f, ${args.join(', ')}) {\n${body.join('\n')}\n};`)(
+    CHECKED,
+    compileRowBuilder(table),
+  ) as FindGetter;
+}
+
 /**
  * The builder of API rows from rows read from SQLite as arrays (better-sqlite3's raw mode), in
  * column order: an object literal with every field, booleans from 0/1 and 64-bit bitmasks as
@@ -234,7 +285,9 @@ function makeRowBuilder(table: Table): RowBuilder {
   const fields = table.columns.map((c, i) => {
     const a = `a[${i}]`;
     let value = a;
-    if (c.js === 'boolean') value = `(v = ${a}) === null ? null : v !== 0 && v !== 0n`;
+    // Read without safeIntegers (fromExact takes those rows), a boolean is 0 or 1, never 0n:
+    // no comparison of a number with a bigint, which V8 does by its generic path.
+    if (c.js === 'boolean') value = `(v = ${a}) === null ? null : v !== 0`;
     else if (c.js === 'bigint')
       value = `typeof (v = ${a}) === "number" ? (Number.isSafeInteger(v) ? BigInt(v) : v) : typeof v === "string" && /^-?\\d+$/.test(v) ? BigInt(v) : v`;
     else if (c.js === 'number') value = `(v = ${a}) > ${SAFE_MAX} || v < -${SAFE_MAX} ? inexact() : v`;

@@ -6,7 +6,17 @@
 import type { Statement } from '../engine/driver.js';
 import type { Column } from '../schema/index.js';
 import { isPlain, plainKind, type SqlValue } from './codec.js';
-import { compileUpdateSetter, UPDATE_ARGS, type UpdateSetter, type UpdateTarget } from './compiled.js';
+import {
+  CHECKED,
+  compileFinder,
+  compileUpdateSetter,
+  FIND_ARGS,
+  UPDATE_ARGS,
+  type FindGetter,
+  type FindTarget,
+  type UpdateSetter,
+  type UpdateTarget,
+} from './compiled.js';
 import type { TableCore } from './core.js';
 import type { Query } from './query.js';
 import { updateSql } from './sql.js';
@@ -18,7 +28,7 @@ interface Lister<R> {
 }
 
 /** A lookup by some fields, prepared once (TableApi.finder). */
-export class Finder<R> {
+export class Finder<R> implements FindTarget {
   readonly fields: readonly string[];
   readonly cols: readonly Column[];
   /** Each column's plainKind. */
@@ -28,6 +38,8 @@ export class Finder<R> {
   stmt: Statement | undefined = undefined;
   readonly #core: TableCore;
   readonly #table: Lister<R>;
+  /** The generated lookup (compiled.ts) where every field is text or an integer; undefined otherwise and where code cannot be generated. */
+  readonly #find: FindGetter | undefined;
 
   constructor(core: TableCore, table: Lister<R>, fields: readonly string[], cols: readonly Column[], orderBy: string | undefined, sql: string) {
     this.#core = core;
@@ -37,11 +49,30 @@ export class Finder<R> {
     this.plain = cols.map(plainKind);
     this.orderBy = orderBy;
     this.sql = sql;
+    this.#find = compileFinder(core.model, cols);
   }
 
   /** The first row with these values of the fields (in the finder's order), or undefined. */
-  get(...values: unknown[]): R | undefined {
-    return findRow(this, this.#core, this.#table, values);
+  get(...values: unknown[]): R | undefined;
+  // Up to four values as arguments, for the generated lookup: no rest array on the way.
+  get(v0?: unknown, v1?: unknown, v2?: unknown, v3?: unknown): R | undefined {
+    // biome-ignore lint/complexity/noArguments: how many values were given, without a rest array
+    if (this.#find !== undefined && arguments.length <= FIND_ARGS) {
+      const row = this.#find(this, v0, v1, v2, v3);
+      if (row !== CHECKED) return row as R | undefined;
+    }
+    // biome-ignore lint/complexity/noArguments: every value given, as the general path takes them
+    return findRow(this, this.#core, this.#table, Array.from(arguments));
+  }
+
+  /** The lookup's statement, prepared and kept (for the generated lookup and findRow). */
+  prepare(): Statement {
+    return (this.stmt = this.#core.reading(this.#core.hooks.prepare(this.sql)));
+  }
+
+  /** The generated lookup's re-read of a row the builder could not take exactly (TableCore.exactly). */
+  exact(e: unknown, values: readonly unknown[]): R | undefined {
+    return this.#core.exactly<R>(e, this.sql, values, true)[0];
   }
 }
 
@@ -57,7 +88,7 @@ function findRow<R>(f: Finder<R>, t: TableCore, table: Lister<R>, values: unknow
   // Encoded where they were given (get's own rest array), and bound without a spread for the
   // one- and two-field lookups the domain makes: as fast as hand-written code.
   for (let i = 0; i < n; i++) if (!isPlain(f.plain[i]!, values[i])) values[i] = t.codec.encodeValue(f.cols[i]!, values[i]);
-  const s = (f.stmt ??= t.reading(t.hooks.prepare(f.sql)));
+  const s = f.stmt ?? f.prepare();
   const row = (n === 1 ? s.get(values[0]) : n === 2 ? s.get(values[0], values[1]) : s.get(...values.slice(0, n))) as unknown[] | undefined;
   if (row === undefined) return undefined;
   try {

@@ -1,13 +1,14 @@
-// A prepared update (TableApi.updater, books.updateProgress): every set of fields given writes
-// exactly those columns, read back with raw SQL; every value the app cannot read is refused with
-// the typed error naming the field, and the row is left as it was. The codegen-fallback suite runs
-// this file again with code generation disallowed, where every update takes the checked path.
+// Prepared lookups and updates (TableApi.finder and updater, chapters.get, books.updateProgress):
+// every set of fields given writes exactly those columns, read back with raw SQL; every value the
+// app cannot read is refused with the typed error naming the field, and the row is left as it was;
+// a lookup gives the row SQLite holds. The codegen-fallback suite runs this file again with code
+// generation disallowed, where every call takes the checked path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore, type Store } from 'legado-store';
 import { MissingFieldError, UniqueViolationError, ValueTypeError } from 'legado-store/errors';
 import { schemas } from '../src/schema/index.js';
-import { compileUpdateSetter } from '../src/table/compiled.js';
+import { compileFinder, compileUpdateSetter } from '../src/table/compiled.js';
 
 const FIELDS = ['durChapterIndex', 'durChapterPos', 'durChapterTitle', 'durChapterTime'] as const;
 
@@ -170,6 +171,61 @@ test('a progress save with a listener watching books is reported once, and one w
     s.books.updateProgress('b', { durChapterIndex: 3, durChapterPos: 3, durChapterTime: 3 });
     assert.deepEqual(heard, [['books']]);
     assert.deepEqual(row(s), { durChapterIndex: 3, durChapterPos: 3, durChapterTitle: 't0', durChapterTime: 3 });
+  } finally {
+    s.close();
+  }
+});
+
+test('a lookup by text and integer fields gives the row SQLite holds, generated where allowed; other values take the checked path', () => {
+  const chapters = schemas[62].tables.find((t) => t.name === 'chapters')!;
+  const col = (f: string) => chapters.column(f)!;
+  assert.equal(typeof compileFinder(chapters, [col('bookUrl'), col('index')]), generationAllowed ? 'function' : 'undefined');
+  // A boolean field, or five fields: never generated.
+  assert.equal(compileFinder(chapters, [col('bookUrl'), col('isVolume')]), undefined);
+  const s = store();
+  try {
+    s.db.exec(
+      "INSERT INTO chapters (url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay, start, `end`) VALUES ('c0', 'T0', 1, 'base', 'b', 0, 0, 1, NULL, 9), ('c1', 'T1', 0, 'base', 'b', 1, 1, 0, 5, NULL)",
+    );
+    const byIndex = s.tables.chapters.finder(['bookUrl', 'index']);
+    const c1 = {
+      url: 'c1',
+      title: 'T1',
+      isVolume: false,
+      baseUrl: 'base',
+      bookUrl: 'b',
+      index: 1,
+      isVip: true,
+      isPay: false,
+      resourceUrl: null,
+      tag: null,
+      start: 5,
+      end: null,
+      startFragmentId: null,
+      endFragmentId: null,
+      variable: null,
+    };
+    assert.deepEqual({ ...byIndex.get('b', 1) }, c1);
+    assert.deepEqual({ ...s.chapters.get('b', 1) }, c1);
+    assert.deepEqual(
+      { ...s.chapters.get('b', 0) },
+      { ...c1, url: 'c0', title: 'T0', isVolume: true, index: 0, isVip: false, isPay: true, start: null, end: 9 },
+    );
+    assert.equal(s.chapters.get('b', 2), undefined);
+    assert.equal(s.chapters.get('nope', 1), undefined);
+    // A bigint index is encoded by the checked path; a fractional one refused there; null is IS NULL.
+    assert.equal(byIndex.get('b', 1n)?.url, 'c1');
+    assert.throws(
+      () => byIndex.get('b', 1.5),
+      (e: unknown) => e instanceof ValueTypeError && e.fields[0] === 'index',
+    );
+    assert.equal(byIndex.get(null, 1), undefined);
+    // Five values to a three-field finder: the first three are the lookup's.
+    const three = s.tables.chapters.finder(['bookUrl', 'index', 'title']);
+    assert.equal((three.get as (...v: unknown[]) => unknown)('b', 0, 'T0', 'x', 'y') !== undefined, true);
+    // A Long past 2^53 comes back exact: the row read again with safeIntegers.
+    s.db.prepare("UPDATE chapters SET start = ? WHERE url = 'c1'").run(2n ** 60n + 1n);
+    assert.equal(s.chapters.get('b', 1)?.start, 2n ** 60n + 1n);
   } finally {
     s.close();
   }
