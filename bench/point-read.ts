@@ -188,7 +188,7 @@ async function main(): Promise<void> {
     ['native', 'raw'],
     ['driver', 'native'],
   ];
-  for (const [a, b] of fresh || sessions ? steps.filter(([a, b]) => t[a] && t[b]) : steps) console.log(`  ${`${a} / ${b}`.padEnd(22)} ${ratio(t, a, b)}`);
+  for (const [a, b] of steps.filter(([a, b]) => t[a] && t[b])) console.log(`  ${`${a} / ${b}`.padEnd(22)} ${ratio(t, a, b)}`);
   store.close();
   db.close();
   rmSync(dir, { recursive: true, force: true });
