@@ -9,7 +9,7 @@
 //   finder     the table's finder (tables.chapters.finder(['bookUrl', 'index']).get)
 //   store      store.chapters.get: the finder behind the domain area and its guard
 //
-//   node dist/bench/point-read.js [--driver node:sqlite|better-sqlite3|bun:sqlite] [--rounds 200] [--reads 1000] [--fresh [--warm] [--gc] | --sessions]
+//   node dist/bench/point-read.js [--driver node:sqlite|better-sqlite3|bun:sqlite] [--rounds 200] [--reads 1000] [--fresh [--warm] [--gc] | --sessions | --split]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import v8 from 'node:v8';
@@ -150,6 +150,33 @@ async function main(): Promise<void> {
     s.setReturnArrays(true);
     return { stmt: s, close: () => c.close() };
   });
+  // --split: fresh sessions of raw and the store in turn, their first read, the next tenth and
+  // the rest timed apart (medians): first use apart from what a fresh session costs after it.
+  if (process.argv.includes('--split')) {
+    const parts = [picks.slice(0, 1), picks.slice(1, reads / 10), picks.slice(reads / 10)];
+    const split: Record<string, number[][]> = { raw: [[], [], []], store: [[], [], []] };
+    const load0 = load();
+    for (let r = 0; r < rounds + 3; r++) {
+      for (const c of r % 2 ? [raw, legadoStore] : [legadoStore, raw]) {
+        const x = c.open(path, { now: 0 });
+        parts.forEach((part, k) => {
+          const t0 = process.hrtime.bigint();
+          x.chapterAt(BOOK, part);
+          if (r >= 3) split[c === raw ? 'raw' : 'store']![k]!.push(Number(process.hrtime.bigint() - t0) / 1000);
+        });
+        void x.close();
+      }
+    }
+    console.log(
+      `${eng.name}, ${process.version}, fresh sessions, ${rounds} rounds, load ${load0} → ${load()}: µs (median) of the first read, the next ${parts[1]!.length}, the last ${parts[2]!.length}`,
+    );
+    for (const n of ['raw', 'store']) console.log(`  ${n.padEnd(6)} ${split[n]!.map((x) => median(x).toFixed(1)).join(', ')}`);
+    console.log(`  store / raw, the last ${parts[2]!.length}: ${(median(split['store']![2]!) / median(split['raw']![2]!)).toFixed(3)}`);
+    store.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
   const before = load();
   const t = pairedBlocks(
     fresh || sessions
