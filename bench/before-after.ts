@@ -4,13 +4,13 @@
 //
 //   git worktree add /tmp/prev <commit> && (cd /tmp/prev && npx tsc -p tsconfig.json)
 //   cp -r /tmp/prev/dist/src .before   # inside this repository, so its imports resolve here
-//   node dist/bench/before-after.js --before .before [--only counts,paging,in-list,source-upsert,progress,transaction,progress-listener,transaction-listener] [--rounds 40]
+//   node dist/bench/before-after.js --before .before [--only counts,paging,in-list,source-upsert,progress,transaction,chapter-get,progress-listener,transaction-listener] [--rounds 40]
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { openStore as OpenStore, Store as AnyVersionStore } from '../src/index.js';
-import { sources as makeSources, type SourceIn } from './data.js';
+import { chapters as makeChapters, sources as makeSources, type SourceIn } from './data.js';
 import { bootstrapMedian, median, pairedRatios, prng, shuffle } from './stats.js';
 
 type Store = AnyVersionStore<62>;
@@ -39,6 +39,8 @@ const PATHS: Record<string, Path> = {
     calls: 100,
     make: (s) => (i) => s.transaction(() => s.books.updateProgress('u', { durChapterIndex: 1, durChapterPos: i, durChapterTime: i })),
   },
+  // A chapter by (bookUrl, index), as store.chapters.get reads it: 1,000 reads of a 2,000-chapter book.
+  'chapter-get': { calls: 1000, make: (s) => (i) => s.chapters.get('u', (i * 7919) % 2000) },
   'progress-listener': {
     calls: 100,
     make(s) {
@@ -60,6 +62,7 @@ function fresh(open: Open, path: string): Store {
   const s = open(path) as Store;
   s.tables.search_keywords.insertMany(words.map((word) => ({ word, usage: 1, lastUseTime: 0 })));
   s.tables.books.insert({ bookUrl: 'u', name: 'n', author: 'a', origin: 'o' });
+  s.tables.chapters.insertMany(makeChapters('u', 2000));
   return s;
 }
 

@@ -89,7 +89,8 @@ test('pluck, raw and their switching off; iterate in each mode', () => {
 });
 
 test('get in raw and pluck mode with none, one, two and three parameters, arrays spread', () => {
-  // Bun's adapter passes one or two plain parameters straight on: each count, and arrays, read the same row.
+  // Bun's and node:sqlite's adapters pass one or two plain parameters straight on: each count,
+  // arrays, a bigint, null and a blob read the same rows as through the general path.
   const db = memory();
   db.exec("INSERT INTO t (name, n) VALUES ('a', 1), ('b', 2)");
   const none = db.prepare("SELECT name, n FROM t WHERE name = 'b'").raw();
@@ -105,6 +106,14 @@ test('get in raw and pluck mode with none, one, two and three parameters, arrays
   assert.equal(two.get('b', 1), undefined);
   assert.deepEqual(three.get('b', 2, 0), ['b', 2]);
   assert.equal(two.pluck().get('a', 1), 'a');
+  assert.deepEqual(two.raw().get('b', 2n), ['b', 2]);
+  assert.equal(one.get(null), undefined);
+  const blob = db.prepare('SELECT length(?), ?').raw();
+  assert.deepEqual(blob.get(new Uint8Array([1, 2, 3]), 'x'), [3, 'x']);
+  // A value past 2^53 met on the direct call: read again, the nearest number as in every mode.
+  db.prepare('INSERT INTO t (name, n) VALUES (?, ?)').run('big', 2n ** 60n + 1n);
+  assert.deepEqual(one.get('big'), ['big', 2 ** 60]);
+  assert.deepEqual(two.get('big', 2n ** 60n + 1n), ['big', 2 ** 60]);
   db.close();
 });
 

@@ -9,6 +9,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Contender, Session } from '../contender.js';
 import { BOOK_JSON, fromJson, RULE_JSON, SOURCE_JSON, writeJson } from './backup-json.js';
+import { once } from './first-use.js';
 import { readJsonIfThere } from './raw-naive.js';
 import { bookSources, books, caches, chapters, replaceRules } from './drizzle-schema.js';
 import { connectBetterSqlite3, PRAGMAS } from './raw-engines.js';
@@ -75,10 +76,6 @@ export const drizzleContender: Contender = {
 
   open(path, clock): Session {
     const { db, close } = connect(path);
-    const once = <T>(make: () => T): (() => T) => {
-      let v: T | undefined;
-      return () => (v ??= make());
-    };
     // A prepared multi-row insert per batch size, bound with one object of `<field>_<row>` values.
     const chapterBatches = new Map<number, { run(values: Record<string, unknown>): unknown }>();
     const chapterBatch = (n: number) => {

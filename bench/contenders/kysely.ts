@@ -11,6 +11,7 @@ import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryComp
 import type { Contender, Session } from '../contender.js';
 import type { ChapterIn, SourceIn } from '../data.js';
 import { BOOK_JSON, fromJson, SOURCE_JSON } from './backup-json.js';
+import { once } from './first-use.js';
 import { CHAPTER_BATCH, SOURCE_BATCH } from './raw.js';
 import { exportTables, readJsonIfThere } from './raw-naive.js';
 import { rawConnect, type RawDb, type RawStatement } from './raw-engines.js';
@@ -476,23 +477,29 @@ export const kyselyContender: Contender = {
     const upsertSources = batched<SourceIn>(st, (n) => compiledInsert('book_sources', 29, n), SOURCE_BATCH, sourceValues);
     const all = (q: { sql: string; bind(v: Record<string, unknown>): unknown[] }, v: Record<string, unknown> = {}) => st(q.sql).all(...q.bind(v));
     const one = (q: { sql: string; bind(v: Record<string, unknown>): unknown[] }, v: Record<string, unknown>) => st(q.sql).get(...q.bind(v));
-    const refresh = db.transaction((bookUrl: string, list: readonly ChapterIn[]) => {
-      st(Q.deleteChapters.sql).run(...Q.deleteChapters.bind({ bookUrl }));
-      insertChapters(list as (ChapterIn & { bookUrl: string })[]);
-      return list.length;
-    });
-    const insertAll = db.transaction((list: readonly ChapterIn[]) => {
-      insertChapters(list as (ChapterIn & { bookUrl: string })[]);
-      return list.length;
-    });
-    const upsertAll = db.transaction((rows: readonly SourceIn[]) => {
-      upsertSources(rows);
-      return rows.length;
-    });
+    const refresh = once(() =>
+      db.transaction((bookUrl: string, list: readonly ChapterIn[]) => {
+        st(Q.deleteChapters.sql).run(...Q.deleteChapters.bind({ bookUrl }));
+        insertChapters(list as (ChapterIn & { bookUrl: string })[]);
+        return list.length;
+      }),
+    );
+    const insertAll = once(() =>
+      db.transaction((list: readonly ChapterIn[]) => {
+        insertChapters(list as (ChapterIn & { bookUrl: string })[]);
+        return list.length;
+      }),
+    );
+    const upsertAll = once(() =>
+      db.transaction((rows: readonly SourceIn[]) => {
+        upsertSources(rows);
+        return rows.length;
+      }),
+    );
     return {
-      replaceToc: (bookUrl, list) => refresh(bookUrl, list),
-      insertChapters: (_bookUrl, list) => insertAll(list),
-      upsertSources: (rows) => upsertAll(rows),
+      replaceToc: (bookUrl, list) => refresh()(bookUrl, list),
+      insertChapters: (_bookUrl, list) => insertAll()(list),
+      upsertSources: (rows) => upsertAll()(rows),
       shelf: () => all(Q.shelf) as object[],
       shelfGroup: (group) => all(Q.shelfGroup, { group }) as object[],
       bookAt: (urls) => urls.map((bookUrl) => one(Q.book, { bookUrl }) as object | undefined),

@@ -8,6 +8,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { DriverName } from '../../src/index.js';
 import { MMAP_SIZE } from '../../src/engine/connection.js';
 import { benchEngine } from '../engine.js';
+import { once } from './first-use.js';
 
 export interface RawStatement {
   run(...params: unknown[]): { changes: number | bigint };
@@ -99,10 +100,15 @@ function nodeSqlite(path: string): RawDb {
   const { DatabaseSync } = require('node:sqlite') as { DatabaseSync: new (p: string, o?: object) => SqlDatabase };
   const db = new DatabaseSync(path, { timeout: 5000 });
   for (const p of PRAGMAS) db.exec(`PRAGMA ${p}`);
-  const begin = db.prepare('BEGIN');
-  const beginImmediate = db.prepare('BEGIN IMMEDIATE');
-  const commit = db.prepare('COMMIT');
-  const rollback = db.prepare('ROLLBACK');
+  // Prepared on first use, as the store's driver prepares them (and as raw.ts its statements).
+  const fixed = (sql: string): (() => void) => {
+    const s = once(() => db.prepare(sql));
+    return () => void s().run();
+  };
+  const begin = fixed('BEGIN');
+  const beginImmediate = fixed('BEGIN IMMEDIATE');
+  const commit = fixed('COMMIT');
+  const rollback = fixed('ROLLBACK');
   return {
     engine: 'node:sqlite',
     prepare: (sql) => db.prepare(sql),
@@ -122,13 +128,7 @@ function nodeSqlite(path: string): RawDb {
       };
     },
     exec: (sql) => db.exec(sql),
-    transaction: (fn, immediate) =>
-      begins(
-        immediate ? () => beginImmediate.run() : () => begin.run(),
-        () => commit.run(),
-        () => rollback.run(),
-        fn,
-      ),
+    transaction: (fn, immediate) => begins(immediate ? beginImmediate : begin, commit, rollback, fn),
     allExact: (sql) => {
       const s = db.prepare(sql);
       s.setReadBigInts(true);
@@ -338,11 +338,12 @@ function wasm(path: string): RawDb {
     };
     return { array, object, each };
   };
-  // BEGIN, COMMIT and ROLLBACK prepared once and stepped (db.exec parsed them on every call:
-  // the store's transaction call came out 0.56x this contender's).
+  // BEGIN, COMMIT and ROLLBACK prepared once, on first use as the store's, and stepped (db.exec
+  // parsed them on every call: the store's transaction call came out 0.56x this contender's).
   const fixed = (sql: string): (() => void) => {
-    const s = db.prepare(sql).pointer;
+    const prepared = once(() => db.prepare(sql).pointer);
     return () => {
+      const s = prepared();
       const rc = x.sqlite3_step(s);
       x.sqlite3_reset(s);
       if (rc !== DONE) throw new Error(`${sql}: SQLite result code ${rc}`);

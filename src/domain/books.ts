@@ -67,7 +67,7 @@ export function sortBooks<B extends SortableBook>(books: B[], sort: BookshelfSor
   return books.sort(compare);
 }
 
-/** The fields a progress update sets, in the order progressValues gives them. */
+/** The fields a progress update sets, in the order updateProgress gives them (a title left out is not set). */
 const PROGRESS = ['durChapterIndex', 'durChapterPos', 'durChapterTitle', 'durChapterTime'] as const;
 
 export class Books<V extends SchemaVersion = 62> extends Area {
@@ -137,7 +137,7 @@ export class Books<V extends SchemaVersion = 62> extends Area {
 
   /** Sets the reading position of a book; false when there is no such book. */
   updateProgress(bookUrl: string, progress: BookProgress): boolean {
-    return this.setProgress.set(bookUrl, this.progressValues(progress));
+    return this.setProgress.setArgs(bookUrl, progress.durChapterIndex, progress.durChapterPos, progress.durChapterTitle, progress.durChapterTime ?? this.now());
   }
 
   /** The same, finding the book by (name, author) as the app's progress sync does. */
@@ -159,11 +159,6 @@ export class Books<V extends SchemaVersion = 62> extends Area {
   /** Puts a book in exactly these groups (a bitmask of user group ids). */
   setGroups(bookUrl: string, mask: GroupId): boolean {
     return this.t.update(bookUrl, { group: mask });
-  }
-
-  /** The values of PROGRESS (a title left out is not set). */
-  private progressValues(p: BookProgress): unknown[] {
-    return [p.durChapterIndex, p.durChapterPos, p.durChapterTitle, p.durChapterTime ?? this.now()];
   }
 
   private get groups(): BookGroups<V> {

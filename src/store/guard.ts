@@ -50,9 +50,11 @@ export function guardMethods(...classes: (abstract new (...args: never[]) => obj
 
 function guard(fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
   const generator = fn.constructor.name === 'GeneratorFunction';
-  const guarded = function (this: unknown, ...args: unknown[]): unknown {
+  // `arguments` passed on as they came: V8 forwards them without the array a rest parameter makes.
+  const guarded = function (this: unknown): unknown {
     try {
-      const result = fn.apply(this, args);
+      // biome-ignore lint/complexity/noArguments: forwarded as they came, without a rest array
+      const result = fn.apply(this, arguments as unknown as unknown[]);
       return generator ? guardIterator(result as Iterator<unknown>, this) : result;
     } catch (e) {
       throw translate(this, e);

@@ -22,26 +22,28 @@ const UINT64_MAX = 2n ** 64n - 1n;
 
 const prop = (field: string): string => `row[${JSON.stringify(field)}]`;
 
-/** The test and conversion of one present, non-null value into `a<i>`; `return false` when it is not acceptable as it is. */
-function convert(c: Column, i: number): string {
+/**
+ * The test and conversion of one present, non-null value `v` into `a<i>`; `fail` (by default
+ * `return false`) when it is not acceptable as it is.
+ */
+function convert(c: Column, i: number, fail = 'return false;'): string {
   switch (c.js) {
     case 'string':
-      return `if (typeof v !== "string") return false; a${i} = v;`;
+      return `if (typeof v !== "string") ${fail} a${i} = v;`;
     case 'number':
       // An Int: (v | 0) === v holds for integers of 32 bits only. A Long: within ±(2^53-1).
       // A value under the app's minimum goes to the checked path, which names it.
-      if (c.min !== undefined) return `if (!(v >= ${c.min})) return false; ` + convert({ ...c, min: undefined }, i);
+      if (c.min !== undefined) return `if (!(v >= ${c.min})) ${fail} ` + convert({ ...c, min: undefined }, i, fail);
       return c.int32
-        ? `if (typeof v === "number") { if ((v | 0) !== v) return false; } ` +
-            `else if (typeof v !== "bigint" || v < -2147483648n || v > 2147483647n) return false; a${i} = v;`
-        : `if (typeof v === "number") { if (!Number.isSafeInteger(v)) return false; } ` +
-            `else if (typeof v !== "bigint" || v < MIN || v > MAX) return false; a${i} = v;`;
+        ? `if (typeof v === "number") { if ((v | 0) !== v) ${fail} } ` +
+            `else if (typeof v !== "bigint" || v < -2147483648n || v > 2147483647n) ${fail} a${i} = v;`
+        : `if (typeof v === "number") { if (!Number.isSafeInteger(v)) ${fail} } ` + `else if (typeof v !== "bigint" || v < MIN || v > MAX) ${fail} a${i} = v;`;
     case 'boolean':
-      return `if (v === true) a${i} = 1; else if (v === false) a${i} = 0; else return false;`;
+      return `if (v === true) a${i} = 1; else if (v === false) a${i} = 0; else ${fail}`;
     case 'bigint':
       return (
-        `if (typeof v === "bigint") { if (v < MIN || v > UMAX) return false; a${i} = BigInt.asIntN(64, v); } ` +
-        `else if (typeof v === "number" && Number.isSafeInteger(v)) a${i} = v; else return false;`
+        `if (typeof v === "bigint") { if (v < MIN || v > UMAX) ${fail} a${i} = BigInt.asIntN(64, v); } ` +
+        `else if (typeof v === "number" && Number.isSafeInteger(v)) a${i} = v; else ${fail}`
       );
   }
 }
@@ -143,6 +145,131 @@ const SPLIT_ENCODERS = 16;
 const splitEncoders = new WeakMap<Table, Map<string, FastEncoder | null>>();
 
 /**
+ * What `make` generates for these columns of the table, made once per table model and set of
+ * columns (as perTable does per model); undefined where code cannot be generated.
+ */
+function perColumns<T>(cache: WeakMap<Table, Map<string, T | null>>, table: Table, cols: readonly Column[], make: () => T): T | undefined {
+  let byCols = cache.get(table);
+  if (byCols === undefined) cache.set(table, (byCols = new Map()));
+  const key = cols.map((c) => c.field).join(',');
+  let made = byCols.get(key);
+  if (made === undefined) byCols.set(key, (made = generated(make, () => null)));
+  return made ?? undefined;
+}
+
+/** What a compiled update setter runs on (prepared.ts, Updater): its statements, hooks and error path. */
+export interface UpdateTarget {
+  readonly hooks: { readonly active: boolean };
+  /** The UPDATE of the fields given, by their bit mask (undefined until prepared). */
+  readonly statements: readonly ({ run(...p: unknown[]): { changes: number } } | undefined)[];
+  prepare(mask: number): { run(...p: unknown[]): { changes: number } };
+  /** The typed error of a failed UPDATE (made only on failure). */
+  failed(e: unknown, key: unknown, values: readonly unknown[]): unknown;
+}
+
+/**
+ * An update of up to UPDATE_ARGS fields by a one-column key, given as arguments: true or false
+ * as the row changed, or undefined for the checked path (a value it cannot take as it is, none
+ * given, a listener watching: the checked path raises the same errors and reports the write).
+ */
+export type UpdateSetter = (u: UpdateTarget, key: unknown, ...values: unknown[]) => boolean | undefined;
+
+/** The most fields an UpdateSetter takes: a statement's call per set of fields given, 2^n - 1 of them. */
+export const UPDATE_ARGS = 4;
+
+/**
+ * The setter of these columns of the table (at most UPDATE_ARGS, the key a single column): each
+ * value given is checked and converted as the encoder's are, the key too, and the statement for
+ * the mask of those given is called with them as arguments, without an array. Undefined where
+ * code cannot be generated. One per table model and set of columns, as the encoders.
+ */
+export function compileUpdateSetter(table: Table, cols: readonly Column[]): UpdateSetter | undefined {
+  if (cols.length > UPDATE_ARGS || table.primaryKey.length !== 1) return undefined;
+  return perColumns(setters, table, cols, () => makeUpdateSetter(table, cols));
+}
+const setters = new WeakMap<Table, Map<string, UpdateSetter | null>>();
+
+function makeUpdateSetter(table: Table, cols: readonly Column[]): UpdateSetter {
+  const n = cols.length;
+  const pk = table.primaryKey[0]!;
+  const args = cols.map((_, i) => `v${i}`);
+  const slow = 'return undefined;';
+  const lines = [`let v, m = 0, ${[...args.map((_, i) => `a${i}`), `a${n}`].join(', ')};`];
+  cols.forEach((c, i) => {
+    lines.push(
+      `v = v${i};`,
+      `if (v !== undefined) {`,
+      `  m |= ${1 << i};`,
+      c.notNull ? `  if (v === null) ${slow}` : `  if (v === null) a${i} = null; else {`,
+      `  ${convert(c, i, slow)}`,
+      c.notNull ? '}' : '}}',
+    );
+  });
+  lines.push('v = key;', `if (v === undefined || v === null) ${slow}`, convert(pk, n, slow), `if (m === 0 || u.hooks.active) ${slow}`);
+  lines.push('const s = u.statements[m] ?? u.prepare(m);', 'let info;', 'try {', 'switch (m) {');
+  for (let m = 1; m < 1 << n; m++) {
+    const bound = cols.flatMap((_, i) => (m & (1 << i) ? [`a${i}`] : []));
+    lines.push(`case ${m}: info = s.run(${[...bound, `a${n}`].join(', ')}); break;`);
+  }
+  lines.push('}', '} catch (e) {', `throw u.failed(e, key, [${args.join(', ')}]);`, '}', 'return info.changes > 0;');
+  return new Function('MIN', 'MAX', 'UMAX', `"use strict"; return function set(u, key, ${args.join(', ')}) {\n${lines.join('\n')}\n};`)(
+    INT64_MIN,
+    INT64_MAX,
+    UINT64_MAX,
+  ) as UpdateSetter;
+}
+
+/** What a compiled lookup runs on (prepared.ts, Finder): its statement and its exact re-read. */
+export interface FindTarget {
+  readonly stmt: { get(...p: unknown[]): unknown } | undefined;
+  /** The lookup's statement, prepared (rows as arrays) and kept. */
+  prepare(): { get(...p: unknown[]): unknown };
+  /** After the builder threw (TableCore.exactly): the row read again with safeIntegers. */
+  exact(e: unknown, values: readonly unknown[]): unknown;
+}
+
+/** A compiled lookup's answer when the values are not ones it binds as given: the finder's general path then. */
+export const CHECKED: unique symbol = Symbol('checked');
+
+/** A lookup by up to FIND_ARGS fields given as arguments: the row, undefined, or CHECKED. */
+export type FindGetter = (f: FindTarget, ...values: unknown[]) => unknown;
+export const FIND_ARGS = 4;
+
+/**
+ * The lookup by these columns of the table (at most FIND_ARGS, each text or integer, which a
+ * lookup binds as given: codec.plainKind): each value's type tested in line, the statement
+ * called with them as arguments, and the row built by the table's row builder, called directly.
+ * A null, a missing value or another type answers CHECKED. Undefined for other columns and
+ * where code cannot be generated. One per table model and set of columns.
+ */
+export function compileFinder(table: Table, cols: readonly Column[]): FindGetter | undefined {
+  if (cols.length > FIND_ARGS || !cols.every((c) => c.js === 'string' || c.js === 'number')) return undefined;
+  return perColumns(finders, table, cols, () => makeFinder(table, cols));
+}
+const finders = new WeakMap<Table, Map<string, FindGetter | null>>();
+
+function makeFinder(table: Table, cols: readonly Column[]): FindGetter {
+  const args = cols.map((_, i) => `v${i}`);
+  const tests = cols.map((c, i) =>
+    c.js === 'string' ? `if (typeof v${i} !== "string") return CHECKED;` : `if (typeof v${i} !== "number" || !Number.isInteger(v${i})) return CHECKED;`,
+  );
+  const body = [
+    ...tests,
+    `const r = (f.stmt ?? f.prepare()).get(${args.join(', ')});`,
+    'if (r === undefined) return undefined;',
+    'try {',
+    '  return build(r);',
+    '} catch (e) {',
+    `  return f.exact(e, [${args.join(', ')}]);`,
+    '}',
+  ];
+  return new Function('CHECKED', 'build', `"use strict"; return function find(f, ${args.join(', ')}) {\n${body.join('\n')}\n};`)(
+    CHECKED,
+    compileRowBuilder(table),
+  ) as FindGetter;
+}
+
+/**
  * The builder of API rows from rows read from SQLite as arrays (better-sqlite3's raw mode), in
  * column order: an object literal with every field, booleans from 0/1 and 64-bit bitmasks as
  * bigints from what selectList reads them as (a safe integer, or decimal text beyond 2^53; a
@@ -158,7 +285,9 @@ function makeRowBuilder(table: Table): RowBuilder {
   const fields = table.columns.map((c, i) => {
     const a = `a[${i}]`;
     let value = a;
-    if (c.js === 'boolean') value = `(v = ${a}) === null ? null : v !== 0 && v !== 0n`;
+    // Read without safeIntegers (fromExact takes those rows), a boolean is 0 or 1, never 0n:
+    // no comparison of a number with a bigint, which V8 does by its generic path.
+    if (c.js === 'boolean') value = `(v = ${a}) === null ? null : v !== 0`;
     else if (c.js === 'bigint')
       value = `typeof (v = ${a}) === "number" ? (Number.isSafeInteger(v) ? BigInt(v) : v) : typeof v === "string" && /^-?\\d+$/.test(v) ? BigInt(v) : v`;
     else if (c.js === 'number') value = `(v = ${a}) > ${SAFE_MAX} || v < -${SAFE_MAX} ? inexact() : v`;

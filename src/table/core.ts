@@ -172,19 +172,29 @@ export class TableCore {
     return info;
   }
 
-  /** Runs an UPDATE by key: a failure as a typed error (naming the row's fields as they would have been), the change reported. */
-  runUpdate(stmt: Statement, vals: SqlValue[], key: unknown, given: (field: string) => unknown): boolean {
+  /**
+   * Runs an UPDATE by key: a failure as a typed error (naming the row's fields as they would
+   * have been), the change reported. `given`: the values asked for, by field (an update's
+   * patch), or in the order of `fields` (an updater's).
+   */
+  runUpdate(stmt: Statement, vals: SqlValue[], key: unknown, given: Fields | readonly unknown[], fields?: readonly string[]): boolean {
     let changes: number;
     try {
       changes = this.reported('update', stmt, vals).changes;
     } catch (e) {
-      const current = this.get<Fields>(key);
-      throw translateWriteError(this.db, this.model, 'update', e, (f) => {
-        const v = given(f);
-        return v !== undefined ? v : current?.[f];
-      });
+      throw this.updateError(e, key, given, fields);
     }
     return changes > 0;
+  }
+
+  /** The typed error of a failed UPDATE by key (runUpdate's): made only on failure, so no closure per call. */
+  updateError(e: unknown, key: unknown, given: Fields | readonly unknown[], fields?: readonly string[]): unknown {
+    const current = this.get<Fields>(key);
+    const asked = fields ? (f: string) => (given as readonly unknown[])[fields.indexOf(f)] : (f: string) => (given as Fields)[f];
+    return translateWriteError(this.db, this.model, 'update', e, (f) => {
+      const v = asked(f);
+      return v !== undefined ? v : current?.[f];
+    });
   }
 
   rowStmt(kind: 'insert' | 'upsert'): Statement {

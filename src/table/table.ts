@@ -102,7 +102,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
       this.#updateStatements++;
     }
     for (const k of keyVals) vals.push(k);
-    return this.#core.runUpdate(stmt, vals, key, (f) => p[f]);
+    return this.#core.runUpdate(stmt, vals, key, p);
   }
 
   /**
