@@ -74,23 +74,19 @@ function openRoomTracker(path: string, watched: string | undefined): Session {
     return rows.length;
   });
 
+  /** Each save as its own transaction (auto-commit or a transaction function), Room's refresh after each. */
+  const eachRefreshed = (saves: readonly ProgressSave[], write: (s: ProgressSave) => number): number => {
+    let n = 0;
+    for (const s of saves) {
+      n += write(s);
+      refresh();
+    }
+    return n;
+  };
+
   return {
-    saveProgress(saves) {
-      let n = 0;
-      for (const s of saves) {
-        n += save(s);
-        refresh();
-      }
-      return n;
-    },
-    transactionCalls(saves) {
-      let n = 0;
-      for (const s of saves) {
-        n += saveInTransaction(s);
-        refresh();
-      }
-      return n;
-    },
+    saveProgress: (saves) => eachRefreshed(saves, save),
+    transactionCalls: (saves) => eachRefreshed(saves, saveInTransaction),
     insertChapters(bookUrl, chapters) {
       const n = insertChapters(bookUrl, chapters);
       refresh();
