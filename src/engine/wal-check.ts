@@ -132,13 +132,15 @@ class Pages {
     return b;
   }
   /** Room for one page: cut from a shared block while pages are kept (a buffer each cost more than reading it). */
-  private slab = new Uint8Array(0);
+  private slab: Uint8Array = new Uint8Array(0);
   private slabAt = 0;
+  private readonly slabs: Uint8Array[] = [];
   private page(): Uint8Array {
     const size = this.wal.pageSize;
     if (this.interiors.size >= 8192) return new Uint8Array(size);
     if (this.slabAt + size > this.slab.length) {
-      this.slab = new Uint8Array(size * 64);
+      this.slab = spare(size * 64);
+      this.slabs.push(this.slab);
       this.slabAt = 0;
     }
     this.slabAt += size;
@@ -147,7 +149,28 @@ class Pages {
   close(): void {
     this.fd.close();
     this.walFd.close();
+    // Nothing read here outlives the check: its blocks serve the next one (no zeroing, no GC).
+    for (const slab of this.slabs) keep(slab);
+    this.slabs.length = 0;
   }
+}
+
+// Blocks of pages kept between checks, up to 8 MiB: a server opening stores one after another
+// reuses them. Every byte of a page is read from the file before it is looked at.
+const spares: Uint8Array[] = [];
+let spareBytes = 0;
+const SPARE_LIMIT = 8 * 1024 * 1024;
+function spare(bytes: number): Uint8Array {
+  const i = spares.findIndex((s) => s.length === bytes);
+  if (i < 0) return new Uint8Array(bytes);
+  const [s] = spares.splice(i, 1);
+  spareBytes -= bytes;
+  return s!;
+}
+function keep(slab: Uint8Array): void {
+  if (spareBytes + slab.length > SPARE_LIMIT) return;
+  spares.push(slab);
+  spareBytes += slab.length;
 }
 
 /**
@@ -210,16 +233,6 @@ function localPayload(payload: number, usable: number): number {
   const min = Math.floor(((usable - 12) * 32) / 255) - 23;
   const k = min + ((payload - min) % (usable - 4));
   return k <= max ? k : min;
-}
-
-/** The same value as SQLite stores it (an integer read as bigint or number, text, blob, null). */
-function same(a: unknown, b: unknown): boolean {
-  if (a === null || b === null) return a === b;
-  // A REAL stored as an integer (SQLite does, when no precision is lost) reads back as a float.
-  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number'))
-    return typeof a === typeof b ? a === b : Number(a) === Number(b);
-  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i]);
-  return a === b;
 }
 
 type SchemaRow = readonly [type: string, name: string, table: string, root: number, sql: string | null];
@@ -348,7 +361,7 @@ function walk(pages: Pages, wal: WalPages, deep: boolean, driver: Driver): WalVe
     }
   }
   const damage: string[] = [];
-  const entries = new Map<string, unknown[][]>();
+  const entries = new Map<string, Entry[]>();
   for (const p of wal.frames.keys()) {
     if (p > wal.dbPages) continue;
     const tree = owner.get(p);
@@ -362,7 +375,7 @@ function walk(pages: Pages, wal: WalPages, deep: boolean, driver: Driver): WalVe
 }
 
 /** One b-tree page read as its tree's kind; its index entries collected. A problem, or undefined. */
-function readPage(b: Uint8Array, p: number, tree: Tree, usable: number, entries: Map<string, unknown[][]> | undefined): string | undefined {
+function readPage(b: Uint8Array, p: number, tree: Tree, usable: number, entries: Map<string, Entry[]> | undefined): string | undefined {
   const h = headerAt(p);
   const type = b[h]!;
   const ok = tree.index ? type === 2 || type === 10 : type === 5 || type === 13;
@@ -396,8 +409,9 @@ function readPage(b: Uint8Array, p: number, tree: Tree, usable: number, entries:
     // Index cells: the whole record must be on the page (else overflow pages: the whole-file check).
     if (payload > Math.floor(((usable - 12) * 64) / 255) - 23) throw new Unsure('an index entry on overflow pages');
     try {
-      if (!entries) record(b, at, at + payload, Infinity, at + payload, false);
-      else (entries.get(tree.name) ?? entries.set(tree.name, []).get(tree.name)!).push(record(b, at, at + payload));
+      record(b, at, at + payload, Infinity, at + payload, false);
+      // Looked up later from where it lies: its page stays in memory (Pages keeps what it reads).
+      if (entries) (entries.get(tree.name) ?? entries.set(tree.name, []).get(tree.name)!).push({ b, start: at, end: at + payload });
     } catch (e) {
       if (e instanceof Unsure) throw e;
       return `cell ${i}: ${(e as Error).message}`;
@@ -406,10 +420,8 @@ function readPage(b: Uint8Array, p: number, tree: Tree, usable: number, entries:
   return undefined;
 }
 
-/** The row with this rowid in the table b-tree at `root`, as its first `upTo` values; undefined when there is none. */
-function findRow(pages: Pages, usable: number, root: number, rowid: bigint, upTo: number): unknown[] | undefined {
-  if (rowid > BigInt(Number.MAX_SAFE_INTEGER) || rowid < -BigInt(Number.MAX_SAFE_INTEGER)) throw new Unsure('a rowid past 2^53');
-  const key = Number(rowid);
+/** Where the row with this rowid lies in the table b-tree at `root`: its record; undefined when there is none. */
+function findRow(pages: Pages, usable: number, root: number, key: number): RowAt | undefined {
   let p = root;
   for (let depth = 0; depth < 64; depth++) {
     const b = pages.read(p);
@@ -435,52 +447,181 @@ function findRow(pages: Pages, usable: number, root: number, rowid: bigint, upTo
       const [k, r] = varint(b, at);
       if (k !== key) continue;
       at += r;
-      return record(b, at, at + localPayload(payload, usable), upTo, at + payload);
+      return { b, start: at, end: at + localPayload(payload, usable), payloadEnd: at + payload };
     }
     return undefined;
   }
   throw new Unsure('a table deeper than 64 levels');
 }
 
+/** Where an index's key columns are in its table's records, as SQLite reads its CREATE statements. */
+interface IndexLayout {
+  /** The table column of each key column of the index, in order. */
+  readonly cids: readonly number[];
+  /** The column that is the rowid (an INTEGER PRIMARY KEY), or -1. */
+  readonly alias: number;
+  /** How many leading columns of a row the key columns reach. */
+  readonly upTo: number;
+}
+
+// Per the table's and the index's CREATE text: the same schema opened again (a server that opens
+// one reader's store after another, a tool run in a loop) learns it once. Bounded: a process that
+// meets many schemas forgets the oldest.
+const layouts = new Map<string, IndexLayout>();
+const LAYOUTS_KEPT = 256;
+
 /**
- * Every entry on an index page of the -wal against the row it names: the row exists and has
- * the entry's values in the index's columns. The columns come from an in-memory database made
- * from the file's own CREATE statements (columns appended by ALTER TABLE are in them).
+ * The layout of each index named in `names`, learnt from an in-memory database made of the
+ * index's table and the index only (columns appended by ALTER TABLE are in the table's text; an
+ * index made by a UNIQUE or PRIMARY KEY constraint has no text and comes with its table).
  */
-function crossCheck(pages: Pages, usable: number, schema: readonly SchemaRow[], entries: Map<string, unknown[][]>, driver: Driver): string[] {
+function indexLayouts(schema: readonly SchemaRow[], names: Iterable<string>, driver: Driver): Map<string, IndexLayout> {
+  const found = new Map<string, IndexLayout>();
+  const missing: [name: string, table: string, tableSql: string, indexSql: string | null, key: string][] = [];
+  for (const name of names) {
+    const index = schema.find(([type, n]) => type === 'index' && n === name);
+    const tableSql = index && schema.find(([type, n]) => type === 'table' && n === index[2])?.[4];
+    if (!index || !tableSql) throw new Unsure(`index ${name}`);
+    const key = `${tableSql}\0${index[4] ?? name}`;
+    const known = layouts.get(key);
+    if (known) found.set(name, known);
+    else missing.push([name, index[2], tableSql, index[4], key]);
+  }
+  if (missing.length === 0) return found;
   const mem = driver.open(':memory:');
-  const damage: string[] = [];
   try {
-    for (const [type, name, , , sql] of schema) if (type === 'table' && sql && !name.startsWith('sqlite_')) mem.exec(sql);
-    for (const [type, , , , sql] of schema) if (type === 'index' && sql) mem.exec(sql);
-    for (const [name, list] of entries) {
-      const [, , table] = schema.find(([type, n]) => type === 'index' && n === name)!;
-      const root = schema.find(([type, n]) => type === 'table' && n === table)?.[3];
-      const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+    const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+    const made = new Set<string>();
+    for (const [name, table, tableSql, indexSql, key] of missing) {
+      if (!made.has(table)) mem.exec(tableSql);
+      made.add(table);
+      if (indexSql) mem.exec(indexSql);
       const info = mem.pragma(`index_xinfo(${q(name)})`) as { cid: number; key: number; desc: number; coll: string | null }[];
       const keys = info.filter((c) => c.key === 1);
-      if (!root || keys.length === 0 || keys.some((c) => c.cid < 0 || c.desc !== 0 || (c.coll !== null && c.coll !== 'BINARY')))
-        throw new Unsure(`index ${name}`);
+      if (keys.length === 0 || keys.some((c) => c.cid < 0 || c.desc !== 0 || (c.coll !== null && c.coll !== 'BINARY'))) throw new Unsure(`index ${name}`);
       const cols = mem.pragma(`table_info(${q(table)})`) as { cid: number; type: string; pk: number }[];
       const pk = cols.filter((c) => c.pk > 0);
-      const alias = pk.length === 1 && pk[0]!.type.toUpperCase() === 'INTEGER' ? pk[0]!.cid : -1;
-      const upTo = Math.max(...keys.map((c) => c.cid)) + 1;
-      for (const e of list) {
-        const rowid = e[e.length - 1];
-        if (typeof rowid !== 'bigint' || e.length !== keys.length + 1) {
-          damage.push(`index ${name}: an entry of ${e.length} values`);
-          continue;
-        }
-        const row = findRow(pages, usable, root, rowid, upTo);
-        // A column appended by ALTER TABLE after the row was written: its default, not in the record.
-        if (row && row.length < upTo) throw new Unsure('a row shorter than its table');
-        const matches = row !== undefined && keys.every((c, i) => same(c.cid === alias ? rowid : row[c.cid], e[i]));
-        if (!matches) damage.push(`index ${name}: the entry for row ${rowid} ${row ? 'does not match the row' : 'names no row'}`);
-        if (damage.length >= 100) return damage;
-      }
+      const cids = keys.map((c) => c.cid);
+      const layout = { cids, alias: pk.length === 1 && pk[0]!.type.toUpperCase() === 'INTEGER' ? pk[0]!.cid : -1, upTo: Math.max(...cids) + 1 };
+      if (layouts.size >= LAYOUTS_KEPT) layouts.delete(layouts.keys().next().value!);
+      layouts.set(key, layout);
+      found.set(name, layout);
     }
   } finally {
     mem.close();
+  }
+  return found;
+}
+
+/** An index entry as it lies on its page (its record's bytes). */
+interface Entry {
+  readonly b: Uint8Array;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A row's record as it lies on its leaf: `end` where the page's part of it ends. */
+interface RowAt extends Entry {
+  readonly payloadEnd: number;
+}
+
+const SIZES = [0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0];
+const sizeOf = (t: number): number => (t >= 12 ? (t - (t % 2 ? 13 : 12)) / 2 : SIZES[t]!);
+const isNumber = (t: number): boolean => t >= 1 && t <= 9;
+
+/**
+ * The serial types and value offsets of a record's first `upTo` values, into `types` and `at`;
+ * how many there are. A value beyond `end` (on overflow pages) is Unsure.
+ */
+function fields(b: Uint8Array, start: number, end: number, payloadEnd: number, upTo: number, types: number[], at: number[]): number {
+  const [headerSize, h] = varint(b, start);
+  if (start + headerSize > end)
+    throw start + headerSize > payloadEnd ? new Error('a record header runs past its cell') : new Unsure('a record header on overflow pages');
+  let typeAt = start + h;
+  let o = start + headerSize;
+  let n = 0;
+  while (typeAt < start + headerSize && n < upTo) {
+    const [t, k] = varint(b, typeAt);
+    typeAt += k;
+    const len = sizeOf(t);
+    if (t === 10 || t === 11 || o + len > payloadEnd) throw new Error('a record runs past its cell');
+    if (o + len > end) throw new Unsure('a value on overflow pages');
+    types[n] = t;
+    at[n] = o;
+    n++;
+    o += len;
+  }
+  return n;
+}
+
+/** A number value (serial types 1 to 9) as a double: exact up to 2^53, which is where rowids are compared. */
+function numberAt(b: Uint8Array, t: number, o: number): number {
+  if (t === 8 || t === 9) return t - 8;
+  if (t === 7) return new DataView(b.buffer, b.byteOffset + o, 8).getFloat64(0);
+  const len = sizeOf(t);
+  if (len === 8) return Number(new DataView(b.buffer, b.byteOffset + o, 8).getBigInt64(0));
+  let v = 0;
+  for (let i = 0; i < len; i++) v = v * 256 + b[o + i]!;
+  return b[o]! & 0x80 ? v - 2 ** (8 * len) : v;
+}
+
+/**
+ * The same value as SQLite stores it: the same serial type and bytes (text, blob, integer,
+ * null), or two numbers equal as numbers (a REAL is stored as an integer when nothing is lost).
+ * Compared where they lie: nothing is decoded for the common case.
+ */
+function sameAt(a: Uint8Array, ta: number, oa: number, b: Uint8Array, tb: number, ob: number): boolean {
+  if (ta === tb) {
+    const len = sizeOf(ta);
+    let i = 0;
+    while (i < len && a[oa + i] === b[ob + i]) i++;
+    if (i === len) return true;
+  }
+  return isNumber(ta) && isNumber(tb) && numberAt(a, ta, oa) === numberAt(b, tb, ob);
+}
+
+// Scratch for the two records compared (an entry has at most SQLite's 2,000 columns).
+const entryTypes: number[] = [];
+const entryAt: number[] = [];
+const rowTypes: number[] = [];
+const rowAt: number[] = [];
+
+/**
+ * Every entry on an index page of the -wal against the row it names: the row exists and has
+ * the entry's values in the index's columns (`indexLayouts` says which).
+ */
+function crossCheck(pages: Pages, usable: number, schema: readonly SchemaRow[], entries: Map<string, Entry[]>, driver: Driver): string[] {
+  const damage: string[] = [];
+  const known = indexLayouts(schema, entries.keys(), driver);
+  for (const [name, list] of entries) {
+    const { cids, alias, upTo } = known.get(name)!;
+    const [, , table] = schema.find(([type, n]) => type === 'index' && n === name)!;
+    const root = schema.find(([type, n]) => type === 'table' && n === table)?.[3];
+    if (!root) throw new Unsure(`index ${name}`);
+    for (const e of list) {
+      const n = fields(e.b, e.start, e.end, e.end, Infinity, entryTypes, entryAt);
+      const last = entryTypes[n - 1]!;
+      // The rowid: an integer, the entry's last value after one per key column.
+      if (n !== cids.length + 1 || !(isNumber(last) && last !== 7)) {
+        damage.push(`index ${name}: an entry of ${n} values`);
+        continue;
+      }
+      const rowid = numberAt(e.b, last, entryAt[n - 1]!);
+      if (!Number.isSafeInteger(rowid)) throw new Unsure('a rowid past 2^53');
+      const row = findRow(pages, usable, root, rowid);
+      let matches = row !== undefined;
+      if (row) {
+        // A column appended by ALTER TABLE after the row was written: its default, not in the record.
+        if (fields(row.b, row.start, row.end, row.payloadEnd, upTo, rowTypes, rowAt) < upTo) throw new Unsure('a row shorter than its table');
+        for (let i = 0; i < cids.length && matches; i++) {
+          const cid = cids[i]!;
+          const t = entryTypes[i]!;
+          matches = cid === alias ? isNumber(t) && numberAt(e.b, t, entryAt[i]!) === rowid : sameAt(e.b, t, entryAt[i]!, row.b, rowTypes[cid]!, rowAt[cid]!);
+        }
+      }
+      if (!matches) damage.push(`index ${name}: the entry for row ${rowid} ${row ? 'does not match the row' : 'names no row'}`);
+      if (damage.length >= 100) return damage;
+    }
   }
   return damage;
 }
