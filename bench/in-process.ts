@@ -4,7 +4,10 @@
 // --listener: the store with a listener on books against raw+room-tracker (the same guarantee by
 // hand, Room's way) and against the store without one.
 //
-//   node dist/bench/in-process.js [--driver better-sqlite3|node:sqlite|bun:sqlite|wasm] [--workload progress|transaction] [--rounds 200] [--calls 100] [--fresh] [--listener]
+// With --gc, a full garbage collection after a fresh session opens and before its clock starts,
+// as the harness does (on WASM that makes every contender's calls slower and their rounds vary).
+//
+//   node dist/bench/in-process.js [--driver better-sqlite3|node:sqlite|bun:sqlite|wasm] [--workload progress|transaction] [--rounds 200] [--calls 100] [--fresh [--gc]] [--listener]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +18,7 @@ import { loadRawEngine } from './contenders/raw-engines.js';
 import { raw, rawImmediate } from './contenders/raw.js';
 import { rawRoomTracker } from './contenders/room-tracker.js';
 import { useEngine } from './engine.js';
+import { gc } from './harness.js';
 import { flag, load, pairedBlocks, ratio } from './paired.js';
 import { median } from './stats.js';
 
@@ -25,6 +29,7 @@ async function main(): Promise<void> {
   const rounds = Number(flag('rounds', '200'));
   const calls = Number(flag('calls', '100'));
   const fresh = process.argv.includes('--fresh');
+  const collect = fresh && process.argv.includes('--gc');
   const dir = eng.name === 'wasm' ? '/bench' : mkdtempSync(join(os.platform() === 'linux' ? '/dev/shm' : os.tmpdir(), 'in-process-'));
   const template = join(dir, 't.db');
   const s = openStore(template, { driver: eng.driver, schema: 62 });
@@ -54,6 +59,7 @@ async function main(): Promise<void> {
       n,
       () => {
         const session = fresh ? open(n) : sessions[n]!;
+        if (collect) gc();
         const t0 = process.hrtime.bigint();
         void (workload === 'transaction' ? session.transactionCalls!(saves) : session.saveProgress(saves));
         const t = Number(process.hrtime.bigint() - t0) / 1000 / calls;
@@ -65,7 +71,7 @@ async function main(): Promise<void> {
   const before = load();
   const t = pairedBlocks(blocks, rounds, 17);
   console.log(
-    `${eng.name} ${workload}, ${fresh ? 'a fresh session per round' : 'one session kept'}: ${rounds} rounds × ${calls} calls, load ${before} → ${load()}`,
+    `${eng.name} ${workload}, ${fresh ? `a fresh session per round${collect ? ', gc before the clock' : ''}` : 'one session kept'}: ${rounds} rounds × ${calls} calls, load ${before} → ${load()}`,
   );
   console.log(
     `  µs a call: ${Object.keys(t)

@@ -38,6 +38,12 @@ export const x = (v: number | undefined): string => (v === undefined ? '–' : `
 export const ci = (i: Interval): string => `[${i.low.toFixed(2)}–${i.high.toFixed(2)}]`;
 const mb = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
 
+const GC_TEXT = {
+  all: ', a full garbage collection before its clock (--gc all)',
+  bulk: `, a full garbage collection before its clock in the bulk workloads only (${[...BULK].join(', ')}; --gc bulk)`,
+  none: ', no garbage collection forced (--gc none)',
+} as const;
+
 export function markdown(r: Report, contenders: readonly string[], command: string): string {
   const lines: string[] = [];
   const by = byInstance(r);
@@ -51,7 +57,7 @@ export function markdown(r: Report, contenders: readonly string[], command: stri
     '',
     `Method: ${r.processes} process(es) × at least ${r.repeats} rounds after ${r.warmup} warm-up round(s) (up to ${r.maxRepeats} while the control's ` +
       `interval reaches above ${CONTROL_BOUND}); in a round every contender runs once, in an order shuffled every round (seed ${r.seed}), each on a ` +
-      `fresh copy of the workload's file with the store's pragmas. Each round gives a ratio legado-store / the fastest hand-written contender ` +
+      `fresh copy of the workload's file with the store's pragmas${GC_TEXT[r.gc]}. Each round gives a ratio legado-store / the fastest hand-written contender ` +
       `(lowest median); shown: the median ratio and its bootstrap 95% interval (${RESAMPLES} resamples). The control is the fastest hand-written ` +
       `code run again, against itself: where its interval does not contain 1.00 the run is noise for that workload and says so. ` +
       `Targets: upper bound ≤ ${SINGLE_LIMIT.toFixed(2)}× for single-operation workloads, ≤ ${BULK_LIMIT.toFixed(2)}× for bulk ones (${[...BULK].join(', ')}). ` +

@@ -19,6 +19,8 @@
 //                         asks for at least that many timed ms per contender
 //   --seed N              seeds the round order and the bootstrap (default 1; process p gets seed + p)
 //   --warmup N            untimed runs first (default 1; at least 1, the result check)
+//   --gc all|bulk|none    which workloads' runs get a full garbage collection before their clock (default bulk:
+//                         bulk, import, export, backup; a forced collection slows the calls after it)
 //   --size k=v,...        tier-1 sizes, e.g. --size cache=20000,books=5000 (keys: see DEFAULT_SIZES)
 //   --scale F             every tier-1 size times F
 //   --out FILE            where to write the markdown (default bench/results.md, on another engine
@@ -39,7 +41,7 @@ import { rawNaive } from './contenders/raw-naive.js';
 import { raw, rawAgain, rawImmediate } from './contenders/raw.js';
 import { rawRoomTracker } from './contenders/room-tracker.js';
 import { useEngine } from './engine.js';
-import { environment, median, runHarness, type Measurement, type Report } from './harness.js';
+import { environment, type GcBeforeClock, median, runHarness, type Measurement, type Report } from './harness.js';
 import { targets, label } from './ratios.js';
 import { markdown } from './report.js';
 import { DEFAULT_SIZES, SMOKE_SIZES, workloads, type Sizes, type Workload } from './workloads.js';
@@ -68,6 +70,8 @@ export interface BenchArgs {
   readonly warmup: number;
   readonly minTimedMs: number;
   readonly maxRepeats: number;
+  /** Which workloads' runs get a full garbage collection before their clock (`--gc all|bulk|none`, default bulk). */
+  readonly gc: GcBeforeClock;
   readonly processes: number;
   readonly seed: number;
   /** Set in a child process: write the measurements as JSON here. */
@@ -79,6 +83,12 @@ export interface BenchArgs {
 }
 
 const SWITCHES = new Set(['--smoke', '--quick', '--big']);
+
+function gcFlag(v: string | undefined): GcBeforeClock {
+  if (v === undefined) return 'bulk';
+  if (v === 'all' || v === 'bulk' || v === 'none') return v;
+  throw new Error('--gc must be all, bulk or none');
+}
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
   const flags = new Map<string, string>();
@@ -123,6 +133,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     warmup: Math.max(1, Number(flags.get('warmup') ?? 1)),
     minTimedMs: Math.max(0, Number(flags.get('min-ms') ?? 0)),
     maxRepeats: Math.max(1, Number(flags.get('max-repeats') ?? (smoke ? 1 : 300))),
+    gc: gcFlag(flags.get('gc')),
     processes: Math.max(1, Number(flags.get('processes') ?? (smoke ? 1 : 3))),
     seed: Number(flags.get('seed') ?? 1),
     ...(flags.has('json') && { json: flags.get('json')! }),
@@ -156,6 +167,7 @@ export async function bench(args: BenchArgs, log: (line: string) => void = conso
           openRepeats: args.smoke ? 1 : 25,
           minTimedMs: args.minTimedMs,
           maxRepeats: args.maxRepeats,
+          gc: args.gc,
           seed: args.seed,
           log,
         });
