@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { constants as perfConstants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { heldData, workloads, SMOKE_SIZES } from '../bench/workloads.js';
 import { testDriver } from './helpers/engine.js';
@@ -145,6 +146,37 @@ test('arguments: sizes, scale, tiers, only, repeats', () => {
   assert.equal(parseArgs(['--driver', 'node:sqlite']).out, 'bench/results-node-sqlite.md');
   assert.equal(parseArgs([]).out, 'bench/results.md');
   assert.throws(() => parseArgs(['--size', 'nope=1']), /--size/);
+});
+
+/** How many collections the runtime reports as forced (V8's own GC performance entries) while `run` runs. */
+async function forcedCollections(run: () => Promise<unknown>): Promise<number> {
+  let forced = 0;
+  const seen = new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (((e as { detail?: { flags?: number } }).detail?.flags ?? 0) & perfConstants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced++;
+  });
+  seen.observe({ entryTypes: ['gc'] });
+  await run();
+  // GC entries are delivered after the work that made them.
+  await new Promise((r) => setTimeout(r, 50));
+  seen.disconnect();
+  return forced;
+}
+
+test('--gc: a forced collection before the clock of bulk runs only by default, of every run with all, of none with none; the results say which', async () => {
+  assert.equal(parseArgs([]).gc, 'bulk');
+  assert.equal(parseArgs(['--gc', 'none']).gc, 'none');
+  assert.throws(() => parseArgs(['--gc', 'sometimes']), /--gc must be all, bulk or none/);
+  const run = (gc: string, only: string) =>
+    bench(parseArgs(['--quick', '--only', only, '--contenders', 'legado-store,raw', '--repeats', '2', '--max-repeats', '2', '--gc', gc]), () => {});
+  // progress: 2 contenders x (1 warm-up + 2 rounds) x 2 tiers = 12 runs.
+  assert.equal(await forcedCollections(() => run('bulk', 'progress')), 0);
+  assert.ok((await forcedCollections(() => run('all', 'progress'))) >= 12);
+  assert.ok((await forcedCollections(() => run('bulk', 'bulk'))) >= 12);
+  assert.equal(await forcedCollections(() => run('none', 'bulk')), 0);
+  const { markdown } = await run('none', 'progress');
+  assert.match(markdown, /no garbage collection forced \(--gc none\)/);
+  assert.match((await run('bulk', 'progress')).markdown, /in the bulk workloads only \(bulk, import, export, backup; --gc bulk\)/);
 });
 
 test('a short workload runs more rounds, up to --max-repeats, until each contender has about --min-ms timed', async () => {

@@ -191,36 +191,65 @@ function varint(b: Uint8Array, o: number): [number, number] {
   return [Number(BigInt.asIntN(64, (big << 8n) | BigInt(b[o + 8]!))), 9];
 }
 
+const SIZES = [0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0];
+const sizeOf = (t: number): number => (t >= 12 ? (t - (t % 2 ? 13 : 12)) / 2 : SIZES[t]!);
+const isNumber = (t: number): boolean => t >= 1 && t <= 9;
+
 /**
- * A record's first `upTo` values, from the part of its payload on the page (`end`). A value
- * beyond it (on overflow pages) is Unsure; a record that contradicts itself is an Error.
+ * The serial types and value offsets of a record's first `upTo` values, into `types` and `at`;
+ * how many there are. A value beyond `end` (on overflow pages) is Unsure.
  */
-function record(b: Uint8Array, start: number, end: number, upTo = Infinity, payloadEnd = end, keep = true): unknown[] {
+function fields(b: Uint8Array, start: number, end: number, payloadEnd: number, upTo: number, types: number[], at: number[]): number {
   const [headerSize, h] = varint(b, start);
   if (start + headerSize > end)
     throw start + headerSize > payloadEnd ? new Error('a record header runs past its cell') : new Unsure('a record header on overflow pages');
   let typeAt = start + h;
-  let at = start + headerSize;
-  const values: unknown[] = [];
-  while (typeAt < start + headerSize && values.length < upTo) {
-    const [t, n] = varint(b, typeAt);
-    typeAt += n;
-    const len = t >= 12 ? (t - (t % 2 ? 13 : 12)) / 2 : [0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0][t]!;
-    if (t === 10 || t === 11 || at + len > payloadEnd) throw new Error('a record runs past its cell');
-    if (at + len > end) throw new Unsure('a value on overflow pages');
-    // Checked only (a live -wal: its entries are not looked up), so nothing is made.
-    if (!keep) values.length++;
-    else if (t === 0) values.push(null);
-    else if (t === 8) values.push(0n);
-    else if (t === 9) values.push(1n);
-    else if (t <= 6) {
-      let v = 0n;
-      for (let i = 0; i < len; i++) v = (v << 8n) | BigInt(b[at + i]!);
-      values.push(BigInt.asIntN(len * 8, v));
-    } else if (t === 7) values.push(new DataView(b.buffer, b.byteOffset + at, 8).getFloat64(0));
-    else if (t % 2) values.push(decoder.decode(b.subarray(at, at + len)));
-    else values.push(b.slice(at, at + len));
-    at += len;
+  let o = start + headerSize;
+  let n = 0;
+  while (typeAt < start + headerSize && n < upTo) {
+    const [t, k] = varint(b, typeAt);
+    typeAt += k;
+    const len = sizeOf(t);
+    if (t === 10 || t === 11 || o + len > payloadEnd) throw new Error('a record runs past its cell');
+    if (o + len > end) throw new Unsure('a value on overflow pages');
+    types[n] = t;
+    at[n] = o;
+    n++;
+    o += len;
+  }
+  return n;
+}
+
+/** A number value (serial types 1 to 9) as a double: exact up to 2^53, which is where rowids are compared. */
+function numberAt(b: Uint8Array, t: number, o: number): number {
+  if (t === 8 || t === 9) return t - 8;
+  if (t === 7) return new DataView(b.buffer, b.byteOffset + o, 8).getFloat64(0);
+  const len = sizeOf(t);
+  if (len === 8) return Number(new DataView(b.buffer, b.byteOffset + o, 8).getBigInt64(0));
+  let v = 0;
+  for (let i = 0; i < len; i++) v = v * 256 + b[o + i]!;
+  return b[o]! & 0x80 ? v - 2 ** (8 * len) : v;
+}
+
+// Scratch for the records read in place (a record has at most SQLite's 2,000 columns).
+const entryTypes: number[] = [];
+const entryAt: number[] = [];
+const rowTypes: number[] = [];
+const rowAt: number[] = [];
+
+/**
+ * A record's first `upTo` values, decoded (integers as numbers, exact up to 2^53): the schema's
+ * rows. A value on overflow pages is Unsure; a record that contradicts itself is an Error.
+ */
+function record(b: Uint8Array, start: number, end: number, upTo: number, payloadEnd: number): unknown[] {
+  const types: number[] = [];
+  const at: number[] = [];
+  const n = fields(b, start, end, payloadEnd, upTo, types, at);
+  const values: unknown[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = types[i]!;
+    const o = at[i]!;
+    values[i] = t === 0 ? null : isNumber(t) ? numberAt(b, t, o) : t % 2 ? decoder.decode(b.subarray(o, o + sizeOf(t))) : b.slice(o, o + sizeOf(t));
   }
   return values;
 }
@@ -409,7 +438,8 @@ function readPage(b: Uint8Array, p: number, tree: Tree, usable: number, entries:
     // Index cells: the whole record must be on the page (else overflow pages: the whole-file check).
     if (payload > Math.floor(((usable - 12) * 64) / 255) - 23) throw new Unsure('an index entry on overflow pages');
     try {
-      record(b, at, at + payload, Infinity, at + payload, false);
+      // Read as a record (nothing decoded): well formed, every value on the page.
+      fields(b, at, at + payload, at + payload, Infinity, entryTypes, entryAt);
       // Looked up later from where it lies: its page stays in memory (Pages keeps what it reads).
       if (entries) (entries.get(tree.name) ?? entries.set(tree.name, []).get(tree.name)!).push({ b, start: at, end: at + payload });
     } catch (e) {
@@ -525,46 +555,6 @@ interface RowAt extends Entry {
   readonly payloadEnd: number;
 }
 
-const SIZES = [0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0];
-const sizeOf = (t: number): number => (t >= 12 ? (t - (t % 2 ? 13 : 12)) / 2 : SIZES[t]!);
-const isNumber = (t: number): boolean => t >= 1 && t <= 9;
-
-/**
- * The serial types and value offsets of a record's first `upTo` values, into `types` and `at`;
- * how many there are. A value beyond `end` (on overflow pages) is Unsure.
- */
-function fields(b: Uint8Array, start: number, end: number, payloadEnd: number, upTo: number, types: number[], at: number[]): number {
-  const [headerSize, h] = varint(b, start);
-  if (start + headerSize > end)
-    throw start + headerSize > payloadEnd ? new Error('a record header runs past its cell') : new Unsure('a record header on overflow pages');
-  let typeAt = start + h;
-  let o = start + headerSize;
-  let n = 0;
-  while (typeAt < start + headerSize && n < upTo) {
-    const [t, k] = varint(b, typeAt);
-    typeAt += k;
-    const len = sizeOf(t);
-    if (t === 10 || t === 11 || o + len > payloadEnd) throw new Error('a record runs past its cell');
-    if (o + len > end) throw new Unsure('a value on overflow pages');
-    types[n] = t;
-    at[n] = o;
-    n++;
-    o += len;
-  }
-  return n;
-}
-
-/** A number value (serial types 1 to 9) as a double: exact up to 2^53, which is where rowids are compared. */
-function numberAt(b: Uint8Array, t: number, o: number): number {
-  if (t === 8 || t === 9) return t - 8;
-  if (t === 7) return new DataView(b.buffer, b.byteOffset + o, 8).getFloat64(0);
-  const len = sizeOf(t);
-  if (len === 8) return Number(new DataView(b.buffer, b.byteOffset + o, 8).getBigInt64(0));
-  let v = 0;
-  for (let i = 0; i < len; i++) v = v * 256 + b[o + i]!;
-  return b[o]! & 0x80 ? v - 2 ** (8 * len) : v;
-}
-
 /**
  * The same value as SQLite stores it: the same serial type and bytes (text, blob, integer,
  * null), or two numbers equal as numbers (a REAL is stored as an integer when nothing is lost).
@@ -579,12 +569,6 @@ function sameAt(a: Uint8Array, ta: number, oa: number, b: Uint8Array, tb: number
   }
   return isNumber(ta) && isNumber(tb) && numberAt(a, ta, oa) === numberAt(b, tb, ob);
 }
-
-// Scratch for the two records compared (an entry has at most SQLite's 2,000 columns).
-const entryTypes: number[] = [];
-const entryAt: number[] = [];
-const rowTypes: number[] = [];
-const rowAt: number[] = [];
 
 /**
  * Every entry on an index page of the -wal against the row it names: the row exists and has
