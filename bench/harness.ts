@@ -40,7 +40,7 @@ export interface HarnessOptions {
    * starts: 'bulk' (the default) the bulk workloads', whose runs leave hundreds of MB for the next
    * one to collect and whose peak memory is reported; 'all'; 'none'. A forced collection leaves the
    * calls after it slower for thousands of calls on every engine, and their rounds far more
-   * varied on WASM (README, "A forced collection"), so the single-operation workloads go without.
+   * varied on WASM (README, "A forced collection only before bulk runs"), so the single-operation workloads go without.
    */
   readonly gc?: GcBeforeClock;
   /** Seeds the round order (and the bootstrap): a process of a multi-process run gets its own. */

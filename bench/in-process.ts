@@ -5,7 +5,8 @@
 // hand, Room's way) and against the store without one.
 //
 // With --gc, a full garbage collection after a fresh session opens and before its clock starts,
-// as the harness does (on WASM that makes every contender's calls slower and their rounds vary).
+// as the harness did before every run (it slows the calls after it on every engine, and on WASM
+// makes their rounds vary widely; the harness now does it before bulk runs only).
 //
 //   node dist/bench/in-process.js [--driver better-sqlite3|node:sqlite|bun:sqlite|wasm] [--workload progress|transaction] [--rounds 200] [--calls 100] [--fresh [--gc]] [--listener]
 import { mkdtempSync, rmSync } from 'node:fs';
