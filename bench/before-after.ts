@@ -4,11 +4,14 @@
 //
 //   git worktree add /tmp/prev <commit> && (cd /tmp/prev && npx tsc -p tsconfig.json)
 //   cp -r /tmp/prev/dist/src .before   # inside this repository, so its imports resolve here
-//   node dist/bench/before-after.js --before .before [--only counts,paging,in-list,source-upsert,progress,transaction,chapter-get,progress-listener,transaction-listener] [--rounds 40]
+//   node dist/bench/before-after.js --before .before [--only counts,paging,in-list,source-upsert,progress,transaction,chapter-get,progress-listener,transaction-listener] [--rounds 40] [--driver node:sqlite|bun:sqlite|wasm]
+//
+// With --driver, each build opens its stores with its own copy of that engine's driver (for
+// WASM: its own module instance and memory storage), so a change to a driver is measured too.
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { openStore as OpenStore, Store as AnyVersionStore } from '../src/index.js';
 import { chapters as makeChapters, sources as makeSources, type SourceIn } from './data.js';
 import { bootstrapMedian, median, pairedRatios, prng, shuffle } from './stats.js';
@@ -57,9 +60,9 @@ const PATHS: Record<string, Path> = {
   },
 };
 
-function fresh(open: Open, path: string): Store {
+function fresh(open: Open, path: string, driver: unknown): Store {
   for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
-  const s = open(path) as Store;
+  const s = (driver === undefined ? open(path) : open(path, { driver } as Parameters<Open>[1])) as Store;
   s.tables.search_keywords.insertMany(words.map((word) => ({ word, usage: 1, lastUseTime: 0 })));
   s.tables.books.insert({ bookUrl: 'u', name: 'n', author: 'a', origin: 'o' });
   s.tables.chapters.insertMany(makeChapters('u', 2000));
@@ -78,13 +81,16 @@ async function main(): Promise<void> {
   const only = flag('only')?.split(',') ?? Object.keys(PATHS);
   const before = (await import(pathToFileURL(join(resolve(dir), 'index.js')).href)) as { openStore: Open };
   const after = await import('../src/index.js');
+  const drivers = { before: await driverOf(dir, flag('driver')), after: await driverOf(fileURLToPath(new URL('../src', import.meta.url)), flag('driver')) };
   const tmp = os.platform() === 'linux' ? '/dev/shm' : os.tmpdir();
   const random = prng(7);
   for (const name of only) {
     const path = PATHS[name];
     if (!path) throw new Error(`--only: ${name} (one of ${Object.keys(PATHS).join(', ')})`);
     const builds = { before: before.openStore, after: after.openStore };
-    const stores = Object.fromEntries(Object.entries(builds).map(([k, open]) => [k, fresh(open, join(tmp, `before-after-${k}.db`))])) as Record<string, Store>;
+    const stores = Object.fromEntries(
+      Object.entries(builds).map(([k, open]) => [k, fresh(open, join(tmp, `before-after-${k}.db`), drivers[k as keyof typeof drivers])]),
+    ) as Record<string, Store>;
     const calls = Object.fromEntries(Object.entries(stores).map(([k, s]) => [k, path.make(s)]));
     const times: Record<string, number[]> = { before: [], after: [] };
     for (let r = 0; r < rounds + 3; r++) {
@@ -102,6 +108,15 @@ async function main(): Promise<void> {
         `after / before ${ci.median.toFixed(2)}× [${ci.low.toFixed(2)}–${ci.high.toFixed(2)}] (${rounds} rounds)`,
     );
   }
+}
+
+/** The driver named, as the build in `dir` makes it: a native engine by name, WASM loaded from that build's own module. */
+async function driverOf(dir: string, name: string | undefined): Promise<unknown> {
+  if (name === undefined || name !== 'wasm') return name;
+  const wasm = (await import(pathToFileURL(join(resolve(dir), 'engine/drivers/wasm.js')).href)) as {
+    loadWasmDriver(options: { storage: 'memory' }): Promise<unknown>;
+  };
+  return wasm.loadWasmDriver({ storage: 'memory' });
 }
 
 main().catch((e: unknown) => {

@@ -9,7 +9,7 @@
 //   finder     the table's finder (tables.chapters.finder(['bookUrl', 'index']).get)
 //   store      store.chapters.get: the finder behind the domain area and its guard
 //
-//   node dist/bench/point-read.js [--driver node:sqlite|better-sqlite3|bun:sqlite] [--rounds 200] [--reads 1000] [--fresh [--warm] [--gc] | --sessions | --split]
+//   node dist/bench/point-read.js [--driver node:sqlite|better-sqlite3|bun:sqlite|wasm] [--rounds 200] [--reads 1000] [--fresh [--warm] [--gc] | --sessions | --split]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import v8 from 'node:v8';
@@ -22,7 +22,7 @@ import { chapterPicks, chapters as makeChapters } from './data.js';
 import type { Contender, Session } from './contender.js';
 import { legadoStore } from './contenders/legado-store.js';
 import { raw } from './contenders/raw.js';
-import { rawConnect } from './contenders/raw-engines.js';
+import { loadRawEngine, rawConnect } from './contenders/raw-engines.js';
 import { CHAPTER_COLUMNS, chapterFromArray } from './contenders/sql.js';
 import { useEngine } from './engine.js';
 import { flag, load, pairedBlocks, ratio } from './paired.js';
@@ -32,7 +32,8 @@ const BOOK = 'https://www.site0.example.com/book/1';
 
 async function main(): Promise<void> {
   const eng = await useEngine(flag('driver') as DriverName | undefined);
-  if (eng.name === 'wasm') throw new Error('point-read: a native engine (the raw contenders of WASM load images, not files)');
+  // On WASM the path names an image in the engine's memory storage, which raw's connection loads.
+  await loadRawEngine(eng.name);
   const rounds = Number(flag('rounds', '200'));
   const reads = Number(flag('reads', '1000'));
   const dir = mkdtempSync(join(os.platform() === 'linux' ? '/dev/shm' : os.tmpdir(), 'point-read-'));

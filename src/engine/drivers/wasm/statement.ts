@@ -5,6 +5,7 @@ import type { PreparedStatement } from '@sqlite.org/sqlite-wasm';
 import { ownReplaceable, type RunResult, type Statement } from '../../driver.js';
 import { bindFast, bindOne, STATIC, TRANSIENT } from './bind.js';
 import type { WasmConnection } from './connection.js';
+import type { Exports } from './c-exports.js';
 import { engineError } from './sqlite-error.js';
 
 type Mode = 'object' | 'raw' | 'pluck';
@@ -29,6 +30,8 @@ export class WasmStatement implements Statement {
   /** True when every parameter is positional: such a statement binds through the exports (bindFast). */
   private readonly positionalOnly: boolean;
   private columnNames: string[] | undefined;
+  /** The module's memory (heap8u: its bytes as the last call left them; a call may grow it). */
+  private readonly wasm: { heap8u(): Uint8Array };
 
   constructor(
     private readonly conn: WasmConnection,
@@ -42,6 +45,7 @@ export class WasmStatement implements Statement {
       this.params.push(name && name[0] !== '?' ? name.slice(1) : null);
     }
     this.positionalOnly = this.params.every((name) => name === null);
+    this.wasm = conn.sqlite3.wasm;
     ownReplaceable(this);
   }
 
@@ -220,49 +224,74 @@ export class WasmStatement implements Statement {
     if (this.stmt.pointer !== undefined) this.reset();
   }
 
+  /**
+   * The current row. The exports are looked up once a row and passed to each column's read: a
+   * lookup of this.conn.fast and this.conn.sqlite3.wasm per column cost point reads about 3%
+   * (bench/README.md, WASM: chapter by index).
+   */
   private row(): unknown {
-    const { capi } = this.conn.sqlite3;
     const p = this.stmt.pointer!;
-    if (this.mode === 'pluck') return this.value(p, 0);
     const x = this.conn.fast;
-    const n = x !== undefined ? x.sqlite3_column_count(p) : capi.sqlite3_column_count(p);
+    if (x === undefined) return this.rowThroughCapi(p);
+    if (this.mode === 'pluck') return this.valueFast(x, p, 0);
+    const n = x.sqlite3_column_count(p);
+    if (this.mode === 'raw') {
+      const out = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) out[i] = this.valueFast(x, p, i);
+      return out;
+    }
+    const names = this.namesOf(p, n);
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) row[names[i]!] = this.valueFast(x, p, i);
+    return row;
+  }
+
+  private rowThroughCapi(p: number): unknown {
+    if (this.mode === 'pluck') return this.value(p, 0);
+    const n = this.conn.sqlite3.capi.sqlite3_column_count(p);
     if (this.mode === 'raw') {
       const out = new Array<unknown>(n);
       for (let i = 0; i < n; i++) out[i] = this.value(p, i);
       return out;
     }
-    if (this.columnNames?.length !== n) {
-      this.columnNames = [];
-      for (let i = 0; i < n; i++) this.columnNames.push(capi.sqlite3_column_name(p, i)!);
-    }
+    const names = this.namesOf(p, n);
     const row: Record<string, unknown> = {};
-    for (let i = 0; i < n; i++) row[this.columnNames[i]!] = this.value(p, i);
+    for (let i = 0; i < n; i++) row[names[i]!] = this.value(p, i);
     return row;
   }
 
-  /** One column of the current row; INTEGER as number (bigint under safeIntegers), BLOB as Uint8Array. */
-  private value(p: number, i: number): unknown {
-    const x = this.conn.fast;
-    if (x !== undefined) {
-      switch (x.sqlite3_column_type(p, i)) {
-        case SQLITE_INTEGER:
-          return this.safe ? x.sqlite3_column_int64(p, i) : x.sqlite3_column_double(p, i);
-        case SQLITE_FLOAT:
-          return x.sqlite3_column_double(p, i);
-        case SQLITE_TEXT: {
-          const at = x.sqlite3_column_blob(p, i);
-          const n = x.sqlite3_column_bytes(p, i);
-          return n ? UTF8.decode(this.conn.sqlite3.wasm.heap8u().subarray(at, at + n)) : '';
-        }
-        case SQLITE_BLOB: {
-          const at = x.sqlite3_column_blob(p, i);
-          const n = x.sqlite3_column_bytes(p, i);
-          return n ? this.conn.sqlite3.wasm.heap8u().slice(at, at + n) : new Uint8Array(0);
-        }
-        default:
-          return null;
-      }
+  private namesOf(p: number, n: number): string[] {
+    if (this.columnNames?.length !== n) {
+      this.columnNames = [];
+      for (let i = 0; i < n; i++) this.columnNames.push(this.conn.sqlite3.capi.sqlite3_column_name(p, i)!);
     }
+    return this.columnNames;
+  }
+
+  /** One column of the current row through the exports; INTEGER as number (bigint under safeIntegers), BLOB as Uint8Array. */
+  private valueFast(x: Exports, p: number, i: number): unknown {
+    switch (x.sqlite3_column_type(p, i)) {
+      case SQLITE_INTEGER:
+        return this.safe ? x.sqlite3_column_int64(p, i) : x.sqlite3_column_double(p, i);
+      case SQLITE_FLOAT:
+        return x.sqlite3_column_double(p, i);
+      case SQLITE_TEXT: {
+        const at = x.sqlite3_column_blob(p, i);
+        const n = x.sqlite3_column_bytes(p, i);
+        return n ? UTF8.decode(this.wasm.heap8u().subarray(at, at + n)) : '';
+      }
+      case SQLITE_BLOB: {
+        const at = x.sqlite3_column_blob(p, i);
+        const n = x.sqlite3_column_bytes(p, i);
+        return n ? this.wasm.heap8u().slice(at, at + n) : new Uint8Array(0);
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** One column through capi, where the exports cannot be called (64-bit pointers, no BigInt). */
+  private value(p: number, i: number): unknown {
     const { capi, wasm } = this.conn.sqlite3;
     switch (capi.sqlite3_column_type(p, i)) {
       case capi.SQLITE_INTEGER:
