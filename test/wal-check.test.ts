@@ -3,7 +3,9 @@
 // quick_check or integrity_check (counted at the engine seam), a foreign one is refused by the
 // index entries on its pages that do not match their rows, and a -wal whose frames are valid
 // (checksums recomputed here, by SQLite's documented algorithm) but whose page is broken is
-// refused with the page named.
+// refused with the page named. Each page of a small -wal is placed in its tree by looking up its
+// first key (read counted at the seam: fewer than the file's interior pages), in the tree
+// SQLite's dbstat says; a -wal with a page no lookup places (an overflow page) is walked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,8 +23,8 @@ const dir = tempDir();
 /** The check reads files on disk: on a suite run on WASM (whose files are its own), a file engine. */
 const fileDriver: Driver = testDriver.capabilities.files ? testDriver : resolveDriver('better-sqlite3');
 
-/** A closed store with `n` chapters of `book`, and a -wal of 300 more (copied aside as `<path>.wal`, the file as it was in `<path>.file`). */
-function storeAndWal(name: string, book: string, n: number): string {
+/** A closed store with `n` chapters of `book`, and a -wal of `more` more (copied aside as `<path>.wal`, the file as it was in `<path>.file`). */
+function storeAndWal(name: string, book: string, n: number, more = 300): string {
   const path = join(dir, name);
   const s = openStore(path, { schema: 62, driver: fileDriver });
   s.books.save({ bookUrl: book, name: book, author: 'A' });
@@ -34,7 +36,7 @@ function storeAndWal(name: string, book: string, n: number): string {
   const w = openStore(path, { driver: fileDriver });
   w.db.pragma('wal_autocheckpoint = 0');
   w.transaction(() => {
-    for (let i = n; i < n + 300; i++) w.tables.chapters.insert(chapter(book, i));
+    for (let i = n; i < n + more; i++) w.tables.chapters.insert(chapter(book, i));
   });
   copyFileSync(`${path}-wal`, `${path}.wal`);
   w.close();
@@ -147,7 +149,7 @@ test('a -wal whose frames are valid but whose page is broken is refused, the pag
   assert.deepEqual(checkWal(path, fileDriver, true), { sound: true });
 });
 
-test('a broken leaf three levels below its root is found too: every interior level is walked', () => {
+test('a broken leaf three levels below its root is found too, in its tree', () => {
   // A long book URL in every row: a few rows a page, so 20,000 of them need a third level.
   const path = storeAndWal('deep.db', `https://example.com/${'a'.repeat(300)}/`, 20000);
   // The chapters table's root and its first child are both interior pages (type 5) in the file.
@@ -206,4 +208,121 @@ test('one index entry on a -wal page one letter off its row is found, the row na
   assert.match(verdict.damage[0]!, /^index \S+: the entry for row \d+ does not match the row$/);
   // As a live -wal the pages are only read as pages: well formed, so it passes that check.
   assert.deepEqual(checkWal(path, fileDriver, false), { sound: true });
+});
+
+/** The file's reads (pages and blocks) a check makes, counted at the engine seam. */
+function countingReads(): { driver: Driver; reads: () => number } {
+  let n = 0;
+  const files = fileDriver.files!;
+  const driver = Object.create(fileDriver, {
+    files: {
+      value: {
+        ...files,
+        openRead(p: string) {
+          const r = files.openRead(p);
+          const mine = !p.endsWith('-wal');
+          return { size: r.size, close: () => r.close(), read: (into: Uint8Array, at: number) => ((n += mine ? 1 : 0), r.read(into, at)) };
+        },
+      },
+    },
+  }) as Driver;
+  return { driver, reads: () => n };
+}
+
+/** SQLite's own answer (dbstat, on a copy of the file with its -wal): the tree of each page, how many interior pages the file has, its overflow pages. */
+function dbstat(path: string): { owner: Map<number, string>; interior: number; overflow: Set<number> } {
+  const copy = join(dir, 'dbstat-copy.db');
+  for (const f of ['', '-wal', '-shm']) rmSync(copy + f, { force: true });
+  copyFileSync(path, copy);
+  copyFileSync(`${path}-wal`, `${copy}-wal`);
+  const db = fileDriver.open(copy);
+  const rows = db.prepare('SELECT name, pageno, pagetype FROM dbstat').all() as { name: string; pageno: number; pagetype: string }[];
+  db.close();
+  return {
+    owner: new Map(rows.map((r) => [r.pageno, r.name === 'sqlite_schema' ? 'sqlite_master' : r.name])),
+    interior: rows.filter((r) => r.pagetype === 'internal').length,
+    overflow: new Set(rows.filter((r) => r.pagetype === 'overflow').map((r) => r.pageno)),
+  };
+}
+
+/** The page numbers of a -wal's frames. */
+function walPages(wal: Buffer): number[] {
+  const pageSize = wal.readUInt32BE(8);
+  const pages: number[] = [];
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) pages.push(wal.readUInt32BE(at));
+  return pages;
+}
+
+test('a sound -wal places its pages by looking up their keys: a few reads, not every interior page of the file', () => {
+  // A -wal of a few chapters (under 1/256 of the file's pages: larger ones are walked, which costs less then).
+  const path = storeAndWal('lookups.db', `https://example.com/${'a'.repeat(300)}/`, 20000, 3);
+  lay(path, `${path}.wal`);
+  const { owner, interior } = dbstat(path);
+  // Every page of this -wal is a b-tree page (no overflow, nothing freed): each one is looked up.
+  const pages = walPages(readFileSync(`${path}.wal`));
+  assert.ok(pages.every((p) => owner.has(p) && owner.get(p) !== undefined));
+  const { driver, reads } = countingReads();
+  assert.deepEqual(checkWal(path, driver, true), { sound: true });
+  assert.ok(interior > 100, `${interior} interior pages`);
+  assert.ok(reads() < interior / 2, `${reads()} reads of the file against ${interior} interior pages`);
+});
+
+test('a page placed by its keys is checked as a page of the tree SQLite says it is in: a broken one named with that tree', () => {
+  const path = storeAndWal('named.db', `https://example.com/${'a'.repeat(300)}/`, 20000, 3);
+  const wal = readFileSync(`${path}.wal`);
+  const pageSize = wal.readUInt32BE(8);
+  lay(path, `${path}.wal`);
+  const { owner } = dbstat(path);
+  // Every b-tree page of the -wal in turn, its cell content start moved past the page's end (checksums redone).
+  let checked = 0;
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    const page = wal.readUInt32BE(at);
+    const h = at + 24 + (page === 1 ? 100 : 0);
+    if (![2, 5, 10, 13].includes(wal[h]!)) continue;
+    const broken = Buffer.from(wal);
+    broken.writeUInt16BE(pageSize - 1, h + 5);
+    resum(broken);
+    writeFileSync(join(dir, 'named-broken.wal'), broken);
+    lay(path, join(dir, 'named-broken.wal'));
+    const verdict = checkWal(path, fileDriver, false);
+    assert.ok(verdict !== 'unsure' && !verdict.sound, `page ${page}: ${JSON.stringify(verdict)}`);
+    const kind = wal[h] === 2 || wal[h] === 10 ? 'index' : 'table';
+    assert.match(verdict.damage.join('\n'), new RegExp(`^${kind} ${owner.get(page)}: page ${page}: `, 'm'));
+    checked++;
+  }
+  assert.ok(checked >= 4, `${checked} pages`);
+});
+
+test('a -wal with a page no lookup can place (an overflow page) is walked instead, and still checked in full', () => {
+  const path = join(dir, 'overflow.db');
+  const s = openStore(path, { schema: 62, driver: fileDriver });
+  const book = 'https://example.com/book/o';
+  s.books.save({ bookUrl: book, name: 'b', author: 'A' });
+  s.transaction(() => {
+    for (let i = 0; i < 20000; i++) s.tables.chapters.insert(chapter(book, i));
+  });
+  s.close();
+  copyFileSync(path, `${path}.file`);
+  const w = openStore(path, { driver: fileDriver });
+  w.db.pragma('wal_autocheckpoint = 0');
+  // A chapter whose variable (its JSON) is longer than a page: overflow pages in the -wal.
+  w.tables.chapters.insert({ ...chapter(book, 20000), variable: JSON.stringify({ x: 'v'.repeat(20000) }) });
+  copyFileSync(`${path}-wal`, `${path}.wal`);
+  w.close();
+  lay(path, `${path}.wal`);
+  const { owner, interior, overflow } = dbstat(path);
+  const pages = walPages(readFileSync(`${path}.wal`));
+  assert.ok(
+    pages.some((p) => overflow.has(p)),
+    'an overflow page in the -wal',
+  );
+  const { driver, reads } = countingReads();
+  assert.deepEqual(checkWal(path, driver, true), { sound: true });
+  assert.ok(reads() >= interior, `walked: ${reads()} reads, ${interior} interior pages`);
+  // The same -wal with its chapters leaf broken: found by the walk, with its tree.
+  const [broken, edited] = breakLeaf(path, 'overflow-broken.wal');
+  lay(path, broken);
+  const verdict = checkWal(path, fileDriver, false);
+  assert.ok(verdict !== 'unsure' && !verdict.sound, JSON.stringify(verdict));
+  assert.match(verdict.damage.join('\n'), new RegExp(`table ${owner.get(edited)}: page ${edited}: cell pointers overlap the cell content`));
 });

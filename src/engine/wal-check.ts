@@ -5,264 +5,40 @@
 // from the two files (no connection to them, so nothing is created beside the file):
 // - the -wal as SQLite recovers it: header and frame checksums, salts, frames up to the last
 //   commit (what SQLite would use; a -wal with none changes nothing);
-// - every b-tree walked through its interior pages only (a small part of a file), which says
-//   which tree each page of the -wal belongs to;
+// - which tree each page of the -wal belongs to (wal-placement.ts): its first key looked up
+//   from the roots (a few pages), or every b-tree walked through its interior pages (1% of a
+//   file) where the lookups cannot place every page;
 // - each of those pages read as a b-tree page of its tree's kind: header, cell pointers and
 //   cells within the page, keys in order, index records well formed;
 // - for a -wal no connection has open (no -shm: left by a copy, or from another file), what
 //   integrity_check adds for those pages: every entry on an index page of the -wal names a row
 //   that holds its values (foreign pages show as entries that do not match their rows).
 // Whatever this reading does not cover (see docs/wal-check.md) answers 'unsure', and the caller
-// runs SQLite's whole-file check as before.
-import type { Driver, DriverFiles, FileReader } from './driver.js';
-
-export interface WalPages {
-  readonly pageSize: number;
-  /** Page number → offset in the -wal of its last committed image. */
-  readonly frames: ReadonlyMap<number, number>;
-  /** The file's size in pages after the last commit. */
-  readonly dbPages: number;
-}
-
-const u32 = (b: Uint8Array, o: number): number => ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;
-const u16 = (b: Uint8Array, o: number): number => (b[o]! << 8) | b[o + 1]!;
-
-/** SQLite's WAL checksum over `b[from, to)`, continuing from `s` (big- or little-endian words, as the magic says). */
-function checksum(b: Uint8Array, from: number, to: number, s: [number, number], bigEndian: boolean): void {
-  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  let [s0, s1] = s;
-  for (let i = from; i < to; i += 8) {
-    s0 = (s0 + v.getUint32(i, !bigEndian) + s1) >>> 0;
-    s1 = (s1 + v.getUint32(i + 4, !bigEndian) + s0) >>> 0;
-  }
-  s[0] = s0;
-  s[1] = s1;
-}
-
-/** The committed frames of a -wal, as SQLite's recovery reads them; undefined when it holds none (or no valid header). */
-export function readWal(files: DriverFiles, walPath: string): WalPages | undefined {
-  const fd = files.openRead(walPath);
-  try {
-    const size = fd.size;
-    const header = new Uint8Array(32);
-    if (size < 32 || fd.read(header, 0) !== 32) return undefined;
-    const magic = u32(header, 0);
-    if (magic !== 0x377f0682 && magic !== 0x377f0683) return undefined;
-    const bigEndian = magic === 0x377f0683;
-    const raw = u32(header, 8);
-    const pageSize = raw === 1 ? 65536 : raw;
-    if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return undefined;
-    const s: [number, number] = [0, 0];
-    checksum(header, 0, 24, s, bigEndian);
-    if (s[0] !== u32(header, 24) || s[1] !== u32(header, 28)) return undefined;
-    const salt1 = u32(header, 16);
-    const salt2 = u32(header, 20);
-    // Read 64 frames at a time: a read a frame was most of the time of a large -wal.
-    const frameSize = 24 + pageSize;
-    const chunk = new Uint8Array(frameSize * 64);
-    let chunkAt = 32;
-    let chunkBytes = 0;
-    const frames = new Map<number, number>();
-    const pending = new Map<number, number>();
-    let dbPages = 0;
-    for (let at = 32; at + frameSize <= size; at += frameSize) {
-      if (at + frameSize > chunkAt + chunkBytes) {
-        chunkAt = at;
-        chunkBytes = fd.read(chunk, at);
-        if (chunkBytes < frameSize) break;
-      }
-      const frame = chunk.subarray(at - chunkAt, at - chunkAt + frameSize);
-      if (u32(frame, 8) !== salt1 || u32(frame, 12) !== salt2) break;
-      checksum(frame, 0, 8, s, bigEndian);
-      checksum(frame, 24, frameSize, s, bigEndian);
-      if (s[0] !== u32(frame, 16) || s[1] !== u32(frame, 20)) break;
-      pending.set(u32(frame, 0), at + 24);
-      const commit = u32(frame, 4);
-      if (commit !== 0) {
-        for (const [p, o] of pending) frames.set(p, o);
-        pending.clear();
-        dbPages = commit;
-      }
-    }
-    return frames.size === 0 ? undefined : { pageSize, frames, dbPages };
-  } finally {
-    fd.close();
-  }
-}
+// runs SQLite's whole-file check as before. The -wal's frames: wal-file.ts; the file format
+// read in place: btree-page.ts.
+import {
+  fields,
+  headerAt,
+  readableHeader,
+  isInterior,
+  isNumber,
+  localPayload,
+  numberAt,
+  Pages,
+  record,
+  sameAt,
+  children,
+  u16,
+  u32,
+  Unsure,
+  varint,
+} from './btree-page.js';
+import type { Driver } from './driver.js';
+import { readWal, type WalPages } from './wal-file.js';
+import { placeBySearch, placeByWalk, type Tree } from './wal-placement.js';
 
 /** What the check found: sound, damage (messages), or a case it does not cover. */
 export type WalVerdict = { readonly sound: true } | { readonly sound: false; readonly damage: string[] } | 'unsure';
-
-interface Tree {
-  readonly name: string;
-  readonly table: string;
-  readonly index: boolean;
-}
-
-class Unsure extends Error {}
-
-/** Reads pages as the file plus its -wal show them. */
-class Pages {
-  private readonly fd: FileReader;
-  private readonly walFd: FileReader;
-  constructor(
-    files: DriverFiles,
-    path: string,
-    private readonly wal: WalPages,
-  ) {
-    this.fd = files.openRead(path);
-    try {
-      this.walFd = files.openRead(`${path}-wal`);
-    } catch (e) {
-      this.fd.close();
-      throw e;
-    }
-  }
-  /** Pages read once (up to 8,192): row lookups go down through the same interior pages, often to the same leaf. */
-  private readonly interiors = new Map<number, Uint8Array>();
-  read(p: number): Uint8Array {
-    if (p < 1 || p > this.wal.dbPages) throw new Unsure(`page ${p} outside the file`);
-    const kept = this.interiors.get(p);
-    if (kept) return kept;
-    const b = this.page();
-    const inWal = this.wal.frames.get(p);
-    const n = inWal === undefined ? this.fd.read(b, (p - 1) * b.length) : this.walFd.read(b, inWal);
-    if (n !== b.length) throw new Unsure(`page ${p} short`);
-    if (this.interiors.size < 8192) this.interiors.set(p, b);
-    return b;
-  }
-  /** Room for one page: cut from a shared block while pages are kept (a buffer each cost more than reading it). */
-  private slab: Uint8Array = new Uint8Array(0);
-  private slabAt = 0;
-  private readonly slabs: Uint8Array[] = [];
-  private page(): Uint8Array {
-    const size = this.wal.pageSize;
-    if (this.interiors.size >= 8192) return new Uint8Array(size);
-    if (this.slabAt + size > this.slab.length) {
-      this.slab = spare(size * 64);
-      this.slabs.push(this.slab);
-      this.slabAt = 0;
-    }
-    this.slabAt += size;
-    return this.slab.subarray(this.slabAt - size, this.slabAt);
-  }
-  close(): void {
-    this.fd.close();
-    this.walFd.close();
-    // Nothing read here outlives the check: its blocks serve the next one (no zeroing, no GC).
-    for (const slab of this.slabs) keep(slab);
-    this.slabs.length = 0;
-  }
-}
-
-// Blocks of pages kept between checks, up to 8 MiB: a server opening stores one after another
-// reuses them. Every byte of a page is read from the file before it is looked at.
-const spares: Uint8Array[] = [];
-let spareBytes = 0;
-const SPARE_LIMIT = 8 * 1024 * 1024;
-function spare(bytes: number): Uint8Array {
-  const i = spares.findIndex((s) => s.length === bytes);
-  if (i < 0) return new Uint8Array(bytes);
-  const [s] = spares.splice(i, 1);
-  spareBytes -= bytes;
-  return s!;
-}
-function keep(slab: Uint8Array): void {
-  if (spareBytes + slab.length > SPARE_LIMIT) return;
-  spares.push(slab);
-  spareBytes += slab.length;
-}
-
-/**
- * A varint at `o`: [value, bytes], as SQLite's signed 64-bit integer (negative rowids take nine
- * bytes). Past 2^53 the number is rounded: keys there are only compared for order, loosely.
- */
-function varint(b: Uint8Array, o: number): [number, number] {
-  let v = 0;
-  for (let i = 0; i < 7; i++) {
-    const x = b[o + i]!;
-    v = v * 128 + (x & 0x7f);
-    if ((x & 0x80) === 0) return [v, i + 1];
-  }
-  let big = BigInt(v);
-  const x = b[o + 7]!;
-  big = (big << 7n) | BigInt(x & 0x7f);
-  if ((x & 0x80) === 0) return [Number(big), 8];
-  return [Number(BigInt.asIntN(64, (big << 8n) | BigInt(b[o + 8]!))), 9];
-}
-
-const SIZES = [0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0];
-const sizeOf = (t: number): number => (t >= 12 ? (t - (t % 2 ? 13 : 12)) / 2 : SIZES[t]!);
-const isNumber = (t: number): boolean => t >= 1 && t <= 9;
-
-/**
- * The serial types and value offsets of a record's first `upTo` values, into `types` and `at`;
- * how many there are. A value beyond `end` (on overflow pages) is Unsure.
- */
-function fields(b: Uint8Array, start: number, end: number, payloadEnd: number, upTo: number, types: number[], at: number[]): number {
-  const [headerSize, h] = varint(b, start);
-  if (start + headerSize > end)
-    throw start + headerSize > payloadEnd ? new Error('a record header runs past its cell') : new Unsure('a record header on overflow pages');
-  let typeAt = start + h;
-  let o = start + headerSize;
-  let n = 0;
-  while (typeAt < start + headerSize && n < upTo) {
-    const [t, k] = varint(b, typeAt);
-    typeAt += k;
-    const len = sizeOf(t);
-    if (t === 10 || t === 11 || o + len > payloadEnd) throw new Error('a record runs past its cell');
-    if (o + len > end) throw new Unsure('a value on overflow pages');
-    types[n] = t;
-    at[n] = o;
-    n++;
-    o += len;
-  }
-  return n;
-}
-
-/** A number value (serial types 1 to 9) as a double: exact up to 2^53, which is where rowids are compared. */
-function numberAt(b: Uint8Array, t: number, o: number): number {
-  if (t === 8 || t === 9) return t - 8;
-  if (t === 7) return new DataView(b.buffer, b.byteOffset + o, 8).getFloat64(0);
-  const len = sizeOf(t);
-  if (len === 8) return Number(new DataView(b.buffer, b.byteOffset + o, 8).getBigInt64(0));
-  let v = 0;
-  for (let i = 0; i < len; i++) v = v * 256 + b[o + i]!;
-  return b[o]! & 0x80 ? v - 2 ** (8 * len) : v;
-}
-
-// Scratch for the records read in place (a record has at most SQLite's 2,000 columns).
-const entryTypes: number[] = [];
-const entryAt: number[] = [];
-const rowTypes: number[] = [];
-const rowAt: number[] = [];
-
-/**
- * A record's first `upTo` values, decoded (integers as numbers, exact up to 2^53): the schema's
- * rows. A value on overflow pages is Unsure; a record that contradicts itself is an Error.
- */
-function record(b: Uint8Array, start: number, end: number, upTo: number, payloadEnd: number): unknown[] {
-  const types: number[] = [];
-  const at: number[] = [];
-  const n = fields(b, start, end, payloadEnd, upTo, types, at);
-  const values: unknown[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const t = types[i]!;
-    const o = at[i]!;
-    values[i] = t === 0 ? null : isNumber(t) ? numberAt(b, t, o) : t % 2 ? decoder.decode(b.subarray(o, o + sizeOf(t))) : b.slice(o, o + sizeOf(t));
-  }
-  return values;
-}
-const decoder = new TextDecoder();
-
-/** Bytes of a table-leaf cell's payload stored on the page (SQLite's local payload rule). */
-function localPayload(payload: number, usable: number): number {
-  const max = usable - 35;
-  if (payload <= max) return payload;
-  const min = Math.floor(((usable - 12) * 32) / 255) - 23;
-  const k = min + ((payload - min) % (usable - 4));
-  return k <= max ? k : min;
-}
 
 type SchemaRow = readonly [type: string, name: string, table: string, root: number, sql: string | null];
 
@@ -282,9 +58,7 @@ export function checkWal(path: string, driver: Driver, deep: boolean): WalVerdic
     if (wal === undefined) return { sound: true };
     pages = new Pages(files, path, wal);
     const head = pages.read(1);
-    // "SQLite format 3", the -wal's page size, UTF-8 text.
-    if (decoder.decode(head.subarray(0, 15)) !== 'SQLite format 3' || (u16(head, 16) === 1 ? 65536 : u16(head, 16)) !== wal.pageSize || u32(head, 56) !== 1)
-      return 'unsure';
+    if (!readableHeader(head, wal.pageSize)) return 'unsure';
     return walk(pages, wal, deep, driver);
   } catch (e) {
     if (e instanceof Unsure) return 'unsure';
@@ -294,25 +68,6 @@ export function checkWal(path: string, driver: Driver, deep: boolean): WalVerdic
   } finally {
     pages?.close();
   }
-}
-
-const headerAt = (p: number): number => (p === 1 ? 100 : 0);
-const isInterior = (p: number, b: Uint8Array): boolean => b[headerAt(p)] === 2 || b[headerAt(p)] === 5;
-
-/** The first child page of an interior page (its right-most when it has no cell). */
-function firstChild(p: number, b: Uint8Array): number {
-  const h = headerAt(p);
-  return u16(b, h + 3) > 0 ? u32(b, u16(b, h + 12)) : u32(b, h + 8);
-}
-
-/** The child pages of an interior page, the right-most last. */
-function children(p: number, b: Uint8Array): number[] {
-  const h = headerAt(p);
-  const n = u16(b, h + 3);
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(u32(b, u16(b, h + 12 + 2 * i)));
-  out.push(u32(b, h + 8));
-  return out;
 }
 
 /** sqlite_master's rows, read from its b-tree (page 1). */
@@ -343,52 +98,13 @@ function readSchema(pages: Pages, usable: number): SchemaRow[] {
 function walk(pages: Pages, wal: WalPages, deep: boolean, driver: Driver): WalVerdict {
   const usable = wal.pageSize;
   const schema = readSchema(pages, usable);
-  const owner = new Map<number, Tree>();
   const trees: [Tree, number][] = [[{ name: 'sqlite_master', table: 'sqlite_master', index: false }, 1]];
   for (const [type, name, table, root, sql] of schema) {
     if (root <= 0 || (type !== 'table' && type !== 'index')) continue;
     if (type === 'table' && sql && /\bWITHOUT\s+ROWID\b/i.test(sql)) throw new Unsure('WITHOUT ROWID');
     trees.push([{ name, table, index: type === 'index' }, root]);
   }
-  // Interior pages only: they name every page of their tree, leaves included. A b-tree has all
-  // its leaves at one depth, so a level whose first page is a leaf is read no further. Only the
-  // -wal's pages are remembered, with their tree. The pages named are read in place and tested
-  // against a bitmap of the -wal's pages: the level above the leaves names almost every page of
-  // the file, so that loop is most of an open's cost on a large file.
-  const inWal = new Uint8Array(wal.dbPages + 1);
-  for (const p of wal.frames.keys()) if (p <= wal.dbPages) inWal[p] = 1;
-  const place = (p: number, tree: Tree) => {
-    if (p > wal.dbPages || inWal[p] !== 1) return;
-    if (owner.has(p)) throw new Unsure(`page ${p} in two places`);
-    owner.set(p, tree);
-  };
-  for (const [tree, root] of trees) {
-    place(root, tree);
-    let level = [root];
-    let first = pages.read(root);
-    while (isInterior(level[0]!, first)) {
-      // Whether the level below is interior too (then its pages are listed, to be read next).
-      const leftmost = firstChild(level[0]!, first);
-      const below = pages.read(leftmost);
-      const deeper = isInterior(leftmost, below);
-      const next: number[] = [];
-      for (let i = 0; i < level.length; i++) {
-        const p = level[i]!;
-        const b = i === 0 ? first : pages.read(p);
-        const h = headerAt(p);
-        if (b[h] !== 2 && b[h] !== 5) throw new Unsure(`page ${p}: a leaf beside interior pages`);
-        const n = u16(b, h + 3);
-        for (let k = 0; k <= n; k++) {
-          const c = k < n ? u32(b, u16(b, h + 12 + 2 * k)) : u32(b, h + 8);
-          if (inWal[c] === 1) place(c, tree);
-          if (deeper) next.push(c);
-        }
-      }
-      if (!deeper) break;
-      level = next;
-      first = below;
-    }
-  }
+  const owner = placeBySearch(pages, wal, trees, usable) ?? placeByWalk(pages, wal, trees);
   const damage: string[] = [];
   const entries = new Map<string, Entry[]>();
   for (const p of wal.frames.keys()) {
@@ -402,6 +118,12 @@ function walk(pages: Pages, wal: WalPages, deep: boolean, driver: Driver): WalVe
   if (damage.length === 0 && deep && entries.size > 0) for (const d of crossCheck(pages, usable, schema, entries, driver)) damage.push(d);
   return damage.length ? { sound: false, damage } : { sound: true };
 }
+
+// Scratch for the records read in place (a record has at most SQLite's 2,000 columns).
+const entryTypes: number[] = [];
+const entryAt: number[] = [];
+const rowTypes: number[] = [];
+const rowAt: number[] = [];
 
 /** One b-tree page read as its tree's kind; its index entries collected. A problem, or undefined. */
 function readPage(b: Uint8Array, p: number, tree: Tree, usable: number, entries: Map<string, Entry[]> | undefined): string | undefined {
@@ -553,21 +275,6 @@ interface Entry {
 /** A row's record as it lies on its leaf: `end` where the page's part of it ends. */
 interface RowAt extends Entry {
   readonly payloadEnd: number;
-}
-
-/**
- * The same value as SQLite stores it: the same serial type and bytes (text, blob, integer,
- * null), or two numbers equal as numbers (a REAL is stored as an integer when nothing is lost).
- * Compared where they lie: nothing is decoded for the common case.
- */
-function sameAt(a: Uint8Array, ta: number, oa: number, b: Uint8Array, tb: number, ob: number): boolean {
-  if (ta === tb) {
-    const len = sizeOf(ta);
-    let i = 0;
-    while (i < len && a[oa + i] === b[ob + i]) i++;
-    if (i === len) return true;
-  }
-  return isNumber(ta) && isNumber(tb) && numberAt(a, ta, oa) === numberAt(b, tb, ob);
 }
 
 /**
