@@ -330,3 +330,19 @@ test('an engine that cannot run here is a DriverUnavailableError naming it', () 
     );
   }
 });
+
+test('pragma does not go through a prepare replaced on the connection (as a change tracker replaces it), as better-sqlite3 does not', () => {
+  const db = memory();
+  const replaced = db as unknown as { prepare: unknown };
+  replaced.prepare = () => {
+    throw new Error('the replaced prepare was called');
+  };
+  assert.equal(db.pragma('user_version', { simple: true }), 0);
+  assert.deepEqual(
+    (db.pragma('table_info(t)') as { name: string }[]).map((c) => c.name),
+    ['id', 'name', 'n'],
+  );
+  db.pragma('user_version = 7');
+  assert.equal(db.pragma('user_version', { simple: true }), 7);
+  db.close();
+});

@@ -15,6 +15,17 @@ import { createV49 } from './helpers/v49-fixture.js';
 
 const dir = tempDir('legado-wasm-');
 
+test('pragma does not go through a prepare replaced on the connection (as a change tracker replaces it)', async () => {
+  const driver = await loadWasmDriver({ storage: 'memory' });
+  const db = driver.open(':memory:');
+  (db as unknown as { prepare: unknown }).prepare = () => {
+    throw new Error('the replaced prepare was called');
+  };
+  db.pragma('user_version = 3');
+  assert.equal(db.pragma('user_version', { simple: true }), 3);
+  db.close();
+});
+
 test('statements: named and positional parameters, pluck/raw/safeIntegers, iterate, blobs', async () => {
   const driver = await loadWasmDriver({ storage: 'memory' });
   const db = driver.open(':memory:');

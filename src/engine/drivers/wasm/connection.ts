@@ -82,6 +82,11 @@ export class WasmConnection implements Connection {
   }
 
   prepare(sql: string): Statement {
+    return this.statement(sql);
+  }
+
+  /** prepare's work, which `pragma` calls directly: `prepare` may be replaced on this object by a change tracker (store/changes.ts). */
+  private statement(sql: string): Statement {
     this.pointer;
     let stmt: PreparedStatement;
     refuseTail(sql);
@@ -105,7 +110,8 @@ export class WasmConnection implements Connection {
   }
 
   pragma(text: string, options: PragmaOptions = {}): unknown {
-    const stmt = this.prepare(`PRAGMA ${text}`);
+    // Not through the tracker's `prepare`, as better-sqlite3's native pragma is not: a PRAGMA changes no table's rows.
+    const stmt = this.statement(`PRAGMA ${text}`);
     return options.simple ? stmt.pluck().get() : stmt.all();
   }
 
