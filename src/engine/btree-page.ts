@@ -164,6 +164,11 @@ export function readableHeader(head: Uint8Array, pageSize: number): boolean {
   return decoder.decode(head.subarray(0, 15)) === 'SQLite format 3' && (u16(head, 16) === 1 ? 65536 : u16(head, 16)) === pageSize && u32(head, 56) === 1;
 }
 
+/** Unsure unless an index cell's whole record lies on its page (SQLite's largest local payload of an index cell). */
+export function indexEntryOnPage(payload: number, usable: number): void {
+  if (payload > Math.floor(((usable - 12) * 64) / 255) - 23) throw new Unsure('an index entry on overflow pages');
+}
+
 /** Bytes of a table-leaf cell's payload stored on the page (SQLite's local payload rule). */
 export function localPayload(payload: number, usable: number): number {
   const max = usable - 35;

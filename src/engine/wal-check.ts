@@ -17,6 +17,7 @@
 // runs SQLite's whole-file check as before. The -wal's frames: wal-file.ts; the file format
 // read in place: btree-page.ts.
 import {
+  indexEntryOnPage,
   fields,
   headerAt,
   readableHeader,
@@ -158,7 +159,7 @@ function readPage(b: Uint8Array, p: number, tree: Tree, usable: number, entries:
       continue;
     }
     // Index cells: the whole record must be on the page (else overflow pages: the whole-file check).
-    if (payload > Math.floor(((usable - 12) * 64) / 255) - 23) throw new Unsure('an index entry on overflow pages');
+    indexEntryOnPage(payload, usable);
     try {
       // Read as a record (nothing decoded): well formed, every value on the page.
       fields(b, at, at + payload, at + payload, Infinity, entryTypes, entryAt);

@@ -2,6 +2,7 @@
 // from every tree's root (a few pages read), or from a walk of every tree's interior pages
 // (1% of the file) where the lookups cannot place every page.
 import {
+  indexEntryOnPage,
   children,
   fields,
   firstChild,
@@ -137,7 +138,7 @@ const keyAt: number[] = [];
 
 /** The values of an index cell's record into `types` and `at` (all on the page, else Unsure); how many. */
 function indexRecord(b: Uint8Array, start: number, payload: number, usable: number, types: number[], at: number[]): number {
-  if (payload > Math.floor(((usable - 12) * 64) / 255) - 23) throw new Unsure('an index entry on overflow pages');
+  indexEntryOnPage(payload, usable);
   return fields(b, start, start + payload, start + payload, Infinity, types, at);
 }
 
