@@ -112,7 +112,7 @@ async function main(): Promise<void> {
 
 /** The driver named, as the build in `dir` makes it: a native engine by name, WASM loaded from that build's own module. */
 async function driverOf(dir: string, name: string | undefined): Promise<unknown> {
-  if (name === undefined || name !== 'wasm') return name;
+  if (name !== 'wasm') return name;
   const wasm = (await import(pathToFileURL(join(resolve(dir), 'engine/drivers/wasm.js')).href)) as {
     loadWasmDriver(options: { storage: 'memory' }): Promise<unknown>;
   };
