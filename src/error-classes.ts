@@ -7,6 +7,7 @@ export {
   DuplicateKeyError,
   MissingFieldError,
   ForeignKeyError,
+  ConstraintFailedError,
   ValueTypeError,
   UnknownFieldError,
   UnknownTableError,

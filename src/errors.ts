@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'UNIQUE_VIOLATION'
   | 'MISSING_FIELD'
   | 'FOREIGN_KEY_VIOLATION'
+  | 'CONSTRAINT_FAILED'
   | 'WRONG_TYPE'
   | 'UNKNOWN_FIELD'
   | 'UNKNOWN_TABLE'
@@ -126,6 +127,18 @@ export class ForeignKeyError extends ConstraintError {
     );
     this.parent = parent;
     this.parentFields = parentFields;
+  }
+}
+
+/**
+ * A write the file itself refuses by a rule of its own, not the app's: a trigger that raises
+ * (RAISE(ABORT, ...)) or a CHECK constraint someone added. `reason` is SQLite's text.
+ */
+export class ConstraintFailedError extends ConstraintError {
+  readonly reason: string;
+  constructor(table: string, reason: string) {
+    super('CONSTRAINT_FAILED', table, [], undefined, `${table}: the file refused the write: ${reason}`);
+    this.reason = reason;
   }
 }
 

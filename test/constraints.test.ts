@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { LegadoStoreError, UniqueViolationError, openStore, type Store } from 'legado-store';
-import { DuplicateKeyError, ForeignKeyError, MissingFieldError, UnknownFieldError, ValueTypeError } from 'legado-store/errors';
+import { ConstraintFailedError, DuplicateKeyError, ForeignKeyError, MissingFieldError, UnknownFieldError, ValueTypeError } from 'legado-store/errors';
 import { source as sourceRow } from './helpers/builders.js';
 import { tempDir } from './helpers/files.js';
 
@@ -120,6 +120,31 @@ test('a chapter of an unknown book and a search result of an unknown source are 
     (e: unknown) => e instanceof ForeignKeyError && e.parent === 'book_sources' && e.value === 'no-such-source',
   );
   assert.equal(raw(s, 'SELECT count(*) FROM chapters'), 0);
+  s.close();
+});
+
+test("a write the file's own trigger or CHECK refuses is a ConstraintFailedError, one row or many; nothing of it is left", () => {
+  const s = fresh();
+  s.db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON book_sources WHEN NEW.bookSourceName = 'no' BEGIN SELECT RAISE(ABORT, 'names may not be no'); END`);
+  const refused = (row: string) => (e: unknown) => {
+    assert.ok(e instanceof ConstraintFailedError);
+    assert.equal(e.code, 'CONSTRAINT_FAILED');
+    assert.equal(e.table, 'book_sources');
+    assert.equal(e.message, `${row}book_sources: the file refused the write: names may not be no`);
+    return true;
+  };
+  assert.throws(() => s.tables.book_sources.insert(sourceRow('https://a', { bookSourceName: 'no' })), refused(''));
+  const many = Array.from({ length: 100 }, (_, i) => sourceRow(`https://s${i}`, { bookSourceName: i === 70 ? 'no' : `s${i}` }));
+  assert.throws(() => s.tables.book_sources.insertMany(many), refused('row 70: '));
+  assert.equal(raw(s, 'SELECT count(*) FROM book_sources'), 0);
+  s.db.exec('DROP TRIGGER refuse');
+  s.db.exec('CREATE TABLE t (x INTEGER CHECK (x > 0))');
+  s.db.exec(`CREATE TRIGGER via BEFORE INSERT ON book_sources BEGIN INSERT INTO t VALUES (NEW.customOrder); END`);
+  assert.throws(
+    () => s.tables.book_sources.insert(sourceRow('https://b', { customOrder: -1 })),
+    (e: unknown) => e instanceof ConstraintFailedError && /CHECK constraint failed/.test(e.reason),
+  );
+  assert.equal(raw(s, 'SELECT count(*) FROM book_sources'), 0);
   s.close();
 });
 

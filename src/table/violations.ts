@@ -1,7 +1,7 @@
 // Turns SQLite constraint failures into the typed errors, naming table, fields, index and
 // value. Runs only on the failure path, so it may query the database to find the culprit.
 import type { Connection as Database } from '../engine/driver.js';
-import { DuplicateKeyError, ForeignKeyError, InvalidArgumentError, LegadoStoreError, MissingFieldError, UniqueViolationError } from '../errors.js';
+import { ConstraintFailedError, DuplicateKeyError, ForeignKeyError, InvalidArgumentError, LegadoStoreError, MissingFieldError, UniqueViolationError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Table } from '../schema/index.js';
 import type { SqlValue } from './codec.js';
@@ -33,6 +33,10 @@ export function translateWriteError(
     }
     case 'SQLITE_CONSTRAINT_FOREIGNKEY':
       return foreignKeyError(db, table, encoded ?? values) ?? e;
+    case 'SQLITE_CONSTRAINT_TRIGGER':
+    case 'SQLITE_CONSTRAINT_CHECK':
+    case 'SQLITE_CONSTRAINT':
+      return new ConstraintFailedError(table.name, err.message ?? err.code);
     case 'SQLITE_TOOBIG':
       return tooBig(table, values) ?? e;
     default:
