@@ -10,7 +10,7 @@ import { test } from 'node:test';
 const notNode = 'Bun' in globalThis ? 'Node’s --disallow-code-generation-from-strings does not exist under Bun' : false;
 
 test('the table and constraint suites pass with code generation disallowed', { skip: notNode }, () => {
-  const files = ['tables.test.js', 'constraints.test.js', 'table-fast-paths.test.js', 'prepared.test.js', 'object-rows.test.js', 'backup-records.test.js'].map(
+  const files = ['tables.test.js', 'constraints.test.js', 'table-fast-paths.test.js', 'prepared.test.js', 'object-rows.test.js', 'backup-records.test.js', 'backup-merge-batch.test.js'].map(
     (f) => fileURLToPath(new URL(f, import.meta.url)),
   );
   // A test runner of its own: without NODE_TEST_CONTEXT, which marks a child of this runner.

@@ -2,7 +2,7 @@
 // (2.0 formats, moved fields), then every column coerced leniently, defaults for what is
 // missing, and the key checked. What could not be kept is counted on the kind's report.
 import { isColumnAtAnyVersion, type Column, type Table } from '../schema/index.js';
-import { defaultValue } from '../table/codec.js';
+import { Codec, defaultValue, type SqlValue } from '../table/codec.js';
 import { compileFieldPicker, compileSparseRowMaker, type FieldPicker, type SparseRowMaker } from '../table/compiled.js';
 import { APP_DEFAULTS, NOW, NOW_UNIQUE, type AppDefault } from './app-defaults.js';
 import { bookTypeAt } from './book-type.js';
@@ -29,6 +29,11 @@ export interface Built {
   readonly key: unknown;
   /** The primary key as text, to find repeats within one import. */
   readonly keyText: string;
+  /**
+   * The row's column values as the table's codec encodes them, for a batch to bind as they are;
+   * undefined where the row must be encoded (and checked) itself.
+   */
+  readonly encoded: readonly SqlValue[] | undefined;
 }
 
 /** Current time for the app's time defaults; ids it fills with the time are made unique. */
@@ -77,15 +82,60 @@ const ADAPTERS: Readonly<Record<string, Adapter>> = {
 
 /** A row with its primary key as the table API takes it and as text. */
 export function builtRow(table: Table, row: Record<string, FieldValue>): Built {
+  const { key, keyText } = keyOf(table, table.primaryKey.length === 1 ? row[table.primaryKey[0]!.field] : undefined, () =>
+    table.primaryKey.map((c) => row[c.field]),
+  );
+  return { row, key, keyText, encoded: undefined };
+}
+
+/**
+ * The primary key as the table API takes it and as text: `single`, the value of a one-column
+ * key, or else `values()`, the key's values in key order.
+ */
+function keyOf(table: Table, single: unknown, values: () => unknown[]): { key: unknown; keyText: string } {
   if (table.primaryKey.length === 1) {
     // The same text as the general form below, without its replacer (which slows JSON.stringify down).
-    const key = row[table.primaryKey[0]!.field];
-    if (typeof key === 'string') return { row, key, keyText: `[${JSON.stringify(key)}]` };
-    if (typeof key === 'number' && Number.isFinite(key)) return { row, key, keyText: `[${key}]` };
+    if (typeof single === 'string') return { key: single, keyText: `[${JSON.stringify(single)}]` };
+    if (typeof single === 'number' && Number.isFinite(single)) return { key: single, keyText: `[${single}]` };
   }
-  const keyValues = table.primaryKey.map((c) => row[c.field]);
+  const keyValues = values();
   const key = table.primaryKey.length === 1 ? keyValues[0] : Object.fromEntries(table.primaryKey.map((c, i) => [c.field, keyValues[i]]));
-  return { row, key, keyText: JSON.stringify(keyValues, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)) };
+  return { key, keyText: JSON.stringify(keyValues, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)) };
+}
+
+/**
+ * A built record as its field values in column order (undefined: left out), the row object
+ * made on first use: most records of an import are only written, and their encoded values are
+ * all the write needs. Once the row is handed out (and may be changed: a rule file keeps what
+ * the user set), the encoded values no longer stand for it and are dropped.
+ */
+class BuiltRecord implements Built {
+  readonly key: unknown;
+  readonly keyText: string;
+  #encoded: readonly SqlValue[] | undefined;
+  readonly #values: readonly FieldValue[];
+  readonly #make: SparseRowMaker;
+  #row: Record<string, FieldValue> | undefined;
+
+  constructor(values: readonly FieldValue[], make: SparseRowMaker, encoded: readonly SqlValue[] | undefined, key: unknown, keyText: string) {
+    this.#values = values;
+    this.#make = make;
+    this.#encoded = encoded;
+    this.key = key;
+    this.keyText = keyText;
+  }
+
+  get encoded(): readonly SqlValue[] | undefined {
+    return this.#encoded;
+  }
+
+  get row(): Record<string, FieldValue> {
+    if (this.#row === undefined) {
+      this.#row = this.#make(this.#values) as Record<string, FieldValue>;
+      this.#encoded = undefined;
+    }
+    return this.#row;
+  }
 }
 
 /** How build takes a column's value when it already has the column's type (the common case), without coerce. */
@@ -127,6 +177,22 @@ export interface BuildContext {
   readonly clock: Clock;
 }
 
+/** What a record without a column's field gets: a value (undefined: the row is refused), or the import's clock. */
+type Missing = FieldValue | undefined | typeof NOW | typeof NOW_UNIQUE;
+
+/** A missing field's value: the app's default, null, the column default, or ''/0/false. Undefined for a key without a default. */
+function missingValue(table: Table, c: Column, appDefault: AppDefault | undefined): Missing {
+  if (appDefault !== undefined) return appDefault;
+  if (c.pk > 0) {
+    // A key's column default is a key only when it is not blank (keyboardAssists.type 0, not books.bookUrl '').
+    const dflt = defaultValue(c);
+    return dflt === null || (typeof dflt === 'string' && dflt.trim() === '') ? undefined : dflt;
+  }
+  if (isJsonObjectColumn(table.name, c.field)) return NO_OBJECT_TEXT;
+  if (!c.notNull || c.default !== undefined) return null;
+  return c.js === 'string' ? '' : c.js === 'boolean' ? false : c.js === 'bigint' ? 0n : 0;
+}
+
 /** RowBuilder.of's builders, per table model and version. */
 const builders = new WeakMap<Table, Map<number, RowBuilder>>();
 
@@ -137,6 +203,11 @@ export class RowBuilder {
   private readonly plain: readonly Plain[];
   private readonly pick: FieldPicker;
   private readonly makeRow: SparseRowMaker;
+  /** Per column, what a record without the field gets (missingValue), found once. */
+  private readonly missing: readonly Missing[];
+  /** Column indexes of the primary key. */
+  private readonly keyAt: readonly number[];
+  private readonly codec: Codec;
 
   /**
    * The builder of a table model at a version, one for every import: a builder made per import
@@ -158,6 +229,9 @@ export class RowBuilder {
     this.plain = table.columns.map((c) => plainOf(table, c));
     this.pick = compileFieldPicker(table);
     this.makeRow = compileSparseRowMaker(table);
+    this.missing = table.columns.map((c) => missingValue(table, c, this.defaults[c.field]));
+    this.keyAt = table.primaryKey.map((c) => table.columns.indexOf(c));
+    this.codec = new Codec(table, version);
   }
 
   /** `text`: what the reader knows of the record's JSON text (JsonRecord.text), which spares checks it rules out. */
@@ -212,40 +286,34 @@ export class RowBuilder {
           bump(report.defaultedFields, c.field);
         }
       }
-      const d = this.fallback(c, context.clock);
+      let d = this.missing[i];
+      if (d === NOW) d = context.clock.now;
+      else if (d === NOW_UNIQUE) d = context.clock.unique();
       if (d === undefined) return { category: `missing key ${c.field}`, reason: `no ${c.field}` };
       values[i] = d === null ? undefined : d;
     }
-    const row = this.makeRow(values) as Record<string, FieldValue>;
-    for (const c of this.table.primaryKey) {
-      const v = row[c.field];
+    for (const k of this.keyAt) {
+      const c = columns[k]!;
+      const v = values[k];
       if (c.js === 'string' && typeof v === 'string' && v.trim() === '' && this.defaults[c.field] !== v) {
         return { category: `blank key ${c.field}`, reason: `${c.field} is ${JSON.stringify(v)}` };
       }
     }
-    if (this.table.name === 'books' && typeof row.type === 'number') {
-      // Per book, whatever else the file holds: below 8 is an old code (Book.upType()).
-      const type = bookTypeAt(this.version, row.type, row.origin);
-      if (type !== row.type) bump(report.coercedFields, 'type');
-      row.type = type;
-    }
-    return builtRow(this.table, row);
+    if (this.table.name === 'books') this.bookType(values, report);
+    const keyAt = this.keyAt;
+    const { key, keyText } = keyOf(this.table, values[keyAt[0]!], () => keyAt.map((k) => values[k]));
+    return new BuiltRecord(values as FieldValue[], this.makeRow, this.codec.encodeValues(values), key, keyText);
   }
 
-  /** A missing field's value: the app's default, null, the column default, or ''/0/false. Undefined for a key without a default. */
-  private fallback(c: Column, clock: Clock): FieldValue | undefined {
-    const d = this.defaults[c.field];
-    if (d === NOW) return clock.now;
-    if (d === NOW_UNIQUE) return clock.unique();
-    if (d !== undefined) return d;
-    if (c.pk > 0) {
-      // A key's column default is a key only when it is not blank (keyboardAssists.type 0, not books.bookUrl '').
-      const dflt = defaultValue(c);
-      return dflt === null || (typeof dflt === 'string' && dflt.trim() === '') ? undefined : dflt;
-    }
-    if (isJsonObjectColumn(this.table.name, c.field)) return NO_OBJECT_TEXT;
-    if (!c.notNull || c.default !== undefined) return null;
-    return c.js === 'string' ? '' : c.js === 'boolean' ? false : c.js === 'bigint' ? 0n : 0;
+  /** Per book, whatever else the file holds: a type below 8 is an old code (Book.upType()). */
+  private bookType(values: unknown[], report: KindReport): void {
+    const columns = this.table.columns;
+    const at = columns.findIndex((c) => c.field === 'type');
+    const type = values[at];
+    if (typeof type !== 'number') return;
+    const now = bookTypeAt(this.version, type, values[columns.findIndex((c) => c.field === 'origin')]);
+    if (now !== type) bump(report.coercedFields, 'type');
+    values[at] = now;
   }
 
   /** Counts the record's fields that have no column here: dropped (a column at another version) or unknown. */
@@ -266,3 +334,4 @@ export class RowBuilder {
 }
 
 keepSpecimen(new Clock());
+keepSpecimen(new BuiltRecord([], () => ({}), [], '', '[""]'));

@@ -9,7 +9,7 @@ import { checkRows } from './args.js';
 import { batchRows } from './batch.js';
 import type { Codec, SqlValue } from './codec.js';
 import type { FastEncoder } from './compiled.js';
-import type { Fields, TableCore } from './core.js';
+import { runWith, type Fields, type TableCore } from './core.js';
 import { bindShared, hasShared, sameInEveryRow, unbindShared, type SharedBatch } from './shared-columns.js';
 import { insertSharedSql, insertSql, upsertSharedSql, upsertSql, varyingColumns } from './sql.js';
 import type { WriteHooks } from './write-hooks.js';
@@ -27,6 +27,23 @@ const UPSERT_BATCH_FROM = 512;
 
 /** Statements with shared columns kept per table. */
 const SHARED_STATEMENTS = 8;
+
+/**
+ * `from` copied into `out` at `at`: a function of its own, whose optimized code knows no
+ * store's objects and so outlives a collection that takes the last store's away.
+ */
+function copyInto(out: SqlValue[], at: number, from: readonly SqlValue[]): void {
+  for (let k = 0; k < from.length; k++) out[at + k] = from[k]!;
+}
+
+/**
+ * A row for upsertRows: its column values as encodeRow gives them (undefined: encode `row`
+ * instead), and the row itself, which may be made only when asked for.
+ */
+export interface EncodedRow {
+  readonly encoded: readonly SqlValue[] | undefined;
+  readonly row: object;
+}
 
 /** What upsertRows wrote: the first `written` rows; `failed` when the next one was refused. */
 export interface RowsWritten {
@@ -104,9 +121,11 @@ export class BulkWriter {
    * order, a full batch (`rows()`) in one statement (a constraint failure undoes only that
    * statement, and the rows are then tried one by one to find the refused one); fewer rows, or
    * outside a transaction, a statement per row. Stops at the first row refused, with nothing of
-   * that row (or after it) written.
+   * that row (or after it) written. A row's encoded values are bound as they are; its row
+   * object is asked for only where it has none (it is encoded and checked) or is refused (the
+   * typed error names its fields).
    */
-  upsertRows(rows: readonly object[]): RowsWritten {
+  upsertRows(rows: readonly EncodedRow[]): RowsWritten {
     const width = this.model.columns.length;
     const n = rows.length;
     let changes = 0;
@@ -116,7 +135,11 @@ export class BulkWriter {
       const values = new Array<SqlValue>(n * width);
       let encoded = true;
       try {
-        for (let j = 0; j < n; j++) this.codec.encodeInto(rows[j] as Fields, values, j * width);
+        for (let j = 0; j < n; j++) {
+          const e = rows[j]!.encoded;
+          if (e === undefined) this.codec.encodeInto(rows[j]!.row as Fields, values, j * width);
+          else copyInto(values, j * width, e);
+        }
       } catch {
         encoded = false;
       }
@@ -131,15 +154,31 @@ export class BulkWriter {
       }
     }
     for (; written < n; written++) {
+      const item = rows[written]!;
+      const e = item.encoded;
       try {
-        changes += this.core.runRow('upsert', rows[written] as Fields, this.codec.encodeRow(rows[written] as Fields)).changes;
-      } catch (e) {
-        failed = e;
+        if (e === undefined) {
+          const row = item.row as Fields;
+          changes += this.core.runRow('upsert', row, this.codec.encodeRow(row)).changes;
+        } else {
+          changes += this.#runEncoded(item, e as SqlValue[]);
+        }
+      } catch (err) {
+        failed = err;
         break;
       }
     }
     if (changes > 0 && this.hooks.active) this.hooks.wrote(this.name, 'update', changes);
     return failed === undefined ? { written } : { written, failed };
+  }
+
+  /** One encoded row's upsert; its row object is made only for the typed error of a refusal. */
+  #runEncoded(item: EncodedRow, vals: SqlValue[]): number {
+    try {
+      return runWith(this.core.rowStmt('upsert'), vals).changes;
+    } catch (e) {
+      throw this.core.rowError('upsert', e, item.row as Fields, vals);
+    }
   }
 
   /**

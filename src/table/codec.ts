@@ -9,9 +9,11 @@ import {
   compileRowBuilder,
   compileRowFixer,
   compileSplitEncoder,
+  compileValuesEncoder,
   type FastEncoder,
   type RowBuilder,
   type RowFixer,
+  type ValuesEncoder,
 } from './compiled.js';
 
 export type SqlValue = string | number | bigint | null;
@@ -41,6 +43,28 @@ export function defaultValue(c: Column): SqlValue | undefined {
   return c.js === 'bigint' ? BigInt(d) : Number(d);
 }
 
+const fallbacks = new WeakMap<Table, readonly (SqlValue | undefined)[]>();
+
+/**
+ * What each omitted field of the table becomes (Codec.fallback), found once per table model:
+ * a store makes a codec per table at every open.
+ */
+function fallbackOf(table: Table): readonly (SqlValue | undefined)[] {
+  let f = fallbacks.get(table);
+  if (f === undefined) {
+    f = table.columns.map((c) => {
+      const d = defaultValue(c);
+      if (d !== undefined) return d;
+      if (!c.notNull || (table.autoGenerate && c.pk === 1)) return null;
+      return undefined;
+    });
+    fallbacks.set(table, f);
+  }
+  return f;
+}
+
+const isBigint = (c: Column): boolean => c.js === 'bigint';
+
 export class Codec {
   readonly table: Table;
   readonly version: number;
@@ -53,6 +77,7 @@ export class Codec {
   private readonly autoKey: number;
   /** Generated from the model on first use (so opening a store compiles nothing): encodeRow for rows it accepts as they are, and fromRaw. */
   private fastEncode: FastEncoder | undefined;
+  private valuesEncode: ValuesEncoder | undefined;
   private build: RowBuilder | undefined;
   private fix: RowFixer | undefined;
 
@@ -60,13 +85,8 @@ export class Codec {
     this.table = table;
     this.version = version;
     this.cols = table.columns;
-    this.fallback = table.columns.map((c) => {
-      const d = defaultValue(c);
-      if (d !== undefined) return d;
-      if (!c.notNull || (table.autoGenerate && c.pk === 1)) return null;
-      return undefined;
-    });
-    this.bigintRows = table.columns.some((c) => c.js === 'bigint');
+    this.fallback = fallbackOf(table);
+    this.bigintRows = table.columns.some(isBigint);
     this.autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
   }
 
@@ -77,6 +97,16 @@ export class Codec {
       if ((this.fastEncode ??= compileEncoder(this.table, this.fallback))(row, out, 0)) return out;
     }
     return this.encodeRowChecked(row);
+  }
+
+  /**
+   * A row given as its field values in column order (undefined: left out), encoded as
+   * encodeRow would encode the row of those fields; undefined where only the general path can
+   * tell (a value it would convert or refuse), which the row itself then takes.
+   */
+  encodeValues(values: readonly unknown[]): SqlValue[] | undefined {
+    const out = new Array<SqlValue>(this.cols.length);
+    return (this.valuesEncode ??= compileValuesEncoder(this.table, this.fallback))(values, out, 0) ? out : undefined;
   }
 
   /** encodeRow into `out` from `at` on (a bulk write's batch), without an array per row. */

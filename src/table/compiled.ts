@@ -80,13 +80,13 @@ function makeEncoder(table: Table, fallback: readonly (SqlValue | undefined)[]):
  * The encoder's function: every field read, checked and converted into a local `a<i>` (a
  * field it cannot accept as it is returns false), then `store`, the lines that write the locals.
  */
-function encoderFunction(table: Table, fallback: readonly (SqlValue | undefined)[], store: readonly string[]): unknown {
+function encoderFunction(table: Table, fallback: readonly (SqlValue | undefined)[], store: readonly string[], fromArray = false): unknown {
   const autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
   const lines: string[] = ['let v, n = 0;'];
   table.columns.forEach((c, i) => {
     const nullable = !c.notNull || i === autoKey;
     lines.push(
-      `let a${i}; v = ${prop(c.field)};`,
+      `let a${i}; v = ${fromArray ? `row[${i}]` : prop(c.field)};`,
       fallback[i] === undefined ? 'if (v === undefined) return false;' : `if (v === undefined) a${i} = F[${i}]; else {`,
       '  n++;',
       nullable ? `  if (v === null) a${i} = null; else {` : '  if (v === null) return false; {',
@@ -97,7 +97,8 @@ function encoderFunction(table: Table, fallback: readonly (SqlValue | undefined)
   });
   // More keys than fields read: a field given as undefined (taken as left out, as the general
   // path does) or a key that is not a field, which the general path raises as an error.
-  lines.push('if (Object.keys(row).length !== n && !onlyFields(row)) return false;');
+  // (An array of column values holds nothing else.)
+  if (!fromArray) lines.push('if (Object.keys(row).length !== n && !onlyFields(row)) return false;');
   // Room treats an auto-generated key of 0 as "not set" and lets SQLite choose one.
   if (autoKey >= 0) lines.push(`if (a${autoKey} === 0) a${autoKey} = null;`);
   lines.push(...store, 'return true;');
@@ -111,6 +112,29 @@ function encoderFunction(table: Table, fallback: readonly (SqlValue | undefined)
     onlyFields,
   );
 }
+
+/** Writes a row given as its field values in column order (undefined: left out) as encodeRow would; false where the general path must take the row. */
+export type ValuesEncoder = (values: readonly unknown[], out: SqlValue[], at: number) => boolean;
+
+/**
+ * The encoder of rows given as field values in column order (an import's built records): the
+ * same checks and conversions as compileEncoder's, without a row object to read.
+ */
+export function compileValuesEncoder(table: Table, fallback: readonly (SqlValue | undefined)[]): ValuesEncoder {
+  return perTable(valuesEncoders, table, (t) =>
+    generated(
+      () =>
+        encoderFunction(
+          t,
+          fallback,
+          t.columns.map((_, i) => `out[at + ${i}] = a${i};`),
+          true,
+        ) as ValuesEncoder,
+      () => () => false,
+    ),
+  );
+}
+const valuesEncoders = new WeakMap<Table, ValuesEncoder>();
 
 /**
  * A bulk write's encoder once it knows which columns every row of its batches shares (table.ts,
