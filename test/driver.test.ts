@@ -187,6 +187,15 @@ test('statement readonly: true for a query, false for a write', () => {
   assert.equal(db.prepare('SELECT * FROM t').readonly, true);
   assert.equal(db.prepare("INSERT INTO t (name) VALUES ('r') RETURNING id").readonly, false);
   assert.equal(db.prepare('DELETE FROM t').readonly, false);
+  // As sqlite3_stmt_readonly answers (better-sqlite3 asks it; the others emulate it).
+  for (const [sql, readonly] of [
+    ['VALUES (1)', true],
+    ['  select name from t', true],
+    ['WITH x AS (SELECT 1 AS v) SELECT v FROM x', true],
+    ['WITH x AS (SELECT 1 AS v) INSERT INTO t (name) SELECT v FROM x', false],
+    ['UPDATE t SET n = 1', false],
+  ] as const)
+    assert.equal(db.prepare(sql).readonly, readonly, sql);
   db.close();
 });
 

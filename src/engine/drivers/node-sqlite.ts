@@ -6,7 +6,7 @@
 // puts the number in `errcode`).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { bindable, isExplain, readonlyFromProgram, refuseTail, RowMode } from './emulation.js';
+import { bindable, isExplain, READ_ONLY_SQL, readonlyFromProgram, refuseTail, RowMode } from './emulation.js';
 import { nodeFiles, nodeFileSize } from './node-files.js';
 import {
   NATIVE_CAPABILITIES,
@@ -120,7 +120,8 @@ class NodeSqliteStatement implements Statement {
   get readonly(): boolean {
     if (this.isReadonly === undefined) {
       const sql = this.text;
-      this.isReadonly = isExplain(sql) || readonlyFromProgram(this.db.prepare(`EXPLAIN ${sql}`).all() as { opcode: string; p2: number }[]);
+      // A SELECT or VALUES cannot write; anything else is read from its program.
+      this.isReadonly = isExplain(sql) || READ_ONLY_SQL.test(sql) || readonlyFromProgram(this.db.prepare(`EXPLAIN ${sql}`).all() as { opcode: string; p2: number }[]);
     }
     return this.isReadonly;
   }
