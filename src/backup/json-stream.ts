@@ -195,10 +195,19 @@ class Pending {
   }
 }
 
-/** The records of a parsed group, numbered from `index`; returns the index after them. */
+/**
+ * The records of a parsed group, numbered from `index`; returns the index after them. Records
+ * of one depth share their facts (the rest are the group's): one object fewer per record.
+ */
 function* give(group: Group, index: number): Generator<JsonRecord, number> {
   const { surrogates, separators } = group.facts;
-  for (let k = 0; k < group.values.length; k++) yield { index: index++, value: group.values[k], text: { depth: group.depths[k]!, surrogates, separators } };
+  const byDepth = new Map<number, TextFacts>();
+  for (let k = 0; k < group.values.length; k++) {
+    const depth = group.depths[k]!;
+    let text = byDepth.get(depth);
+    if (text === undefined) byDepth.set(depth, (text = { depth, surrogates, separators }));
+    yield { index: index++, value: group.values[k], text };
+  }
   return index;
 }
 
