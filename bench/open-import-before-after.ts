@@ -187,7 +187,12 @@ async function main(): Promise<void> {
   const only = (flag('only') ?? 'open,import').split(',');
   const rounds = Number(flag('rounds', '7'));
   const load0 = load();
-  const before = (await import(pathToFileURL(join(resolve(beforeDir), 'index.js')).href)) as Build;
+  // The previous build's own modules: its entry for openStore, its Node import for importFiles (not on the entry).
+  const at = (file: string) => pathToFileURL(join(resolve(beforeDir), file)).href;
+  const before: Build = {
+    openStore: ((await import(at('index.js'))) as Pick<Build, 'openStore'>).openStore,
+    importFiles: ((await import(at('node/backup-import.js'))) as Pick<Build, 'importFiles'>).importFiles,
+  };
   const after: Build = { openStore: (await import('../src/index.js')).openStore, importFiles: ImportFiles };
   const builds = { before, after };
   const dir = join(os.platform() === 'linux' && existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'legado-open-import');
