@@ -247,7 +247,7 @@ export class RowBuilder {
     this.countUnstored(value, adapted, report);
 
     // The record's values in column order, replaced where coerced or defaulted (undefined: the
-    // column's own default), then made into one row (compiled.ts says why not field by field).
+    // column's own default), encoded for the write; the row object is made only if asked for.
     const values = this.pick(adapted.record);
     const columns = this.table.columns;
     for (let i = 0; i < columns.length; i++) {
