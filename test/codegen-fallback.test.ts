@@ -10,9 +10,15 @@ import { test } from 'node:test';
 const notNode = 'Bun' in globalThis ? 'Node’s --disallow-code-generation-from-strings does not exist under Bun' : false;
 
 test('the table and constraint suites pass with code generation disallowed', { skip: notNode }, () => {
-  const files = ['tables.test.js', 'constraints.test.js', 'table-fast-paths.test.js', 'prepared.test.js', 'object-rows.test.js', 'backup-records.test.js', 'backup-merge-batch.test.js'].map(
-    (f) => fileURLToPath(new URL(f, import.meta.url)),
-  );
+  const files = [
+    'tables.test.js',
+    'constraints.test.js',
+    'table-fast-paths.test.js',
+    'prepared.test.js',
+    'object-rows.test.js',
+    'backup-records.test.js',
+    'backup-merge-batch.test.js',
+  ].map((f) => fileURLToPath(new URL(f, import.meta.url)));
   // A test runner of its own: without NODE_TEST_CONTEXT, which marks a child of this runner.
   const { NODE_TEST_CONTEXT: _child, ...env } = process.env;
   const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', ...files], {

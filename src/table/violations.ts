@@ -1,7 +1,15 @@
 // Turns SQLite constraint failures into the typed errors, naming table, fields, index and
 // value. Runs only on the failure path, so it may query the database to find the culprit.
 import type { Connection as Database } from '../engine/driver.js';
-import { ConstraintFailedError, DuplicateKeyError, ForeignKeyError, InvalidArgumentError, LegadoStoreError, MissingFieldError, UniqueViolationError } from '../errors.js';
+import {
+  ConstraintFailedError,
+  DuplicateKeyError,
+  ForeignKeyError,
+  InvalidArgumentError,
+  LegadoStoreError,
+  MissingFieldError,
+  UniqueViolationError,
+} from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Table } from '../schema/index.js';
 import type { SqlValue } from './codec.js';

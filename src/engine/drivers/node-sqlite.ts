@@ -121,7 +121,8 @@ class NodeSqliteStatement implements Statement {
     if (this.isReadonly === undefined) {
       const sql = this.text;
       // A SELECT or VALUES cannot write; anything else is read from its program.
-      this.isReadonly = isExplain(sql) || READ_ONLY_SQL.test(sql) || readonlyFromProgram(this.db.prepare(`EXPLAIN ${sql}`).all() as { opcode: string; p2: number }[]);
+      this.isReadonly =
+        isExplain(sql) || READ_ONLY_SQL.test(sql) || readonlyFromProgram(this.db.prepare(`EXPLAIN ${sql}`).all() as { opcode: string; p2: number }[]);
     }
     return this.isReadonly;
   }
