@@ -132,12 +132,13 @@ export class ForeignKeyError extends ConstraintError {
 
 /**
  * A write the file itself refuses by a rule of its own, not the app's: a trigger that raises
- * (RAISE(ABORT, ...)) or a CHECK constraint someone added. `reason` is SQLite's text.
+ * (RAISE(ABORT, ...)) or a CHECK constraint someone added. `reason` is SQLite's text; `table` is
+ * '' where the write was not one table's (a delete, raw SQL), and the message names the file.
  */
 export class ConstraintFailedError extends ConstraintError {
   readonly reason: string;
-  constructor(table: string, reason: string) {
-    super('CONSTRAINT_FAILED', table, [], undefined, `${table}: the file refused the write: ${reason}`);
+  constructor(table: string, reason: string, path?: string) {
+    super('CONSTRAINT_FAILED', table, [], undefined, `${table || path || '(store)'}: the file refused the write: ${reason}`);
     this.reason = reason;
   }
 }

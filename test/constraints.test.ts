@@ -123,7 +123,7 @@ test('a chapter of an unknown book and a search result of an unknown source are 
   s.close();
 });
 
-test("a write the file's own trigger or CHECK refuses is a ConstraintFailedError, one row or many; nothing of it is left", () => {
+test("a write the file's own trigger or CHECK refuses is a ConstraintFailedError, one row, many or a delete; nothing of it is left", () => {
   const s = fresh();
   s.db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON book_sources WHEN NEW.bookSourceName = 'no' BEGIN SELECT RAISE(ABORT, 'names may not be no'); END`);
   const refused = (row: string) => (e: unknown) => {
@@ -145,6 +145,15 @@ test("a write the file's own trigger or CHECK refuses is a ConstraintFailedError
     (e: unknown) => e instanceof ConstraintFailedError && /CHECK constraint failed/.test(e.reason),
   );
   assert.equal(raw(s, 'SELECT count(*) FROM book_sources'), 0);
+  // A delete, and raw SQL inside store.transaction: no table to name, so the message names the file.
+  s.db.exec('DROP TRIGGER via');
+  s.tables.book_sources.insert(sourceRow('https://c'));
+  s.db.exec(`CREATE TRIGGER keep BEFORE DELETE ON book_sources BEGIN SELECT RAISE(ABORT, 'kept'); END`);
+  const kept = (e: unknown) =>
+    e instanceof ConstraintFailedError && e.table === '' && e.reason === 'kept' && e.message.endsWith(': the file refused the write: kept');
+  assert.throws(() => s.tables.book_sources.delete('https://c'), kept);
+  assert.throws(() => s.transaction(() => s.db.prepare('DELETE FROM book_sources').run()), kept);
+  assert.equal(raw(s, 'SELECT count(*) FROM book_sources'), 1);
   s.close();
 });
 

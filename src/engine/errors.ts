@@ -1,8 +1,11 @@
 // SQLite's failures, as the engine reports them (an Error whose `code` is SQLite's result code
-// name, see engine/driver.ts), turned into the store's typed errors naming the file. Constraint
-// failures are not handled here: table/violations.ts names their table, fields and values.
+// name, see engine/driver.ts), turned into the store's typed errors naming the file. The app's
+// constraints are not handled here: table/violations.ts names their table, fields and values; a
+// rule of the file's own (a trigger that raises, a CHECK) that reaches here, from a delete or
+// raw SQL in a transaction, is a ConstraintFailedError without a table.
 import {
   BusyError,
+  ConstraintFailedError,
   CannotOpenError,
   CorruptError,
   DiskFullError,
@@ -44,6 +47,10 @@ export function engineError(path: string, e: unknown): unknown {
       return new NotADatabaseError(path, detail);
     case 'SQLITE_IOERR':
       return new IoError(path, `${code}: ${detail}`);
+    case 'SQLITE_CONSTRAINT':
+      if (code === 'SQLITE_CONSTRAINT' || code === 'SQLITE_CONSTRAINT_TRIGGER' || code === 'SQLITE_CONSTRAINT_CHECK')
+        return new ConstraintFailedError('', detail, path);
+      return e;
     case 'SQLITE_MISMATCH':
     case 'SQLITE_TOOBIG':
     case 'SQLITE_RANGE':
