@@ -82,23 +82,24 @@ const ADAPTERS: Readonly<Record<string, Adapter>> = {
 
 /** A row with its primary key as the table API takes it and as text. */
 export function builtRow(table: Table, row: Record<string, FieldValue>): Built {
-  const { key, keyText } = keyOf(table, table.primaryKey.length === 1 ? row[table.primaryKey[0]!.field] : undefined, () =>
-    table.primaryKey.map((c) => row[c.field]),
-  );
+  const { key, keyText } =
+    (table.primaryKey.length === 1 && singleKey(row[table.primaryKey[0]!.field])) ||
+    keyOfValues(
+      table,
+      table.primaryKey.map((c) => row[c.field]),
+    );
   return { row, key, keyText, encoded: undefined };
 }
 
-/**
- * The primary key as the table API takes it and as text: `single`, the value of a one-column
- * key, or else `values()`, the key's values in key order.
- */
-function keyOf(table: Table, single: unknown, values: () => unknown[]): { key: unknown; keyText: string } {
-  if (table.primaryKey.length === 1) {
-    // The same text as the general form below, without its replacer (which slows JSON.stringify down).
-    if (typeof single === 'string') return { key: single, keyText: `[${JSON.stringify(single)}]` };
-    if (typeof single === 'number' && Number.isFinite(single)) return { key: single, keyText: `[${single}]` };
-  }
-  const keyValues = values();
+/** A one-column key of a string or a finite number, else undefined: the same text as keyOfValues, without its replacer (which slows JSON.stringify down). */
+function singleKey(key: unknown): { key: unknown; keyText: string } | undefined {
+  if (typeof key === 'string') return { key, keyText: `[${JSON.stringify(key)}]` };
+  if (typeof key === 'number' && Number.isFinite(key)) return { key, keyText: `[${key}]` };
+  return undefined;
+}
+
+/** The key from its values in key order. */
+function keyOfValues(table: Table, keyValues: readonly unknown[]): { key: unknown; keyText: string } {
   const key = table.primaryKey.length === 1 ? keyValues[0] : Object.fromEntries(table.primaryKey.map((c, i) => [c.field, keyValues[i]]));
   return { key, keyText: JSON.stringify(keyValues, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)) };
 }
@@ -208,6 +209,9 @@ export class RowBuilder {
   /** Column indexes of the primary key. */
   private readonly keyAt: readonly number[];
   private readonly codec: Codec;
+  /** books: the columns of the type and the origin (bookType). */
+  private readonly typeAt: number;
+  private readonly originAt: number;
 
   /**
    * The builder of a table model at a version, one for every import: a builder made per import
@@ -232,6 +236,8 @@ export class RowBuilder {
     this.missing = table.columns.map((c) => missingValue(table, c, this.defaults[c.field]));
     this.keyAt = table.primaryKey.map((c) => table.columns.indexOf(c));
     this.codec = new Codec(table, version);
+    this.typeAt = table.columns.findIndex((c) => c.field === 'type');
+    this.originAt = table.columns.findIndex((c) => c.field === 'origin');
   }
 
   /** `text`: what the reader knows of the record's JSON text (JsonRecord.text), which spares checks it rules out. */
@@ -301,17 +307,21 @@ export class RowBuilder {
     }
     if (this.table.name === 'books') this.bookType(values, report);
     const keyAt = this.keyAt;
-    const { key, keyText } = keyOf(this.table, values[keyAt[0]!], () => keyAt.map((k) => values[k]));
+    const { key, keyText } =
+      (keyAt.length === 1 && singleKey(values[keyAt[0]!])) ||
+      keyOfValues(
+        this.table,
+        keyAt.map((k) => values[k]),
+      );
     return new BuiltRecord(values as FieldValue[], this.makeRow, this.codec.encodeValues(values), key, keyText);
   }
 
   /** Per book, whatever else the file holds: a type below 8 is an old code (Book.upType()). */
   private bookType(values: unknown[], report: KindReport): void {
-    const columns = this.table.columns;
-    const at = columns.findIndex((c) => c.field === 'type');
+    const at = this.typeAt;
     const type = values[at];
     if (typeof type !== 'number') return;
-    const now = bookTypeAt(this.version, type, values[columns.findIndex((c) => c.field === 'origin')]);
+    const now = bookTypeAt(this.version, type, values[this.originAt]);
     if (now !== type) bump(report.coercedFields, 'type');
     values[at] = now;
   }
