@@ -25,28 +25,6 @@ export const QUIET_AFTER = 256;
  */
 const UPSERT_BATCH_FROM = 512;
 
-/**
- * upsertRows writes a full batch in one multi-row statement unless its rows' text averages
- * this many characters or more (book sources: about 2,600). Measured in imports of the same
- * files (paired, one process): 1,000 and 10,000 sources took 1-8% less time with a statement
- * per row on every engine, 5,000 replace rules (a few hundred characters each) 22% more.
- */
-const BATCH_TEXT_BELOW = 1024;
-
-/** Whether the rows' encoded text averages BATCH_TEXT_BELOW characters or more. */
-function textHeavy(rows: readonly EncodedRow[]): boolean {
-  let chars = 0;
-  for (let j = 0; j < rows.length; j++) {
-    const e = rows[j]!.encoded;
-    if (e === undefined) continue;
-    for (let k = 0; k < e.length; k++) {
-      const v = e[k];
-      if (typeof v === 'string') chars += v.length;
-    }
-  }
-  return chars >= BATCH_TEXT_BELOW * rows.length;
-}
-
 /** Statements with shared columns kept per table. */
 const SHARED_STATEMENTS = 8;
 
@@ -141,8 +119,8 @@ export class BulkWriter {
   /**
    * For imports that merge record by record inside their own transaction: upserts rows in
    * order, a full batch (`rows()`) in one statement (a constraint failure undoes only that
-   * statement, and the rows are then tried one by one to find the refused one); fewer rows,
-   * rows of long text (BATCH_TEXT_BELOW), or outside a transaction, a statement per row. Stops at the first row refused, with nothing of
+   * statement, and the rows are then tried one by one to find the refused one); fewer rows, or
+   * outside a transaction, a statement per row. Stops at the first row refused, with nothing of
    * that row (or after it) written. A row's encoded values are bound as they are; its row
    * object is asked for only where it has none (it is encoded and checked) or is refused (the
    * typed error names its fields).
@@ -153,7 +131,7 @@ export class BulkWriter {
     let changes = 0;
     let written = 0;
     let failed: unknown;
-    if (n === this.rows() && this.db.inTransaction && !textHeavy(rows)) {
+    if (n === this.rows() && this.db.inTransaction) {
       const values = new Array<SqlValue>(n * width);
       let encoded = true;
       try {
