@@ -131,9 +131,10 @@ export class ForeignKeyError extends ConstraintError {
 }
 
 /**
- * A write the file itself refuses by a rule of its own, not the app's: a trigger that raises
- * (RAISE(ABORT, ...)) or a CHECK constraint someone added. `reason` is SQLite's text; `table` is
- * '' where the write was not one table's (a delete, raw SQL), and the message names the file.
+ * A write refused by a constraint the store has no typed error for: a rule of the file's own (a
+ * trigger that raises, a CHECK someone added), or any constraint of raw SQL run inside
+ * store.transaction. `reason` is SQLite's text; `table` is '' where the write was not one
+ * table's (a delete, raw SQL), and the message names the file.
  */
 export class ConstraintFailedError extends ConstraintError {
   readonly reason: string;

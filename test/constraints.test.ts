@@ -154,6 +154,27 @@ test("a write the file's own trigger or CHECK refuses is a ConstraintFailedError
   assert.throws(() => s.tables.book_sources.delete('https://c'), kept);
   assert.throws(() => s.transaction(() => s.db.prepare('DELETE FROM book_sources').run()), kept);
   assert.equal(raw(s, 'SELECT count(*) FROM book_sources'), 1);
+  // Raw SQL inside store.transaction that breaks the app's own constraints: typed too, nothing left.
+  s.db.exec('DROP TRIGGER keep');
+  const cols = 'bookSourceUrl, bookSourceName, bookSourceType, customOrder, enabled, enabledExplore, lastUpdateTime, respondTime, weight';
+  for (const [sql, reason] of [
+    [
+      `INSERT INTO book_sources (${cols}) VALUES ('https://d', 'd', 0, 0, 1, 1, 0, 0, 0), ('https://c', 'c', 0, 0, 1, 1, 0, 0, 0)`,
+      /UNIQUE constraint failed: book_sources\.bookSourceUrl/,
+    ],
+    [`INSERT INTO book_sources (${cols}) VALUES (NULL, 'n', 0, 0, 1, 1, 0, 0, 0)`, /NOT NULL constraint failed: book_sources\.bookSourceUrl/],
+    [
+      "INSERT INTO chapters (url, title, isVolume, baseUrl, bookUrl, `index`, isVip, isPay) VALUES ('c', 't', 0, '', 'no-such-book', 0, 0, 0)",
+      /FOREIGN KEY constraint failed/,
+    ],
+  ] as const) {
+    assert.throws(
+      () => s.transaction(() => s.db.prepare(sql).run()),
+      (e: unknown) => e instanceof ConstraintFailedError && e.code === 'CONSTRAINT_FAILED' && e.table === '' && reason.test(e.reason),
+    );
+  }
+  assert.equal(raw(s, 'SELECT count(*) FROM book_sources'), 1);
+  assert.equal(raw(s, 'SELECT count(*) FROM chapters'), 0);
   s.close();
 });
 

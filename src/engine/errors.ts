@@ -1,8 +1,8 @@
 // SQLite's failures, as the engine reports them (an Error whose `code` is SQLite's result code
-// name, see engine/driver.ts), turned into the store's typed errors naming the file. The app's
-// constraints are not handled here: table/violations.ts names their table, fields and values; a
-// rule of the file's own (a trigger that raises, a CHECK) that reaches here, from a delete or
-// raw SQL in a transaction, is a ConstraintFailedError without a table.
+// name, see engine/driver.ts), turned into the store's typed errors naming the file. A table's
+// own writes name their constraint's table, fields and values (table/violations.ts); a
+// constraint failure that reaches here (raw SQL in store.transaction, a delete a trigger
+// refuses) has no table write to name, and is a ConstraintFailedError quoting SQLite's reason.
 import {
   BusyError,
   ConstraintFailedError,
@@ -48,9 +48,8 @@ export function engineError(path: string, e: unknown): unknown {
     case 'SQLITE_IOERR':
       return new IoError(path, `${code}: ${detail}`);
     case 'SQLITE_CONSTRAINT':
-      if (code === 'SQLITE_CONSTRAINT' || code === 'SQLITE_CONSTRAINT_TRIGGER' || code === 'SQLITE_CONSTRAINT_CHECK')
-        return new ConstraintFailedError('', detail, path);
-      return e;
+      // Every kind: a UNIQUE or NOT NULL of raw SQL as much as a trigger's RAISE.
+      return new ConstraintFailedError('', detail, path);
     case 'SQLITE_MISMATCH':
     case 'SQLITE_TOOBIG':
     case 'SQLITE_RANGE':
