@@ -194,6 +194,12 @@ test('statement readonly: true for a query, false for a write', () => {
     ['WITH x AS (SELECT 1 AS v) SELECT v FROM x', true],
     ['WITH x AS (SELECT 1 AS v) INSERT INTO t (name) SELECT v FROM x', false],
     ['UPDATE t SET n = 1', false],
+    ["  replace into t (name) values ('r')", false],
+    ['INSERT INTO t (name) SELECT name FROM t WHERE 0', false],
+    ['/* a comment */ DELETE FROM t WHERE 0', false],
+    // An EXPLAIN answers as the statement it explains.
+    ['EXPLAIN INSERT INTO t (name) VALUES (1)', false],
+    ['explain query plan SELECT * FROM t', true],
   ] as const)
     assert.equal(db.prepare(sql).readonly, readonly, sql);
   db.close();

@@ -17,6 +17,13 @@ export enum RowMode {
 export const READ_ONLY_SQL = /^\s*(SELECT|VALUES)\b/i;
 
 /**
+ * Statements that write whatever they match: SQLite begins a write transaction for every
+ * INSERT, REPLACE, UPDATE and DELETE (a view's with INSTEAD OF triggers too), so
+ * sqlite3_stmt_readonly is false for them without reading their program.
+ */
+export const WRITE_SQL = /^\s*(INSERT|REPLACE|UPDATE|DELETE)\b/i;
+
+/**
  * Whether `sql` holds more than one statement: anything but blanks, comments and semicolons after
  * the first top-level `;`. node:sqlite, bun:sqlite and the WASM build prepare the first statement
  * and drop the rest silently; better-sqlite3 refuses, and so do the adapters (see refuseTail).
@@ -78,7 +85,11 @@ export function readonlyFromProgram(program: readonly { opcode: string; p2: numb
   return true;
 }
 
-/** Whether `sql` is itself an EXPLAIN (which cannot be explained again, and never writes). */
-export function isExplain(sql: string): boolean {
-  return /^explain\b/i.test(sql.replace(/^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/, ''));
+/**
+ * `sql` without a leading EXPLAIN or EXPLAIN QUERY PLAN (and the blanks and comments before it):
+ * sqlite3_stmt_readonly answers for an EXPLAIN as for the statement it explains.
+ */
+export function explained(sql: string): string {
+  const m = /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*explain\b(?:\s+query\s+plan\b)?/i.exec(sql);
+  return m === null ? sql : sql.slice(m[0].length);
 }

@@ -6,7 +6,7 @@
 // puts the number in `errcode`).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { bindable, isExplain, READ_ONLY_SQL, readonlyFromProgram, refuseTail, RowMode } from './emulation.js';
+import { bindable, explained, READ_ONLY_SQL, readonlyFromProgram, refuseTail, RowMode, WRITE_SQL } from './emulation.js';
 import { nodeFiles, nodeFileSize } from './node-files.js';
 import {
   NATIVE_CAPABILITIES,
@@ -119,10 +119,12 @@ class NodeSqliteStatement implements Statement {
   /** node:sqlite does not tell (sqlite3_stmt_readonly): read from the statement's program, once. */
   get readonly(): boolean {
     if (this.isReadonly === undefined) {
-      const sql = this.text;
-      // A SELECT or VALUES cannot write; anything else is read from its program.
+      // As SQLite answers: an EXPLAIN as the statement it explains; a SELECT or VALUES cannot
+      // write, an INSERT, UPDATE or DELETE always does; anything else is read from its program
+      // (which a write's would cost for nothing: a 34-row upsert's has thousands of steps, ~1 ms).
+      const sql = explained(this.text);
       this.isReadonly =
-        isExplain(sql) || READ_ONLY_SQL.test(sql) || readonlyFromProgram(this.db.prepare(`EXPLAIN ${sql}`).all() as { opcode: string; p2: number }[]);
+        READ_ONLY_SQL.test(sql) || (!WRITE_SQL.test(sql) && readonlyFromProgram(this.db.prepare(`EXPLAIN ${sql}`).all() as { opcode: string; p2: number }[]));
     }
     return this.isReadonly;
   }
