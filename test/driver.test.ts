@@ -8,6 +8,7 @@ import { driverNamed } from '../src/engine/drivers/index.js';
 import { resultCodeName } from '../src/engine/drivers/result-codes.js';
 import { tempDir } from './helpers/files.js';
 import { openDb, testDriver } from './helpers/engine.js';
+import { readOnlyQuery } from '../src/inspect/query.js';
 
 const dir = tempDir('legado-driver-');
 
@@ -202,6 +203,18 @@ test('statement readonly: true for a query, false for a write', () => {
     ['explain query plan SELECT * FROM t', true],
   ] as const)
     assert.equal(db.prepare(sql).readonly, readonly, sql);
+  db.close();
+});
+
+test('a read-only query takes an EXPLAIN as SQLite judges it: of a read it runs, of a write it is refused', () => {
+  // The query command trusts the statement's readonly: the same answer on every engine.
+  const db = memory();
+  const explained = readOnlyQuery(db, 'EXPLAIN SELECT name FROM t');
+  assert.ok([...explained.rows].length > 0);
+  assert.ok([...readOnlyQuery(db, 'EXPLAIN QUERY PLAN SELECT name FROM t').rows].length > 0);
+  for (const sql of ["EXPLAIN INSERT INTO t (name) VALUES ('x')", 'EXPLAIN QUERY PLAN DELETE FROM t', 'explain update t set n = 1'])
+    assert.throws(() => readOnlyQuery(db, sql), { code: 'WRITE_REFUSED' }, sql);
+  assert.equal(db.prepare('SELECT count(*) FROM t').pluck().get(), 0);
   db.close();
 });
 
