@@ -142,6 +142,26 @@ test('what the reader tells of each record: its depth, and whether a surrogate o
     assert.equal(escaped[0]!.text!.surrogates, true);
     assert.equal(escaped[1]!.text!.separators, true);
   }
+  // Escapes are looked at one by one up to a number, then by a search of the whole text: either
+  // way a surrogate or separator escape is found wherever it is, in either case, and escapes of
+  // anything else (JavaScript in a rule writes `\\u5206`: a `\u` after an escaped backslash) rule
+  // out both.
+  const factsOf = (text: string) => {
+    const [rec] = [...new JsonRecordReader(mem(text, 1 << 16)).records()];
+    return [rec!.text!.surrogates, rec!.text!.separators];
+  };
+  for (const n of [0, 3, 40, 65, 500]) {
+    const others = '\\\\u5206'.repeat(n) + '\\u5206'.repeat(n);
+    assert.deepEqual(factsOf(`[{"s": "${others}"}]`), [false, false], `${n} other escapes`);
+    for (const [esc, facts] of [
+      ['\\uDBFF', [true, false]],
+      ['\\udc00', [true, false]],
+      ['\\u2028', [false, true]],
+      ['\\u2029', [false, true]],
+    ] as const) {
+      assert.deepEqual(factsOf(`[{"s": "${others}", "t": "${esc}"}]`), facts, `${esc} after ${n} other escapes`);
+    }
+  }
 });
 
 test('a file read through one reused buffer: an element across many chunks, and the line and column of an error after it', () => {

@@ -41,17 +41,34 @@ export interface TextFacts {
   readonly separators: boolean;
 }
 
+/** `\u` escapes looked at one by one in a text; beyond, a text full of them is searched by regular expression. */
+const ESCAPES_ONE_BY_ONE = 64;
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 const SEPARATOR_ESCAPE = /\\u202[89]/;
 
-/** TextFacts of JSON text, but its depth: two searches for what is almost never there. */
+/**
+ * TextFacts of JSON text, but its depth: searches for what is almost never there. A `\u` is
+ * common in real sources (JavaScript in a rule writes `\\u5206`), so the few in a text are
+ * looked at where they are, not by two regular expressions over all of it (3-4 ms of a
+ * 1,000-source import). A `\u` after an escaped backslash counts too: `true` only asks for a check.
+ */
 function factsOf(text: string, depth: number): TextFacts {
-  const escapes = text.includes('\\u');
-  return {
-    depth,
-    surrogates: escapes && SURROGATE_ESCAPE.test(text),
-    separators: (escapes && SEPARATOR_ESCAPE.test(text)) || text.includes('\u2028') || text.includes('\u2029'),
-  };
+  let surrogates = false;
+  let separators = false;
+  let seen = 0;
+  for (let i = text.indexOf('\\u'); i !== -1; i = text.indexOf('\\u', i + 2)) {
+    if (++seen > ESCAPES_ONE_BY_ONE) {
+      surrogates = SURROGATE_ESCAPE.test(text);
+      separators = SEPARATOR_ESCAPE.test(text);
+      break;
+    }
+    const a = text.charCodeAt(i + 2) | 0x20; // lower case
+    const b = text.charCodeAt(i + 3) | 0x20;
+    if (a === 0x64 && (b === 0x38 || b === 0x39 || (b >= 0x61 && b <= 0x66)))
+      surrogates = true; // d8-df
+    else if (a === 0x32 && b === 0x30 && text.charCodeAt(i + 4) === 0x32 && (text.charCodeAt(i + 5) | 1) === 0x39) separators = true; // 2028, 2029
+  }
+  return { depth, surrogates, separators: separators || text.includes('\u2028') || text.includes('\u2029') };
 }
 
 export type JsonRoot = 'unread' | 'empty' | 'array' | 'object';
