@@ -144,3 +144,35 @@ test('records the store refuses inside a batch of built rows are skipped at thei
   assert.equal(store.db.prepare('SELECT count(*) FROM book_sources').pluck().get(), 97);
   store.close();
 });
+
+test('a row refused where the rows before it in its statement stay written (RAISE(FAIL)): each source is stored once, counted once', async () => {
+  const dir = tempDir();
+  const store = openStore(join(dir, 's.db')) as Store<62>;
+  // FAIL, unlike ABORT, keeps what the statement wrote before the refusal: a batch of new keys
+  // is left half written, and the import must go on from there as if row by row.
+  store.db.exec(
+    `CREATE TABLE inserted (url TEXT);
+     CREATE TRIGGER log AFTER INSERT ON book_sources BEGIN INSERT INTO inserted VALUES (NEW.bookSourceUrl); END;
+     CREATE TRIGGER refuse BEFORE INSERT ON book_sources WHEN NEW.bookSourceUrl IN ('https://s20', 'https://s50')
+     BEGIN SELECT RAISE(FAIL, 'not this one'); END`,
+  );
+  const records = Array.from({ length: 70 }, (_, i) => source(i, { ruleToc: { chapterList: `c${i}` } }));
+  const r = await importFiles(store, [writeJson(join(dir, 'sources.json'), records)]);
+  assert.deepEqual(
+    r.skipped.map((x) => [x.index, x.category]),
+    [
+      [20, 'rejected: CONSTRAINT_FAILED'],
+      [50, 'rejected: CONSTRAINT_FAILED'],
+    ],
+  );
+  const k = r.kinds.bookSource!;
+  assert.deepEqual([k.read, k.inserted, k.stored, k.skipped], [70, 68, 68, 2]);
+  const db = store.db;
+  assert.equal(db.prepare('SELECT count(*) FROM book_sources').pluck().get(), 68);
+  // Every source went in once: none of those written before a refusal was inserted twice or lost.
+  assert.deepEqual(db.prepare('SELECT url, count(*) FROM inserted GROUP BY url HAVING count(*) <> 1').all(), []);
+  assert.equal(db.prepare('SELECT count(DISTINCT url) FROM inserted').pluck().get(), 68);
+  const row = db.prepare('SELECT ruleToc, customOrder FROM book_sources WHERE bookSourceUrl = ?').raw();
+  for (const i of [0, 19, 21, 33, 49, 51, 69]) assert.deepEqual(row.get(`https://s${i}`), [`{\n  "chapterList": "c${i}"\n}`, i]);
+  store.close();
+});

@@ -145,7 +145,8 @@ export class Merger {
     let done = 0;
     while (done < pending.length) {
       const rest = done === 0 ? pending : pending.slice(done);
-      const { written, failed } = upsertRowsInTransaction(s.api, builtOf(rest));
+      // Their keys are new (merge): neither in the store nor among each other.
+      const { written, failed } = upsertRowsInTransaction(s.api, builtOf(rest), true);
       done += written;
       if (failed === undefined) break;
       // The refused record, uncounted, then written (or skipped) alone as merge would have.

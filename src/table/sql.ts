@@ -19,11 +19,11 @@ const exactInteger = (col: string): string =>
 
 export const keyWhere = (table: Table): string => table.primaryKey.map((c) => `${q(c.name)} = ?`).join(' AND ');
 
-/** An INSERT of every column, for `rows` rows in one statement (bulk writes, batch.ts). */
-export function insertSql(table: Table, rows = 1): string {
+/** An INSERT of every column, for `rows` rows in one statement (bulk writes, batch.ts); `verb` may name a conflict clause. */
+export function insertSql(table: Table, rows = 1, verb: 'INSERT' | 'INSERT OR FAIL' = 'INSERT'): string {
   const cols = table.columns.map((c) => q(c.name)).join(', ');
   const tuple = `(${table.columns.map(() => '?').join(', ')})`;
-  return `INSERT INTO ${q(table.name)} (${cols}) VALUES ${Array<string>(rows).fill(tuple).join(', ')}`;
+  return `${verb} INTO ${q(table.name)} (${cols}) VALUES ${Array<string>(rows).fill(tuple).join(', ')}`;
 }
 
 /**
