@@ -145,7 +145,7 @@ export class Merger {
     let done = 0;
     while (done < pending.length) {
       const rest = done === 0 ? pending : pending.slice(done);
-      // Their keys are new (merge): neither in the store nor among each other.
+      // Their keys are new (merge): not in the store, and none repeated among them.
       const { written, failed } = upsertRowsInTransaction(s.api, builtOf(rest), true);
       done += written;
       if (failed === undefined) break;

@@ -127,8 +127,8 @@ export class BulkWriter {
    * object is asked for only where it has none (it is encoded and checked) or is refused (the
    * typed error names its fields).
    *
-   * `keysAbsent`: the caller knows no row in the table has any of these keys, nor does any two
-   * of them share one (the import's new keys, merge.ts). A full batch is then an `INSERT OR
+   * `keysAbsent`: the caller knows no row in the table has any of these keys, and no two of
+   * the rows share one (the import's new keys, merge.ts). A full batch is then an `INSERT OR
    * FAIL`, not an upsert: SQLite journals every page a multi-row statement that may abort
    * touches (a statement journal, so it can undo the statement alone), and an upsert's DO
    * UPDATE may always abort, while OR FAIL never undoes what the statement wrote before the
