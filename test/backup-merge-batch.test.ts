@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { importDatabase } from '../src/backup/database.js';
+import { bulkRows, upsertRowsInTransaction } from '../src/table/in-transaction.js';
 import { importBackup, importFiles } from '../src/node/backup-import.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
@@ -174,5 +175,31 @@ test('a row refused where the rows before it in its statement stay written (RAIS
   assert.equal(db.prepare('SELECT count(DISTINCT url) FROM inserted').pluck().get(), 68);
   const row = db.prepare('SELECT ruleToc, customOrder FROM book_sources WHERE bookSourceUrl = ?').raw();
   for (const i of [0, 19, 21, 33, 49, 51, 69]) assert.deepEqual(row.get(`https://s${i}`), [`{\n  "chapterList": "c${i}"\n}`, i]);
+  store.close();
+});
+
+test('a batch holding keys the table has, or one key twice, still comes out as upserts row by row', () => {
+  const dir = tempDir();
+  const store = openStore(join(dir, 's.db')) as Store<62>;
+  const api = store.tables.book_sources;
+  for (const i of [3, 10]) api.insert(sourceRow(`https://s${i}`, { bookSourceName: 'old' }));
+  const n = bulkRows(api);
+  // A full batch: s0.. in order, its 21st row the key of its 6th again.
+  const rows = Array.from({ length: n }, (_, i) =>
+    i === 20 ? sourceRow('https://s5', { bookSourceName: 'again' }) : sourceRow(`https://s${i}`, { bookSourceName: `new${i}` }),
+  );
+  const r = store.transaction(() =>
+    upsertRowsInTransaction(
+      api,
+      rows.map((row) => ({ encoded: undefined, row })),
+    ),
+  );
+  assert.deepEqual(r, { written: n });
+  const names = Object.fromEntries(store.db.prepare('SELECT bookSourceUrl, bookSourceName FROM book_sources').raw().all() as [string, string][]);
+  assert.equal(Object.keys(names).length, n - 1);
+  assert.deepEqual(
+    [names['https://s3'], names['https://s10'], names['https://s5'], names['https://s20'], names[`https://s${n - 1}`]],
+    ['new3', 'new10', 'again', undefined, `new${n - 1}`],
+  );
   store.close();
 });

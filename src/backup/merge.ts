@@ -145,8 +145,8 @@ export class Merger {
     let done = 0;
     while (done < pending.length) {
       const rest = done === 0 ? pending : pending.slice(done);
-      // Their keys are new (merge): not in the store, and none repeated among them.
-      const { written, failed } = upsertRowsInTransaction(s.api, builtOf(rest), true);
+      // Their keys are new (merge): not in the store, none repeated, so a batch goes in whole.
+      const { written, failed } = upsertRowsInTransaction(s.api, builtOf(rest));
       done += written;
       if (failed === undefined) break;
       // The refused record, uncounted, then written (or skipped) alone as merge would have.

@@ -63,7 +63,7 @@ export class BulkWriter {
   private batchSize: number | undefined;
   private insertBatch: Statement | undefined;
   private upsertBatch: Statement | undefined;
-  /** upsertRows' multi-row statement for keys the caller knows are new (INSERT OR FAIL). */
+  /** upsertRows' multi-row statement (INSERT OR FAIL). */
   private freshBatch: Statement | undefined;
   /** Multi-row statements binding some columns once (#runBatch), by kind and those columns. */
   private readonly sharedBatches = new Map<string, SharedBatch>();
@@ -120,24 +120,23 @@ export class BulkWriter {
 
   /**
    * For imports that merge record by record inside their own transaction: upserts rows in
-   * order, a full batch (`rows()`) in one statement (a constraint failure undoes only that
-   * statement, and the rows are then tried one by one to find the refused one); fewer rows, or
-   * outside a transaction, a statement per row. Stops at the first row refused, with nothing of
-   * that row (or after it) written. A row's encoded values are bound as they are; its row
-   * object is asked for only where it has none (it is encoded and checked) or is refused (the
-   * typed error names its fields).
+   * order, a full batch (`rows()`) in one statement; fewer rows, or outside a transaction, a
+   * statement per row. Stops at the first row refused, with nothing of that row (or after it)
+   * written. A row's encoded values are bound as they are; its row object is asked for only
+   * where it has none (it is encoded and checked) or is refused (the typed error names its
+   * fields).
    *
-   * `keysAbsent`: the caller knows no row in the table has any of these keys, and no two of
-   * the rows share one (the import's new keys, merge.ts). A full batch is then an `INSERT OR
-   * FAIL`, not an upsert: SQLite journals every page a multi-row statement that may abort
-   * touches (a statement journal, so it can undo the statement alone), and an upsert's DO
-   * UPDATE may always abort, while OR FAIL never undoes what the statement wrote before the
-   * failure. 34-row upserts of book sources were 1.04-1.11x one-row upserts on the native
-   * engines, 34-row INSERT OR FAIL 0.92-0.98x (10,000 sources, raw code). When a row fails,
-   * the rows before it in the statement stay written: the rows are then upserted one by one as
-   * always, which writes those again with the same values.
+   * A full batch is an `INSERT OR FAIL`, not an upsert: SQLite keeps a statement journal (a copy
+   * of every page the statement touches, to undo it alone) for a multi-row statement that may
+   * abort, and an upsert's DO UPDATE may always abort; OR FAIL never undoes what the statement
+   * wrote before a failure. 34-row upserts of book sources were 1.04-1.11x one-row upserts on
+   * the native engines, 34-row INSERT OR FAIL 0.92-0.98x (10,000 sources, raw code). So a batch
+   * is fast where its keys are new (the import's, merge.ts); when one of them is in the table,
+   * repeated in the batch, or a row is refused, the statement fails with the rows before that
+   * one written, and the batch is upserted row by row from its first: those rows are written
+   * again with the same values, and the outcome is an upsert's all the same.
    */
-  upsertRows(rows: readonly EncodedRow[], keysAbsent = false): RowsWritten {
+  upsertRows(rows: readonly EncodedRow[]): RowsWritten {
     const width = this.model.columns.length;
     const n = rows.length;
     let changes = 0;
@@ -158,9 +157,7 @@ export class BulkWriter {
       if (encoded) {
         try {
           // No shared columns: they differ from batch to batch here, and each set is a statement.
-          changes = keysAbsent
-            ? (this.freshBatch ??= this.core.stmt(insertSql(this.model, n, 'INSERT OR FAIL'))).run(...values).changes
-            : this.#runBatch('upsert', values, [], 0, [], false);
+          changes = (this.freshBatch ??= this.core.stmt(insertSql(this.model, n, 'INSERT OR FAIL'))).run(...values).changes;
           written = n;
         } catch (e) {
           if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw e;

@@ -10,9 +10,8 @@ type AnyTable<N extends object> = TableApi<object, N, object, unknown>;
 /** insertMany inside the caller's transaction, without a savepoint of its own (BulkWriter.insertInTransaction). */
 export const insertInTransaction = <N extends object>(t: AnyTable<N>, rows: Iterable<N>): number => t[BULK_WRITER]().insertInTransaction(rows);
 
-/** Upserts rows in order inside the caller's transaction, stopping at the first refused (BulkWriter.upsertRows; `keysAbsent`: see there). */
-export const upsertRowsInTransaction = <N extends object>(t: AnyTable<N>, rows: readonly EncodedRow[], keysAbsent = false): RowsWritten =>
-  t[BULK_WRITER]().upsertRows(rows, keysAbsent);
+/** Upserts rows in order inside the caller's transaction, stopping at the first refused (BulkWriter.upsertRows). */
+export const upsertRowsInTransaction = <N extends object>(t: AnyTable<N>, rows: readonly EncodedRow[]): RowsWritten => t[BULK_WRITER]().upsertRows(rows);
 
 /** Rows one multi-row statement of a bulk write takes in this table. */
 export const bulkRows = <N extends object>(t: AnyTable<N>): number => t[BULK_WRITER]().rows();
