@@ -267,7 +267,7 @@ export class BulkWriter {
    * bindings instead of 15. Within one bulk write the shared set only shrinks, so it prepares a
    * few statements at most; those are kept per table, SHARED_STATEMENTS at most.
    */
-  #runBatch(kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], first: number, shared: readonly number[], findCulprit = true): number {
+  #runBatch(kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], first: number, shared: readonly number[]): number {
     const width = this.model.columns.length;
     const rows = values.length / width;
     let stmt: Statement;
@@ -285,7 +285,7 @@ export class BulkWriter {
     try {
       return stmt.run(...params).changes;
     } catch (e) {
-      throw this.#batchFailed(e, kind, values, given, rows, first, findCulprit);
+      throw this.#batchFailed(e, kind, values, given, rows, first);
     }
   }
 
@@ -312,7 +312,7 @@ export class BulkWriter {
       return batch.stmt.run(...params).changes;
     } catch (e) {
       unbindShared(params, given.length, this.model.columns.length, batch, values);
-      throw this.#batchFailed(e, kind, values, given, given.length, first, true);
+      throw this.#batchFailed(e, kind, values, given, given.length, first);
     }
   }
 
@@ -321,9 +321,8 @@ export class BulkWriter {
    * the transaction is there to go on in, and the rows are written one by one to raise the
    * failing row's own typed error.
    */
-  #batchFailed(e: unknown, kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], rows: number, first: number, findCulprit: boolean): unknown {
-    if (findCulprit && String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') && this.db.inTransaction)
-      this.#runRows(kind, values, given, rows, first);
+  #batchFailed(e: unknown, kind: 'insert' | 'upsert', values: SqlValue[], given: Fields[], rows: number, first: number): unknown {
+    if (String((e as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT') && this.db.inTransaction) this.#runRows(kind, values, given, rows, first);
     return e;
   }
 
