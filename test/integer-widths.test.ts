@@ -155,6 +155,31 @@ test('iterate meets a Long past 2^53 half-way: every row once, in order, the res
   s.close();
 });
 
+test('a nullable Long reads back as it is in the file: null, a number, text, and past 2^53 exactly, by every typed read', () => {
+  const s = newStore();
+  s.books.save(book('x'));
+  s.tables.chapters.insertMany(Array.from({ length: 4 }, (_, i) => chapter('x', i, { start: null, end: null })));
+  // Written with SQL, as another program would: a Long past 2^53, -(2^53-1), and text SQLite keeps as text.
+  s.db.exec(`UPDATE chapters SET start = ${BIG}, "end" = -9007199254740991 WHERE "index" = 1`);
+  s.db.exec(`UPDATE chapters SET start = 7, "end" = -${BIG} WHERE "index" = 2`);
+  s.db.exec(`UPDATE chapters SET start = 'x7' WHERE "index" = 3`);
+  assert.deepEqual(raw(s, 'SELECT typeof(start) FROM chapters WHERE "index" = 3'), 'text');
+  const expected = [
+    [0, null, null],
+    [1, BIG, -9007199254740991],
+    [2, 7, -BIG],
+    [3, 'x7', null],
+  ];
+  const pick = (c: { index: number; start: unknown; end: unknown }) => [c.index, c.start, c.end];
+  assert.deepEqual(
+    [0, 1, 2, 3].map((i) => pick(s.chapters.get('x', i)!)),
+    expected,
+    'chapters.get (the finder)',
+  );
+  assert.deepEqual(s.tables.chapters.list({ orderBy: 'index' }).map(pick), expected, 'list');
+  s.close();
+});
+
 test('a backup of a store holding a Long past 2^53 writes its exact digits, and importing it stores the same 64 bits', async () => {
   const s = newStore();
   s.books.save(book('https://b/1'));

@@ -314,7 +314,9 @@ function makeRowBuilder(table: Table): RowBuilder {
     if (c.js === 'boolean') value = `(v = ${a}) === null ? null : v !== 0`;
     else if (c.js === 'bigint')
       value = `typeof (v = ${a}) === "number" ? (Number.isSafeInteger(v) ? BigInt(v) : v) : typeof v === "string" && /^-?\\d+$/.test(v) ? BigInt(v) : v`;
-    else if (c.js === 'number') value = `(v = ${a}) > ${SAFE_MAX} || v < -${SAFE_MAX} ? inexact() : v`;
+    // Its type tested first: a null (or text) compared with a number took the builder off V8's
+    // number comparison, 1.5-2% of a chapter read (bench/point-read.ts).
+    else if (c.js === 'number') value = `typeof (v = ${a}) === "number" && (v > ${SAFE_MAX} || v < -${SAFE_MAX}) ? inexact() : v`;
     return `${JSON.stringify(c.field)}: ${value}`;
   });
   return generated(
