@@ -30,8 +30,9 @@ export abstract class Area {
   /** The store the area works on; areas check `version` before touching columns only v62 has. */
   protected readonly store: DomainContext;
   protected readonly version: SchemaVersion;
-  private readonly statements = new Map<string, Statement>();
-  private readonly valueStatements = new Map<string, Statement>();
+  /** By their SQL, each map made on first use (TableApi's caches say why). */
+  private statements: Map<string, Statement> | undefined;
+  private valueStatements: Map<string, Statement> | undefined;
 
   constructor(store: DomainContext) {
     this.store = store;
@@ -40,20 +41,22 @@ export abstract class Area {
 
   /** A statement of this area, prepared on first use. Writing ones report changes when they run. */
   protected sql(text: string): Statement {
-    let s = this.statements.get(text);
+    const statements = (this.statements ??= new Map());
+    let s = statements.get(text);
     if (!s) {
       s = this.store.db.prepare(text);
-      this.statements.set(text, s);
+      statements.set(text, s);
     }
     return s;
   }
 
   /** A statement of this area whose rows are their first column's value (pluck), prepared once in that mode. */
   protected sqlValue(text: string): Statement {
-    let s = this.valueStatements.get(text);
+    const statements = (this.valueStatements ??= new Map());
+    let s = statements.get(text);
     if (!s) {
       s = this.store.db.prepare(text).pluck();
-      this.valueStatements.set(text, s);
+      statements.set(text, s);
     }
     return s;
   }

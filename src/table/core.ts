@@ -48,9 +48,10 @@ export class TableCore {
   readonly pkIndex: readonly number[];
   /** SQL of the fixed operations, built once. */
   readonly sql: TableSql;
-  private readonly statements = new Map<string, Statement>();
+  /** Statements by their SQL; the map made on first use, as TableApi's caches. */
+  private statements: Map<string, Statement> | undefined;
   /** Reads again with safeIntegers, by their SQL; made only when a row needs one. */
-  private readonly exactStatements = new Map<string, Statement>();
+  private exactStatements: Map<string, Statement> | undefined;
   private getStmt: Statement | undefined;
   private insertStmt: Statement | undefined;
   private upsertStmt: Statement | undefined;
@@ -97,12 +98,13 @@ export class TableCore {
 
   /** The statement of `sql` read with safeIntegers, as arrays. */
   exactStatement(sql: string): Statement {
-    let s = this.exactStatements.get(sql);
+    const exact = (this.exactStatements ??= new Map());
+    let s = exact.get(sql);
     if (s === undefined) {
       s = this.hooks.prepare(sql).raw(true).safeIntegers(true);
       // A few distinct reads at most meet such rows; keep the newest 16.
-      if (this.exactStatements.size >= 16) this.exactStatements.delete(this.exactStatements.keys().next().value!);
-      this.exactStatements.set(sql, s);
+      if (exact.size >= 16) exact.delete(exact.keys().next().value!);
+      exact.set(sql, s);
     }
     return s;
   }
@@ -113,10 +115,11 @@ export class TableCore {
 
   /** A statement of this table, prepared once. */
   stmt(sql: string): Statement {
-    let s = this.statements.get(sql);
+    const statements = (this.statements ??= new Map());
+    let s = statements.get(sql);
     if (!s) {
       s = this.hooks.prepare(sql);
-      this.statements.set(sql, s);
+      statements.set(sql, s);
     }
     return s;
   }

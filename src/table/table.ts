@@ -22,6 +22,15 @@ export { Finder, Updater } from './prepared.js';
 /** Statements kept per query cache (list, select, count) of a table; LIMIT and OFFSET values are part of the SQL. */
 const QUERY_STATEMENTS = 256;
 
+/** TableApi's query caches: list, iterate and count by the SQL after the select list, select's by its tail, deleteWhere's statements and the counts that tell whether it silences the triggers, by tail. */
+enum Cache {
+  Lists,
+  Selects,
+  Counts,
+  Deletes,
+  DeleteCounts,
+}
+
 interface UpdateNode {
   readonly next: Map<string, UpdateNode>;
   stmt: Statement | undefined;
@@ -34,16 +43,15 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   readonly name: string;
   readonly model: Table;
   readonly #core: TableCore;
-  /** list, iterate and count statements by the SQL after the select list; select's by its tail. */
-  readonly #lists = new Map<string, Statement>();
-  readonly #selects = new Map<string, Statement>();
-  readonly #counts = new Map<string, Statement>();
-  /** deleteWhere's statements, and the counts that tell whether it silences the triggers, by tail. */
-  readonly #deletes = new Map<string, Statement>();
-  readonly #deleteCounts = new Map<string, Statement>();
+  /**
+   * The query caches (Cache), each a map made on its first use: a store makes an API for each
+   * of its twenty-odd tables at open, most never queried, and their empty maps were 38 of the
+   * 60 KB an open store kept alive (a heap sample of 50 opens, bench/README.md).
+   */
+  readonly #caches: (Map<string, Statement> | undefined)[] = [];
   #runSilentDelete: TransactionFn<[Statement, readonly unknown[]], number> | undefined;
-  /** update statements by the fields they set, in the order given: a tree with a level per field. */
-  #updates: UpdateNode = { next: new Map(), stmt: undefined };
+  /** update statements by the fields they set, in the order given: a tree with a level per field (made on first use). */
+  #updates: UpdateNode | undefined;
   #updateStatements = 0;
   #bulk: BulkWriter | undefined;
 
@@ -80,7 +88,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
     const cols: Column[] = [];
     const vals: SqlValue[] = [];
     // The statement for this list of fields: found by walking the tree one field at a time.
-    let node = this.#updates;
+    let node = (this.#updates ??= { next: new Map(), stmt: undefined });
     for (const field of Object.keys(p)) {
       const v = p[field];
       if (v === undefined) continue;
@@ -155,12 +163,12 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
    * in bulk writes. Each distinct tail is prepared once.
    */
   deleteWhere(tail: string, params: readonly unknown[] = []): number {
-    const del = this.#query(this.#deletes, `DELETE FROM ${q(this.name)} `, tail, false);
+    const del = this.#query(Cache.Deletes, `DELETE FROM ${q(this.name)} `, tail, false);
     let changes: number;
     if (
       this.#core.hooks.active &&
       this.#core.hooks.observes(this.name) &&
-      (this.#query(this.#deleteCounts, `SELECT count(*) FROM ${q(this.name)} `, tail, false)
+      (this.#query(Cache.DeleteCounts, `SELECT count(*) FROM ${q(this.name)} `, tail, false)
         .pluck()
         .get(...params) as number) > QUIET_AFTER
     ) {
@@ -181,14 +189,14 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   list(query?: Query<R>): R[] {
     checkOptions(`${this.name}.list`, 'query', query);
     const { tail, params } = compileQuery(this.#core.codec, query as Query<unknown>, this.#core.db.capabilities);
-    return this.#decodeAll(this.#query(this.#lists, this.#core.sql.from, tail, true).all(...params), this.#core.sql.from, tail, params);
+    return this.#decodeAll(this.#query(Cache.Lists, this.#core.sql.from, tail, true).all(...params), this.#core.sql.from, tail, params);
   }
 
   /** Like list, one row at a time, for results too large to hold at once. */
   *iterate(query?: Query<R>): IterableIterator<R> {
     checkOptions(`${this.name}.iterate`, 'query', query);
     const { tail, params } = compileQuery(this.#core.codec, query as Query<unknown>, this.#core.db.capabilities);
-    const rows = this.#query(this.#lists, this.#core.sql.from, tail, true).iterate(...params);
+    const rows = this.#query(Cache.Lists, this.#core.sql.from, tail, true).iterate(...params);
     let n = 0;
     try {
       for (let next = rows.next(); !next.done; next = rows.next()) {
@@ -219,7 +227,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
    * like list's. Each distinct tail is prepared once.
    */
   select(tail: string, params: readonly unknown[] | Readonly<Record<string, unknown>> = []): R[] {
-    const s = this.#query(this.#selects, `${this.#core.sql.from} `, tail, true);
+    const s = this.#query(Cache.Selects, `${this.#core.sql.from} `, tail, true);
     const args = Array.isArray(params) ? (params as unknown[]) : [params];
     return this.#decodeAll(s.all(...args), `${this.#core.sql.from} `, tail, args);
   }
@@ -227,7 +235,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   count(where?: Where<R>): number {
     checkOptions(`${this.name}.count`, 'where', where);
     const { tail, params } = compileQuery(this.#core.codec, { where } as Query<unknown>, this.#core.db.capabilities);
-    return this.#query(this.#counts, `SELECT count(*) FROM ${q(this.name)}`, tail, false)
+    return this.#query(Cache.Counts, `SELECT count(*) FROM ${q(this.name)}`, tail, false)
       .pluck()
       .get(...params) as number;
   }
@@ -272,7 +280,8 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
    * The statement `prefix + tail`, cached by `tail` (a short key, often a constant), at most
    * QUERY_STATEMENTS per cache: the oldest goes first. `rows`: it reads rows (see reading).
    */
-  #query(cache: Map<string, Statement>, prefix: string, tail: string, rows: boolean): Statement {
+  #query(kind: Cache, prefix: string, tail: string, rows: boolean): Statement {
+    const cache = (this.#caches[kind] ??= new Map());
     let s = cache.get(tail);
     if (s === undefined) {
       s = this.#core.hooks.prepare(prefix + tail);
