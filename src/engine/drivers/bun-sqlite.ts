@@ -3,7 +3,7 @@
 // values(), pluck is emulated, named parameters are bare (strict mode), and a missing file
 // with fileMustExist is refused by opening without the create flag.
 import { createRequire } from 'node:module';
-import { bindable, plain, READ_ONLY_SQL, refuseTail, RowMode, runArgs } from './emulation.js';
+import { bindable, READ_ONLY_SQL, refuseTail, RowMode } from './emulation.js';
 import { nodeFiles, nodeFileSize } from './node-files.js';
 import {
   NATIVE_CAPABILITIES,
@@ -69,17 +69,8 @@ class BunSqliteStatement implements Statement {
     return this.stmt.columnNames.map((name) => ({ name, table: null, column: null }));
   }
 
-  run(...params: unknown[]): RunResult;
-  // Up to six plain values go to the engine as they came: no rest array, no check for arrays,
-  // no spread (node-sqlite.ts says why).
-  run(a0?: unknown, a1?: unknown, a2?: unknown, a3?: unknown, a4?: unknown, a5?: unknown): RunResult {
-    // biome-ignore lint/complexity/noArguments: how many values were given, without a rest array
-    const n = arguments.length;
-    if (n > 6 || !plain(a0) || !plain(a1) || !plain(a2) || !plain(a3) || !plain(a4) || !plain(a5)) {
-      // biome-ignore lint/complexity/noArguments: every value given, as the general path takes them
-      return this.stmt.run(...bindable(Array.from(arguments)));
-    }
-    return runArgs(this.stmt, n, a0, a1, a2, a3, a4, a5);
+  run(...params: unknown[]): RunResult {
+    return this.stmt.run(...bindable(params));
   }
 
   get(...params: unknown[]): unknown {
@@ -183,9 +174,8 @@ class BunSqliteConnection implements Connection {
   transaction<A extends unknown[], R>(fn: (...args: A) => R): TransactionFn<A, R> {
     // As better-sqlite3: a function returning a promise is an error (rolled back), since what
     // it writes after an await would land outside the transaction.
-    return this.db.transaction(function (this: unknown): R {
-      // biome-ignore lint/complexity/noArguments: forwarded as they came, without a rest array
-      const result = fn.apply(this, arguments as unknown as A);
+    return this.db.transaction(function (this: unknown, ...args: A): R {
+      const result = fn.apply(this, args);
       if (result && typeof (result as { then?: unknown }).then === 'function') {
         throw new TypeError('Transaction function cannot return a promise');
       }

@@ -6,29 +6,6 @@ export function bindable(params: unknown[]): unknown[] {
   return params;
 }
 
-/** A value an engine binds as it is: not an array (which bindable spreads) or an object (named values, a blob). */
-export const plain = (v: unknown): boolean => v === null || typeof v !== 'object';
-
-/** The engine statement's run with the first n (at most six) of these values as arguments: no array, no spread. */
-export function runArgs<R>(s: { run(...p: unknown[]): R }, n: number, a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown): R {
-  switch (n) {
-    case 0:
-      return s.run();
-    case 1:
-      return s.run(a0);
-    case 2:
-      return s.run(a0, a1);
-    case 3:
-      return s.run(a0, a1, a2);
-    case 4:
-      return s.run(a0, a1, a2, a3);
-    case 5:
-      return s.run(a0, a1, a2, a3, a4);
-    default:
-      return s.run(a0, a1, a2, a3, a4, a5);
-  }
-}
-
 /** How a statement returns rows: objects, arrays (raw), or the first column's value (pluck). */
 export enum RowMode {
   Objects,

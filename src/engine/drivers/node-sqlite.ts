@@ -6,7 +6,7 @@
 // puts the number in `errcode`).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { bindable, explained, plain, READ_ONLY_SQL, runArgs, readonlyFromProgram, refuseTail, RowMode, WRITE_SQL } from './emulation.js';
+import { bindable, explained, READ_ONLY_SQL, readonlyFromProgram, refuseTail, RowMode, WRITE_SQL } from './emulation.js';
 import { nodeFiles, nodeFileSize } from './node-files.js';
 import {
   NATIVE_CAPABILITIES,
@@ -149,26 +149,13 @@ class NodeSqliteStatement implements Statement {
     return [kept, ...p.slice(1)];
   }
 
-  run(...params: unknown[]): RunResult;
-  // Up to six plain values (BEGIN, COMMIT, a one-row update by key) go to the engine as they
-  // came: no rest array, no check for arrays, no spread, and Node's own result where its
-  // numbers are numbers: 2-3% of a progress save (bench/README.md, "Reading progress and the
-  // transaction call").
-  run(a0?: unknown, a1?: unknown, a2?: unknown, a3?: unknown, a4?: unknown, a5?: unknown): RunResult {
-    // biome-ignore lint/complexity/noArguments: how many values were given, without a rest array
-    const n = arguments.length;
-    let r: { changes: number | bigint; lastInsertRowid: number | bigint };
+  run(...params: unknown[]): RunResult {
     try {
-      if (n <= 6 && this.names === undefined && plain(a0) && plain(a1) && plain(a2) && plain(a3) && plain(a4) && plain(a5)) {
-        r = runArgs(this.stmt, n, a0, a1, a2, a3, a4, a5);
-      } else {
-        // biome-ignore lint/complexity/noArguments: every value given, as the general path takes them
-        r = this.stmt.run(...this.params(Array.from(arguments)));
-      }
+      const r = this.stmt.run(...this.params(params));
+      return { changes: Number(r.changes), lastInsertRowid: r.lastInsertRowid };
     } catch (e) {
       throw withSqliteCode(e);
     }
-    return typeof r.changes === 'number' ? (r as RunResult) : { changes: Number(r.changes), lastInsertRowid: r.lastInsertRowid };
   }
 
   get(...params: unknown[]): unknown {
@@ -336,22 +323,7 @@ class NodeSqliteConnection implements Connection {
       get inTransaction() {
         return self.inTransaction;
       },
-      run: (sql) => void this.runFixed(sql),
-      // Closed, the statement is looked up as run() looks it up, so the error is the same.
-      runner: (sql) => {
-        let stmt: NodeStatementSync | undefined;
-        return () => {
-          if (stmt === undefined || !this.isOpen) {
-            stmt = this.runFixed(sql);
-            return;
-          }
-          try {
-            stmt.run();
-          } catch (e) {
-            throw withSqliteCode(e);
-          }
-        };
-      },
+      run: (sql) => this.runFixed(sql),
     };
   }
 
@@ -419,7 +391,7 @@ class NodeSqliteConnection implements Connection {
   }
 
   /** BEGIN, COMMIT, SAVEPOINT ...: prepared once per connection. */
-  private runFixed(sql: string): NodeStatementSync {
+  private runFixed(sql: string): void {
     let stmt = this.fixed.get(sql);
     try {
       if (!stmt) this.fixed.set(sql, (stmt = this.db.prepare(sql)));
@@ -427,7 +399,6 @@ class NodeSqliteConnection implements Connection {
     } catch (e) {
       throw withSqliteCode(e);
     }
-    return stmt;
   }
 }
 

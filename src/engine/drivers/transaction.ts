@@ -9,32 +9,22 @@ export interface TransactionHost {
   readonly inTransaction: boolean;
   /** Runs one statement without results. */
   run(sql: string): void;
-  /** run(sql) as a function of its own, its statement prepared on its first call: BEGIN and COMMIT without a lookup by their text. */
-  runner(sql: string): () => void;
 }
 
 const SAVEPOINT = '`\t_bs3.\t`';
 
 type Mode = 'BEGIN' | 'BEGIN DEFERRED' | 'BEGIN IMMEDIATE' | 'BEGIN EXCLUSIVE';
 
-function wrap<A extends unknown[], R>(host: TransactionHost, fn: (...args: A) => R, mode: Mode): (...args: A) => R {
-  const begin = host.runner(mode);
-  const commit = host.runner('COMMIT');
-  // The arguments passed on as they came (no rest array), BEGIN and COMMIT without a lookup: a
-  // one-update transaction's JavaScript is mostly this wrapper (bench/README.md, "Reading
-  // progress and the transaction call").
-  return function sqliteTransaction(this: unknown): R {
+function wrap<A extends unknown[], R>(host: TransactionHost, fn: (...args: A) => R, begin: Mode): (...args: A) => R {
+  return function sqliteTransaction(this: unknown, ...args: A): R {
     const nested = host.inTransaction;
-    if (nested) host.run(`SAVEPOINT ${SAVEPOINT}`);
-    else begin();
+    host.run(nested ? `SAVEPOINT ${SAVEPOINT}` : begin);
     try {
-      // biome-ignore lint/complexity/noArguments: forwarded as they came
-      const result = fn.apply(this, arguments as unknown as A);
+      const result = fn.apply(this, args);
       if (result && typeof (result as { then?: unknown }).then === 'function') {
         throw new TypeError('Transaction function cannot return a promise');
       }
-      if (nested) host.run(`RELEASE ${SAVEPOINT}`);
-      else commit();
+      host.run(nested ? `RELEASE ${SAVEPOINT}` : 'COMMIT');
       return result;
     } catch (e) {
       if (host.inTransaction) {

@@ -18,7 +18,7 @@ export class WasmConnection implements Connection {
   private scratchSize = 0;
   private closed = false;
   private readonly finalizer: FinalizationRegistry<PreparedStatement>;
-  private readonly controls = new Map<string, WasmStatement>();
+  private readonly control = new Map<string, WasmStatement>();
   /** Entries of the module's function table made by defineFlag, removed at close. */
   private readonly flags: number[] = [];
 
@@ -119,23 +119,15 @@ export class WasmConnection implements Connection {
     return emulateTransaction(this.host, this, fn);
   }
 
-  /** BEGIN, COMMIT, a savepoint's statements: prepared once each. */
-  private control(sql: string): WasmStatement {
-    let stmt = this.controls.get(sql);
-    if (stmt === undefined) this.controls.set(sql, (stmt = this.prepare(sql) as WasmStatement));
-    return stmt;
-  }
-
   /** What the shared transaction emulation runs on: BEGIN, COMMIT, savepoints, prepared once each. */
   private readonly host: TransactionHost = ((conn: WasmConnection): TransactionHost => ({
     get inTransaction(): boolean {
       return conn.inTransaction;
     },
-    run: (sql) => conn.control(sql).runBare(),
-    // Closed, the statement is looked up as run() looks it up, so the error is the same.
-    runner: (sql) => {
-      let stmt: WasmStatement | undefined;
-      return () => (stmt !== undefined && !conn.closed ? stmt : (stmt = conn.control(sql))).runBare();
+    run: (sql) => {
+      let stmt = conn.control.get(sql);
+      if (stmt === undefined) conn.control.set(sql, (stmt = conn.prepare(sql) as WasmStatement));
+      stmt.runBare();
     },
   }))(this);
 
@@ -150,7 +142,7 @@ export class WasmConnection implements Connection {
       this.beforeClose();
     } finally {
       this.closed = true;
-      this.controls.clear();
+      this.control.clear();
       this.db.close();
       for (const fn of this.flags.splice(0)) this.sqlite3.wasm.uninstallFunction(fn);
       if (this.scratch) this.sqlite3.wasm.dealloc(this.scratch);
