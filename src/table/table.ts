@@ -45,8 +45,8 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   readonly #core: TableCore;
   /**
    * The query caches (Cache), each a map made on its first use: a store makes an API for each
-   * of its twenty-odd tables at open, most never queried, and their empty maps were 38 of the
-   * 60 KB an open store kept alive (a heap sample of 50 opens, bench/README.md).
+   * of its twenty-odd tables at open, most never queried, and their empty maps were most of
+   * what an open store kept alive (57 KB, now 20: bench/open-heap.ts).
    */
   readonly #caches: (Map<string, Statement> | undefined)[] = [];
   #runSilentDelete: TransactionFn<[Statement, readonly unknown[]], number> | undefined;
