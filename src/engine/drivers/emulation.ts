@@ -29,6 +29,9 @@ export const WRITE_SQL = /^\s*(INSERT|REPLACE|UPDATE|DELETE)\b/i;
  * and drop the rest silently; better-sqlite3 refuses, and so do the adapters (see refuseTail).
  */
 export function hasTail(sql: string): boolean {
+  // Without a `;` there is one statement (a second one after the first without it is a syntax
+  // error, which the engine reports). The scan below took ~40 µs for a 34-row upsert's text.
+  if (sql.indexOf(';') < 0) return false;
   let i = 0;
   const n = sql.length;
   let ended = false; // past the first top-level `;`
