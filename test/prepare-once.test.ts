@@ -108,3 +108,65 @@ test('in-list buckets: exact up to 8, then powers of two, never past the variabl
   assert.equal(inListLength(16_385), 16_385);
   assert.equal(inListLength(32_766), 32_766);
 });
+
+/** The multi-row INSERTs (several VALUES tuples) among the statements prepared for `table`. */
+const multiRow = (prepared: readonly string[], table: string): string[] =>
+  prepared.filter((sql) => sql.startsWith(`INSERT INTO \`${table}\``) && sql.includes('), ('));
+
+test('a bulk write whose shared columns change after its first batch prepares one multi-row statement, and writes every value', () => {
+  withStore((store, prepared, path) => {
+    // bookSourceGroup changes at row 40 and bookSourceType at row 300: after the first batch
+    // (34 sources a statement). Guessed from that batch alone, each change made a statement.
+    const sources = Array.from({ length: 600 }, (_, i) => ({
+      bookSourceUrl: `https://s${i}.example`,
+      bookSourceName: `s${i}`,
+      bookSourceGroup: i < 40 ? 'early' : 'late',
+      bookSourceType: i < 300 ? 0 : 1,
+      customOrder: 0,
+      enabled: true,
+      enabledExplore: true,
+      enabledCookieJar: false,
+      lastUpdateTime: 0,
+      respondTime: 180000,
+      weight: 0,
+      header: null,
+      ruleSearch: '{"bookList":"class.list"}',
+    }));
+    const before = prepared.length;
+    assert.equal(store.tables.book_sources.upsertMany(sources), 600);
+    assert.equal(multiRow(prepared.slice(before), 'book_sources').length, 1, 'one multi-row upsert');
+    const again = prepared.length;
+    assert.equal(store.tables.book_sources.upsertMany(sources.map((s) => ({ ...s, bookSourceName: `${s.bookSourceName}!` }))), 600);
+    assert.deepEqual(multiRow(prepared.slice(again), 'book_sources'), [], 'the same statement again');
+
+    const chapters = Array.from({ length: 1000 }, (_, i) => ({
+      url: `c${i}`,
+      title: `t${i}`,
+      bookUrl: 'b',
+      index: i,
+      isVolume: false,
+      baseUrl: 'b',
+      tag: i < 100 ? null : 'x',
+      isVip: i >= 500,
+      isPay: false,
+    }));
+    store.tables.books.insert({ bookUrl: 'b', name: 'n', author: 'a', origin: 'o' });
+    const beforeChapters = prepared.length;
+    assert.equal(store.tables.chapters.insertMany(chapters), 1000);
+    assert.equal(multiRow(prepared.slice(beforeChapters), 'chapters').length, 1, 'one multi-row insert');
+
+    const raw = openDb(path, { readonly: true });
+    try {
+      const count = (sql: string) => raw.prepare(sql).pluck().get();
+      assert.equal(count("SELECT count(*) FROM book_sources WHERE bookSourceGroup = 'early' AND CAST(substr(bookSourceName, 2) AS INTEGER) < 40"), 40);
+      assert.equal(count("SELECT count(*) FROM book_sources WHERE bookSourceGroup = 'late'"), 560);
+      assert.equal(count('SELECT count(*) FROM book_sources WHERE bookSourceType = 1 AND CAST(substr(bookSourceUrl, 10) AS INTEGER) >= 300'), 300);
+      assert.equal(count('SELECT count(*) FROM book_sources WHERE bookSourceName LIKE \'%!\' AND ruleSearch = \'{"bookList":"class.list"}\''), 600);
+      assert.equal(count('SELECT count(*) FROM chapters WHERE tag IS NULL AND `index` < 100'), 100);
+      assert.equal(count("SELECT count(*) FROM chapters WHERE tag = 'x' AND `index` >= 100"), 900);
+      assert.equal(count('SELECT count(*) FROM chapters WHERE isVip = 1 AND `index` >= 500'), 500);
+    } finally {
+      raw.close();
+    }
+  });
+});

@@ -8,7 +8,7 @@ import type { Table } from '../schema/index.js';
 import { checkRows } from './args.js';
 import { batchRows } from './batch.js';
 import type { Codec, SqlValue } from './codec.js';
-import type { FastEncoder } from './compiled.js';
+import { compileSameFields, type FastEncoder } from './compiled.js';
 import { runWith, type Fields, type TableCore } from './core.js';
 import { bindShared, hasShared, sameInEveryRow, unbindShared, type SharedBatch } from './shared-columns.js';
 import { insertSharedSql, insertSql, upsertSharedSql, upsertSql, varyingColumns } from './sql.js';
@@ -24,6 +24,12 @@ export const QUIET_AFTER = 256;
  * book sources, batches 5-7% faster from 600 on, and 1.2x faster for 100 sources once prepared.
  */
 const UPSERT_BATCH_FROM = 512;
+
+/**
+ * Rows an array's shared columns are first guessed from (compileSameFields): ~60 batches of book
+ * sources. The guess costs ~0.03 ms per 1,000 rows; each multi-row statement it spares, ~0.2 ms.
+ */
+const LOOKAHEAD = 2048;
 
 /** Statements with shared columns kept per table. */
 const SHARED_STATEMENTS = 8;
@@ -209,8 +215,9 @@ export class BulkWriter {
     let i = 0; // rows seen
     let changes = 0;
     let silenced = false;
-    // Columns with one value within every full batch so far (see #runBatch).
-    let shared: number[] | undefined;
+    // Columns with one value within every full batch so far (see #runBatch); to begin with, those
+    // whose field is the same in the first LOOKAHEAD rows given (compileSameFields).
+    let shared = Array.isArray(rows) && rows.length > size ? compileSameFields(this.model)?.(rows, Math.min(rows.length, LOOKAHEAD)) : undefined;
     // Once a batch has shown its shared columns, the next rows are encoded straight into the
     // parameters of that batch's statement, its shared values in front (split mode). A row the
     // split encoder refuses (another shared value, or one for the general path) sends the batch
