@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { openStore } from 'legado-store';
 import { webdavSync } from 'legado-store/webdav';
 import { cliWith } from './helpers/cli.js';
@@ -38,6 +38,15 @@ interface Hostile {
 
 type Answer = { status: number; headers?: Record<string, string>; body?: string; endless?: string };
 
+/** Servers not closed yet: a test that fails before its own close (no engine, say) must not leave the file running. */
+const listening = new Set<Server>();
+const stop = async (server: Server): Promise<void> => {
+  listening.delete(server);
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+};
+after(() => Promise.all([...listening].map(stop)));
+
 /** A server answering each request by `answer(method, url)`: a plain body, or `endless` repeated forever (with backpressure). */
 async function hostile(answer: (method: string, url: string) => Answer): Promise<Hostile> {
   const seen: string[] = [];
@@ -49,14 +58,12 @@ async function hostile(answer: (method: string, url: string) => Answer): Promise
     done.push(new Promise((resolve) => send(res, a, resolve)));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  listening.add(server);
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     seen,
     sent: () => Promise.all(done),
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
+    close: () => stop(server),
   };
 }
 

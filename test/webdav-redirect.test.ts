@@ -1,7 +1,7 @@
 // Credentials go only to the origin they were given for: a WebDAV server that answers with a 307
 // to another port of the same address must not receive the account's Authorization header
 // there. Two real node:http servers on 127.0.0.1; what each received is what is asserted.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,14 +30,19 @@ async function listen(
     req.on('end', () => handle({ method: req.method!, url: req.url! }, res, seen));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  listening.add(server);
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
+/** Servers not closed yet: a test that fails before its own close (no engine, say) must not leave the file running. */
+const listening = new Set<Server>();
 const close = (s: Server) =>
   new Promise<void>((r) => {
+    listening.delete(s);
     s.closeAllConnections();
     s.close(() => r());
   });
+after(() => Promise.all([...listening].map(close)));
 
 test('a 307 to another port of 127.0.0.1 is followed without the Authorization header; a same-origin redirect keeps it', async () => {
   const other = await listen((req, res) => {
