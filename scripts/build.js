@@ -19,29 +19,33 @@ const INCLUDE = ['src', 'test', 'bench', 'web', 'scripts', 'worker'];
 const EXCLUDE = new Set(['web/page']);
 const CONFIG = ['tsconfig.json', 'package.json', 'package-lock.json'];
 
-/** The newest input's mtime under `dir`, or Infinity when an input's output is missing. */
-function newestInput(dir) {
+/**
+ * The newest mtime of the files under `rels` (folders walked, `exclude` left out); Infinity when
+ * `outputs` is set and a .ts file's .js is missing from dist/. prepare.js uses it too.
+ */
+export function newestMtime(dir, rels, { exclude = new Set(), outputs = false } = {}) {
   let newest = 0;
   const walk = (rel) => {
-    if (EXCLUDE.has(rel)) return;
+    if (exclude.has(rel)) return;
     const p = join(dir, rel);
     const st = statSync(p, { throwIfNoEntry: false });
     if (!st) return;
     if (st.isDirectory()) {
-      for (const e of readdirSync(p)) walk(rel === '' ? e : `${rel}/${e}`);
+      for (const e of readdirSync(p)) walk(`${rel}/${e}`);
       return;
     }
     newest = Math.max(newest, st.mtimeMs);
-    if (rel.endsWith('.ts') && !rel.endsWith('.d.ts') && !existsSync(join(dir, 'dist', rel.replace(/\.ts$/, '.js')))) newest = Number.POSITIVE_INFINITY;
+    if (outputs && rel.endsWith('.ts') && !rel.endsWith('.d.ts') && !existsSync(join(dir, 'dist', rel.replace(/\.ts$/, '.js'))))
+      newest = Number.POSITIVE_INFINITY;
   };
-  for (const rel of [...INCLUDE, ...CONFIG]) walk(rel);
+  for (const rel of rels) walk(rel);
   return newest;
 }
 
 /** True when the last successful build started after every input's last change and left every output. */
 export function upToDate(dir = root) {
   const st = statSync(stamp(dir), { throwIfNoEntry: false });
-  return st !== undefined && st.mtimeMs >= newestInput(dir);
+  return st !== undefined && st.mtimeMs >= newestMtime(dir, [...INCLUDE, ...CONFIG], { exclude: EXCLUDE, outputs: true });
 }
 
 /** Records a build that succeeded; `started` is when it began (a file changed while it ran is built next time). */

@@ -6,7 +6,7 @@
 // what to do instead of "tsc: not found". `npm pack` and `npm publish` run it as `prepack` with
 // --force: a release is always built from scratch.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,18 +28,10 @@ const built = ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/browser/legado-
 // The build's inputs, and a stamp written after a build: a folder linked again (`npm install
 // <dir>` runs prepare each time) is not rebuilt when nothing changed since.
 const STAMP = join(root, 'dist', '.package-built');
-const newestInput = () => {
-  let newest = 0;
-  const walk = (p) => {
-    const st = statSync(p, { throwIfNoEntry: false });
-    if (!st) return;
-    if (st.isDirectory()) for (const e of readdirSync(p)) walk(join(p, e));
-    else newest = Math.max(newest, st.mtimeMs);
-  };
-  for (const p of ['src', 'web', 'scripts', 'tsconfig.json', 'package.json']) walk(join(root, p));
-  return newest;
-};
-const upToDate = () => built && existsSync(STAMP) && statSync(STAMP).mtimeMs >= newestInput();
+// Only where it can build: a packed copy has this file without build.js (and runs neither).
+const buildStep = canBuild ? await import('./build.js') : undefined;
+const upToDate = () =>
+  built && existsSync(STAMP) && statSync(STAMP).mtimeMs >= buildStep.newestMtime(root, ['src', 'web', 'scripts', 'tsconfig.json', 'package.json']);
 
 const run = (args) => {
   const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
@@ -54,7 +46,7 @@ if (canBuild && !process.argv.includes('--force') && upToDate()) {
   const started = new Date();
   run([tsc, '-p', 'tsconfig.json']);
   // The npm scripts' build step (scripts/build.js) then finds dist/ up to date.
-  (await import('./build.js')).markBuilt(started);
+  buildStep.markBuilt(started);
   run([tsc, '-p', 'web/page']);
   run([join(root, 'dist', 'web', 'build.js')]);
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);

@@ -183,11 +183,10 @@ export function compileSameFields(table: Table): SameFields | undefined {
     generated(
       () => {
         const cols = t.columns;
-        const get = (row: string, i: number): string => `${row}[${JSON.stringify(cols[i]!.field)}]`;
-        const lines = ['const f = rows[0];', 'if (f === null || typeof f !== "object") return undefined;'];
-        cols.forEach((_, i) => lines.push(`const v${i} = ${get('f', i)};`, `let s${i} = v${i} === null || typeof v${i} !== "object";`));
-        lines.push('for (let k = 1; k < n; k++) {', 'const r = rows[k];', 'if (r === null || typeof r !== "object") return undefined;');
-        cols.forEach((_, i) => lines.push(`if (s${i} && ${get('r', i)} !== v${i}) s${i} = false;`));
+        const lines = ['let row = rows[0];', 'if (row === null || typeof row !== "object") return undefined;'];
+        cols.forEach((c, i) => lines.push(`const v${i} = ${prop(c.field)};`, `let s${i} = v${i} === null || typeof v${i} !== "object";`));
+        lines.push('for (let k = 1; k < n; k++) {', 'row = rows[k];', 'if (row === null || typeof row !== "object") return undefined;');
+        cols.forEach((c, i) => lines.push(`if (s${i} && ${prop(c.field)} !== v${i}) s${i} = false;`));
         lines.push('}', 'const out = [];', ...cols.map((_, i) => `if (s${i}) out.push(${i});`), 'return out;');
         return new Function(`"use strict"; return function sameFields(rows, n) {\n${lines.join('\n')}\n};`)() as SameFields;
       },
