@@ -292,6 +292,34 @@ test('transactions: commit, rollback on error, savepoints when nested, deferred 
   db.close();
 });
 
+test('a transaction function inside a transaction begun by raw SQL is a savepoint of it', () => {
+  const db = memory();
+  const ins = db.prepare('INSERT INTO t (name) VALUES (?)');
+  const names = () => db.prepare('SELECT name FROM t ORDER BY id').pluck().all();
+  const add = db.transaction((list: string[]) => {
+    for (const n of list) ins.run(n);
+    return list.length;
+  });
+  add(['a']); // the connection's own transactions first: one begun and committed by the function
+  db.exec('BEGIN');
+  assert.equal(add.immediate(['b']), 1);
+  assert.equal(db.inTransaction, true, 'the function did not commit the raw transaction');
+  assert.throws(
+    () => add(['c', 'b']),
+    (e: unknown) => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE',
+  );
+  assert.equal(db.inTransaction, true, 'the failed call undid its savepoint only');
+  assert.deepEqual(names(), ['a', 'b']);
+  db.exec('ROLLBACK');
+  assert.deepEqual(names(), ['a'], 'what the function wrote went with the raw transaction');
+  assert.equal(add.deferred(['d']), 1);
+  assert.equal(db.inTransaction, false, 'afterwards a transaction of its own again');
+  db.exec('BEGIN');
+  db.exec('ROLLBACK');
+  assert.deepEqual(names(), ['a', 'd'], 'committed by the function');
+  db.close();
+});
+
 test('pragma: rows, or the first value with simple', () => {
   const db = openDb(join(dir, 'p.db'));
   assert.equal(db.pragma('journal_mode = WAL', { simple: true }), 'wal');

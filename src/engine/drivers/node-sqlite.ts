@@ -309,7 +309,8 @@ class NodeSqliteConnection implements Connection {
   private readonly db: NodeDatabaseSync;
   private isOpen = true;
   private readonly host: TransactionHost;
-  private readonly fixed = new Map<string, NodeStatementSync>();
+  /** BEGIN, COMMIT, SAVEPOINT ...: each prepared once per connection, run by its runner. */
+  private readonly fixed = new Map<string, () => void>();
 
   /** Connection.defineFlag, where this Node defines SQL functions (better-sqlite3's driver says what it spares). */
   readonly defineFlag?: (name: string, read: () => boolean) => void;
@@ -323,7 +324,7 @@ class NodeSqliteConnection implements Connection {
       get inTransaction() {
         return self.inTransaction;
       },
-      run: (sql) => this.runFixed(sql),
+      runner: (sql) => this.runner(sql),
     };
   }
 
@@ -390,15 +391,30 @@ class NodeSqliteConnection implements Connection {
     this.isOpen = false;
   }
 
-  /** BEGIN, COMMIT, SAVEPOINT ...: prepared once per connection. */
   private runFixed(sql: string): void {
-    let stmt = this.fixed.get(sql);
-    try {
-      if (!stmt) this.fixed.set(sql, (stmt = this.db.prepare(sql)));
-      stmt.run();
-    } catch (e) {
-      throw withSqliteCode(e);
+    this.runner(sql)();
+  }
+
+  /** Runs a statement without results and parameters (BEGIN, COMMIT, SAVEPOINT ...), prepared on first use. */
+  private runner(sql: string): () => void {
+    let run = this.fixed.get(sql);
+    if (run === undefined) {
+      let stmt: NodeStatementSync;
+      try {
+        stmt = this.db.prepare(sql);
+      } catch (e) {
+        throw withSqliteCode(e);
+      }
+      run = () => {
+        try {
+          stmt.run();
+        } catch (e) {
+          throw withSqliteCode(e);
+        }
+      };
+      this.fixed.set(sql, run);
     }
+    return run;
   }
 }
 

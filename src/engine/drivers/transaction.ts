@@ -7,30 +7,61 @@ import type { TransactionFn } from '../driver.js';
 /** What the emulation needs of a connection. */
 export interface TransactionHost {
   readonly inTransaction: boolean;
-  /** Runs one statement without results. */
-  run(sql: string): void;
+  /** A function that runs this statement without results, prepared once per connection. */
+  runner(sql: string): () => void;
 }
 
 const SAVEPOINT = '`\t_bs3.\t`';
 
 type Mode = 'BEGIN' | 'BEGIN DEFERRED' | 'BEGIN IMMEDIATE' | 'BEGIN EXCLUSIVE';
 
-function wrap<A extends unknown[], R>(host: TransactionHost, fn: (...args: A) => R, begin: Mode): (...args: A) => R {
-  return function sqliteTransaction(this: unknown, ...args: A): R {
-    const nested = host.inTransaction;
-    host.run(nested ? `SAVEPOINT ${SAVEPOINT}` : begin);
+/**
+ * Per connection: its host, and whether a transaction the emulation began may still be open.
+ * Only then is a call asked whether it is nested (a native call on node:sqlite, ~1% of a
+ * one-update transaction): otherwise it runs BEGIN at once, which SQLite refuses inside a
+ * transaction (raw SQL's BEGIN), and only that refusal asks.
+ */
+interface Control {
+  readonly host: TransactionHost;
+  began: boolean;
+}
+const controls = new WeakMap<TransactionHost, Control>();
+
+function wrap<A extends unknown[], R>(c: Control, fn: (...args: A) => R, mode: Mode): (...args: A) => R {
+  // Each statement's runner made on first use: a variant never called prepares nothing.
+  let begin: (() => void) | undefined;
+  let commit: (() => void) | undefined;
+  return function sqliteTransaction(this: unknown): R {
+    const host = c.host;
+    let nested = c.began && host.inTransaction;
+    if (!nested) {
+      try {
+        (begin ??= host.runner(mode))();
+      } catch (e) {
+        if (!host.inTransaction) throw e;
+        nested = true;
+      }
+    }
+    if (nested) host.runner(`SAVEPOINT ${SAVEPOINT}`)();
+    else c.began = true;
     try {
-      const result = fn.apply(this, args);
+      // biome-ignore lint/complexity/noArguments: passed on as given, without a rest array per call
+      const result = fn.apply(this, arguments as unknown as A);
       if (result && typeof (result as { then?: unknown }).then === 'function') {
         throw new TypeError('Transaction function cannot return a promise');
       }
-      host.run(nested ? `RELEASE ${SAVEPOINT}` : 'COMMIT');
+      if (nested) host.runner(`RELEASE ${SAVEPOINT}`)();
+      else {
+        (commit ??= host.runner('COMMIT'))();
+        c.began = false;
+      }
       return result;
     } catch (e) {
       if (host.inTransaction) {
-        host.run(nested ? `ROLLBACK TO ${SAVEPOINT}` : 'ROLLBACK');
-        if (nested) host.run(`RELEASE ${SAVEPOINT}`);
+        host.runner(nested ? `ROLLBACK TO ${SAVEPOINT}` : 'ROLLBACK')();
+        if (nested) host.runner(`RELEASE ${SAVEPOINT}`)();
       }
+      if (!nested) c.began = false;
       throw e;
     }
   };
@@ -38,11 +69,13 @@ function wrap<A extends unknown[], R>(host: TransactionHost, fn: (...args: A) =>
 
 export function emulateTransaction<A extends unknown[], R>(host: TransactionHost, owner: object, fn: (...args: A) => R): TransactionFn<A, R> {
   if (typeof fn !== 'function') throw new TypeError('Expected first argument to be a function');
+  let c = controls.get(host);
+  if (c === undefined) controls.set(host, (c = { host, began: false }));
   const variants = {
-    default: wrap(host, fn, 'BEGIN'),
-    deferred: wrap(host, fn, 'BEGIN DEFERRED'),
-    immediate: wrap(host, fn, 'BEGIN IMMEDIATE'),
-    exclusive: wrap(host, fn, 'BEGIN EXCLUSIVE'),
+    default: wrap(c, fn, 'BEGIN'),
+    deferred: wrap(c, fn, 'BEGIN DEFERRED'),
+    immediate: wrap(c, fn, 'BEGIN IMMEDIATE'),
+    exclusive: wrap(c, fn, 'BEGIN EXCLUSIVE'),
   };
   const props: PropertyDescriptorMap = { database: { value: owner, enumerable: true } };
   for (const [k, v] of Object.entries(variants)) props[k] = { value: v };

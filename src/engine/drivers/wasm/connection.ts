@@ -124,10 +124,11 @@ export class WasmConnection implements Connection {
     get inTransaction(): boolean {
       return conn.inTransaction;
     },
-    run: (sql) => {
+    runner: (sql) => {
       let stmt = conn.control.get(sql);
-      if (stmt === undefined) conn.control.set(sql, (stmt = conn.prepare(sql) as WasmStatement));
-      stmt.runBare();
+      if (stmt === undefined) conn.control.set(sql, (stmt = conn.statement(sql) as WasmStatement));
+      const s = stmt;
+      return () => s.runBare();
     },
   }))(this);
 
