@@ -90,7 +90,13 @@ async function main(): Promise<void> {
   // every round before the clock, first use timed.
   const fresh = process.argv.includes('--fresh');
   const warm = process.argv.includes('--warm');
-  const collect = process.argv.includes('--gc') ? (v8.setFlagsFromString('--expose-gc'), vm.runInNewContext('gc') as () => void) : undefined;
+  const bun = (globalThis as { Bun?: { gc(sync: boolean): void } }).Bun;
+  // Bun has no V8 flags: its own synchronous collection.
+  const collect = !process.argv.includes('--gc')
+    ? undefined
+    : bun
+      ? () => bun.gc(true)
+      : (v8.setFlagsFromString('--expose-gc'), vm.runInNewContext('gc') as () => void);
   const sessions = process.argv.includes('--sessions');
   const kept = new Map<Contender, Session>();
   const session = (c: Contender) => (): number => {
