@@ -292,6 +292,35 @@ test('transactions: commit, rollback on error, savepoints when nested, deferred 
   db.close();
 });
 
+test('run binds what it is given: none to five values, null, a bigint, a blob among them, an array, named values', () => {
+  const db = openDb(':memory:');
+  db.exec('CREATE TABLE v (k INTEGER PRIMARY KEY, a, b, c, d)');
+  // A blob as its bytes (better-sqlite3 reads a Buffer, the others a Uint8Array).
+  const rows = () => (db.prepare('SELECT * FROM v ORDER BY k').raw(true).all() as unknown[][]).map((r) => r.map((v) => (v instanceof Uint8Array ? [...v] : v)));
+  const blob = new Uint8Array([1, 2]);
+  db.prepare('INSERT INTO v (k) VALUES (1)').run();
+  db.prepare('INSERT INTO v (k, a) VALUES (?, ?)').run(2, null);
+  db.prepare('INSERT INTO v (k, a, b) VALUES (?, ?, ?)').run(3, 'x', 2n ** 60n);
+  db.prepare('INSERT INTO v (k, a, b, c) VALUES (?, ?, ?, ?)').run(4, 'w', 1.5, 'y');
+  db.prepare('INSERT INTO v (k, a, b, c, d) VALUES (?, ?, ?, ?, ?)').run(5, 'p', 'q', 'r', 's');
+  db.prepare('INSERT INTO v (k, a, b, c, d) VALUES (?, ?, ?, ?, ?)').run([6, 'p'], 'q', ['r', 's']);
+  db.prepare('INSERT INTO v (k, a) VALUES (@k, @a)').run({ k: 7, a: 'named' });
+  db.prepare('INSERT INTO v (k, a) VALUES (?, ?)').run(8, blob);
+  assert.deepEqual(db.prepare('UPDATE v SET d = ? WHERE k = ?').run('u', 4), { changes: 1, lastInsertRowid: 8 });
+  assert.deepEqual(rows(), [
+    [1, null, null, null, null],
+    [2, null, null, null, null],
+    [3, 'x', 2 ** 60, null, null],
+    [4, 'w', 1.5, 'y', 'u'],
+    [5, 'p', 'q', 'r', 's'],
+    [6, 'p', 'q', 'r', 's'],
+    [7, 'named', null, null, null],
+    [8, [1, 2], null, null, null],
+  ]);
+  assert.equal(db.prepare('SELECT typeof(b) FROM v WHERE k = 3').pluck().get(), 'integer');
+  db.close();
+});
+
 test('a transaction function inside a transaction begun by raw SQL is a savepoint of it', () => {
   const db = memory();
   const ins = db.prepare('INSERT INTO t (name) VALUES (?)');
