@@ -4,6 +4,7 @@
 // only on failure. The store a method's object belongs to is recorded when the store makes it.
 import { CorruptError } from '../errors.js';
 import { engineError } from '../engine/errors.js';
+import { generated } from '../table/compiled.js';
 
 /** The store behind guarded objects: its file, and whether SQLite has reported it damaged. */
 export interface Owner {
@@ -50,16 +51,29 @@ export function guardMethods(...classes: (abstract new (...args: never[]) => obj
 
 function guard(fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
   const generator = fn.constructor.name === 'GeneratorFunction';
-  // `arguments` passed on as they came: V8 forwards them without the array a rest parameter makes.
-  const guarded = function (this: unknown): unknown {
-    try {
-      // biome-ignore lint/complexity/noArguments: forwarded as they came, without a rest array
-      const result = fn.apply(this, arguments as unknown as unknown[]);
-      return generator ? guardIterator(result as Iterator<unknown>, this) : result;
-    } catch (e) {
-      throw translate(this, e);
-    }
-  };
+  // Where code can be generated, each method's wrapper is code of its own: one function shared by
+  // every method (some 200) meets them all at its call of fn, which the engine then cannot inline
+  // (JavaScriptCore: a chapter read by index 1.2% slower, bench/README.md). `arguments` passed on
+  // as they came: V8 forwards them without the array a rest parameter makes.
+  const guarded = generated(
+    () =>
+      new Function(
+        'fn',
+        'translate',
+        'guardIterator',
+        `"use strict"; return function () { try { return ${generator ? 'guardIterator(fn.apply(this, arguments), this)' : 'fn.apply(this, arguments)'}; } catch (e) { throw translate(this, e); } };`,
+      )(fn, translate, guardIterator) as (...args: unknown[]) => unknown,
+    () =>
+      function (this: unknown): unknown {
+        try {
+          // biome-ignore lint/complexity/noArguments: forwarded as they came, without a rest array
+          const result = fn.apply(this, arguments as unknown as unknown[]);
+          return generator ? guardIterator(result as Iterator<unknown>, this) : result;
+        } catch (e) {
+          throw translate(this, e);
+        }
+      },
+  );
   Object.defineProperty(guarded, 'name', { value: fn.name });
   Object.defineProperty(guarded, 'length', { value: fn.length });
   (guarded as { guarded?: true }).guarded = true;

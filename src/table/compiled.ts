@@ -495,7 +495,7 @@ function perTable<T>(cache: WeakMap<Table, T>, table: Table, make: (table: Table
  * Generated code where the platform allows it; where it does not (a page whose Content Security
  * Policy forbids eval, node --disallow-code-generation-from-strings), the plain version.
  */
-function generated<T>(make: () => T, plain: () => T): T {
+export function generated<T>(make: () => T, plain: () => T): T {
   try {
     return make();
   } catch (e) {
