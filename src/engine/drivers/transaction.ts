@@ -1,7 +1,9 @@
 // better-sqlite3's transaction functions, for engines that lack them (node:sqlite, WASM): the
 // outermost call runs BEGIN [DEFERRED|IMMEDIATE] ... COMMIT, a nested call a savepoint; an
 // error rolls back what the call did and is rethrown. Same statements, same order as
-// better-sqlite3 (lib/methods/transaction.js), so files and locking behave alike.
+// better-sqlite3 (lib/methods/transaction.js), so files and locking behave alike; inside a
+// transaction begun by raw SQL a BEGIN that SQLite refuses (and that changes nothing) comes
+// before the savepoint (Control says why).
 import type { TransactionFn } from '../driver.js';
 
 /** What the emulation needs of a connection. */
