@@ -183,7 +183,7 @@ class NodeSqliteStatement implements Statement {
     if (n <= 2 && this.mode === RowMode.Raw && this.arrays && !this.returning) {
       const a = params[0];
       const b = params[1];
-      if ((a === null || typeof a !== 'object') && (b === null || typeof b !== 'object')) {
+      if (isScalar(a) && isScalar(b)) {
         try {
           return n === 2 ? this.stmt.get(a, b) : n === 1 ? this.stmt.get(a) : this.stmt.get();
         } catch (e) {
@@ -359,11 +359,11 @@ class NodeSqliteConnection implements Connection {
    */
   private probeTransaction(): boolean {
     try {
-      this.runFixed('BEGIN');
+      this.runner('BEGIN')();
     } catch {
       return true;
     }
-    this.runFixed('COMMIT');
+    this.runner('COMMIT')();
     return false;
   }
 
@@ -406,10 +406,6 @@ class NodeSqliteConnection implements Connection {
     if (!this.isOpen) return;
     this.db.close();
     this.isOpen = false;
-  }
-
-  private runFixed(sql: string): void {
-    this.runner(sql)();
   }
 
   /** Runs a statement without results and parameters (BEGIN, COMMIT, SAVEPOINT ...), prepared on first use. */

@@ -14,6 +14,8 @@ export interface TransactionHost {
 }
 
 const SAVEPOINT = '`\t_bs3.\t`';
+const SAVE = `SAVEPOINT ${SAVEPOINT}`;
+const RELEASE = `RELEASE ${SAVEPOINT}`;
 
 type Mode = 'BEGIN' | 'BEGIN DEFERRED' | 'BEGIN IMMEDIATE' | 'BEGIN EXCLUSIVE';
 
@@ -33,6 +35,8 @@ function wrap<A extends unknown[], R>(c: Control, fn: (...args: A) => R, mode: M
   // Each statement's runner made on first use: a variant never called prepares nothing.
   let begin: (() => void) | undefined;
   let commit: (() => void) | undefined;
+  let save: (() => void) | undefined;
+  let release: (() => void) | undefined;
   return function sqliteTransaction(this: unknown): R {
     const host = c.host;
     let nested = c.began && host.inTransaction;
@@ -44,7 +48,7 @@ function wrap<A extends unknown[], R>(c: Control, fn: (...args: A) => R, mode: M
         nested = true;
       }
     }
-    if (nested) host.runner(`SAVEPOINT ${SAVEPOINT}`)();
+    if (nested) (save ??= host.runner(SAVE))();
     else c.began = true;
     try {
       // biome-ignore lint/complexity/noArguments: passed on as given, without a rest array per call
@@ -52,7 +56,7 @@ function wrap<A extends unknown[], R>(c: Control, fn: (...args: A) => R, mode: M
       if (result && typeof (result as { then?: unknown }).then === 'function') {
         throw new TypeError('Transaction function cannot return a promise');
       }
-      if (nested) host.runner(`RELEASE ${SAVEPOINT}`)();
+      if (nested) (release ??= host.runner(RELEASE))();
       else {
         (commit ??= host.runner('COMMIT'))();
         c.began = false;
@@ -61,7 +65,7 @@ function wrap<A extends unknown[], R>(c: Control, fn: (...args: A) => R, mode: M
     } catch (e) {
       if (host.inTransaction) {
         host.runner(nested ? `ROLLBACK TO ${SAVEPOINT}` : 'ROLLBACK')();
-        if (nested) host.runner(`RELEASE ${SAVEPOINT}`)();
+        if (nested) host.runner(RELEASE)();
       }
       if (!nested) c.began = false;
       throw e;

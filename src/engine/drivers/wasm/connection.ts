@@ -18,7 +18,8 @@ export class WasmConnection implements Connection {
   private scratchSize = 0;
   private closed = false;
   private readonly finalizer: FinalizationRegistry<PreparedStatement>;
-  private readonly control = new Map<string, WasmStatement>();
+  /** BEGIN, COMMIT, SAVEPOINT ...: each prepared once, run by its runner (the transaction emulation's). */
+  private readonly control = new Map<string, () => void>();
   /** Entries of the module's function table made by defineFlag, removed at close. */
   private readonly flags: number[] = [];
 
@@ -125,10 +126,12 @@ export class WasmConnection implements Connection {
       return conn.inTransaction;
     },
     runner: (sql) => {
-      let stmt = conn.control.get(sql);
-      if (stmt === undefined) conn.control.set(sql, (stmt = conn.statement(sql) as WasmStatement));
-      const s = stmt;
-      return () => s.runBare();
+      let run = conn.control.get(sql);
+      if (run === undefined) {
+        const stmt = conn.statement(sql) as WasmStatement;
+        conn.control.set(sql, (run = () => stmt.runBare()));
+      }
+      return run;
     },
   }))(this);
 
