@@ -64,12 +64,13 @@ export interface Contender {
    * floor, the store with a listener, hand-written code with a listener (the same guarantee by
    * hand: the store's listener contender is judged against it), or the control (hand-written
    * code run a second time, never counted as hand-written: it shows how far identical code lands
-   * from the fastest by chance).
+   * from the fastest by chance), or a probe (hand-written code run where the store runs: its
+   * ratio to its twin is shown beside the targets, never judged: raw-on-store.ts).
    */
-  readonly kind: 'store' | 'hand' | 'floor' | 'listener' | 'hand-listener' | 'control';
+  readonly kind: 'store' | 'hand' | 'floor' | 'listener' | 'hand-listener' | 'control' | 'probe';
   /**
-   * For the control: the contender whose code it runs, the one it is also compared with. For a
-   * hand-written listener: the store's listener contender judged against it.
+   * For the control and a probe: the contender whose code it runs, the one it is also compared
+   * with. For a hand-written listener: the store's listener contender judged against it.
    */
   readonly twin?: string;
   /** The engines it runs on (default: every one). */

@@ -69,14 +69,15 @@ export function markdown(r: Report, contenders: readonly string[], command: stri
   lines.push(
     '## Targets',
     '',
-    `${count('met')} of ${tg.length} met, ${count('not met')} not met, ${count('noise')} judged noise in this run (wall time, paired per round).`,
+    `${count('met')} of ${tg.length - count('shown')} met, ${count('not met')} not met, ${count('noise')} judged noise in this run (wall time, paired per round)` +
+      (count('shown') ? `; ${count('shown')} probe ratio(s) shown, not judged.` : '.'),
     '',
   );
   lines.push('| # | workload | rows | target | median | 95% interval | control [interval] | verdict |', '|---|---|---:|---|---:|---|---|---|');
   for (const t of tg) {
     const store = by.get(t.workload)!.get(STORE)!;
     lines.push(
-      `| ${instance(t.workload)} | ${t.workload.title} | ${store.rows} | ${t.target} | ${x(t.ratio.median)} | ${ci(t.ratio)} | ${t.control ? `${x(t.control.median)} ${ci(t.control)}` : '–'} | ${t.verdict === 'met' ? 'met' : `**${t.verdict}**`} |`,
+      `| ${instance(t.workload)} | ${t.workload.title} | ${store.rows} | ${t.target} | ${x(t.ratio.median)} | ${ci(t.ratio)} | ${t.control ? `${x(t.control.median)} ${ci(t.control)}` : '–'} | ${t.verdict === 'met' || t.verdict === 'shown' ? t.verdict : `**${t.verdict}**`} |`,
     );
   }
   lines.push('', '## Medians (wall ms)', '');

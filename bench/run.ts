@@ -9,7 +9,8 @@
 //                         chapter-get, book-get, bulk, open, backup, import, export)
 //   --contenders a,b      only these contenders (legado-store, store+listener, store+other-listener, raw,
 //                         raw-again, raw-immediate (transaction call only), raw+room-tracker (the listener
-//                         workloads: progress, transaction, bulk), raw-naive, drizzle, kysely, c-floor)
+//                         workloads: progress, transaction, bulk), raw-on-store (a probe: raw's code on the
+//                         store's connection, native engines), raw-naive, drizzle, kysely, c-floor)
 //   --driver NAME         the engine: better-sqlite3, node:sqlite (Node 22.13+), bun:sqlite (Bun), wasm
 //                         (SQLite WASM, memory storage); default: the store's automatic choice
 //   --processes N         processes run one after another, their rounds pooled (default 3; smoke 1)
@@ -39,6 +40,7 @@ import { legadoStore, storeListening, storeListeningElsewhere } from './contende
 import { loadRawEngine } from './contenders/raw-engines.js';
 import { rawNaive } from './contenders/raw-naive.js';
 import { raw, rawAgain, rawImmediate } from './contenders/raw.js';
+import { rawOnStore } from './contenders/raw-on-store.js';
 import { rawRoomTracker } from './contenders/room-tracker.js';
 import { useEngine } from './engine.js';
 import { environment, type GcBeforeClock, median, runHarness, type Measurement, type Report } from './harness.js';
@@ -54,6 +56,7 @@ export const CONTENDERS: readonly Contender[] = [
   rawAgain,
   rawImmediate,
   rawRoomTracker,
+  rawOnStore,
   rawNaive,
   drizzleContender,
   kyselyContender,

@@ -127,6 +127,29 @@ test('quick mode runs every workload at two tiers against every contender and wr
       }
     }
   assert.ok(!t.some((x) => x.includes('raw-again')), 'no target names the control');
+  // The probe (raw's code on the store's connection, native engines) is shown beside the targets
+  // on every workload it ran, as its ratio to raw, and never judged nor counted.
+  const probed = report.measurements.filter((m) => m.contender === 'raw-on-store');
+  assert.equal(probed.length > 0, engine !== 'wasm', 'the probe runs on the native engines only');
+  const shown = targets(report).filter((x) => x.verdict === 'shown');
+  assert.equal(shown.length, 2 * probed.length);
+  for (const p of probed) {
+    const twin = report.measurements.find((m) => m.workload === p.workload && m.contender === 'raw')!;
+    const store = report.measurements.find((m) => m.workload === p.workload && m.contender === 'legado-store')!;
+    const rows = shown.filter((x) => x.workload === p.workload);
+    assert.deepEqual(
+      rows.map((x) => x.target),
+      ['raw-on-store / raw (shown, not a target)', 'legado-store / raw-on-store (shown, not a target)'],
+    );
+    assert.deepEqual(rows[0]!.ratio, bootstrapMedian(pairedRatios(p.times, twin.times), 2000, report.seed));
+    assert.deepEqual(rows[1]!.ratio, bootstrapMedian(pairedRatios(store.times, p.times), 2000, report.seed));
+    for (const row of rows) {
+      assert.equal(row.met, false);
+      assert.ok(markdown.includes(`| ${instance(p.workload)} | ${p.workload.title} | ${store.rows} | ${row.target} | ${row.ratio.median.toFixed(2)}× |`));
+    }
+  }
+  const judgedCount = targets(report).length - shown.length;
+  assert.match(markdown, new RegExp(`\\d+ of ${judgedCount} met, `), 'the count leaves the probe rows out');
   assert.match(markdown, /nproc \d+, load average [\d.]+ \/ [\d.]+/);
   for (const heading of ['## Targets', '## Medians (wall ms)', '## Scaling (µs per row, wall medians)', '## Detail'])
     assert.ok(markdown.includes(heading), heading);

@@ -57,8 +57,10 @@ export function connectBetterSqlite3(path: string): BetterSqlite3.Database {
   return db;
 }
 
-function betterSqlite3(path: string): RawDb {
-  const db = connectBetterSqlite3(path);
+function betterSqlite3(path: string, given?: unknown): RawDb {
+  // The store's connection is the Database itself, its prepare/exec/transaction replaced on the
+  // object by the store's change tracker: raw's code calls the class's own methods on it.
+  const db = given === undefined ? connectBetterSqlite3(path) : ownMethods(given as BetterSqlite3.Database);
   return {
     engine: 'better-sqlite3',
     prepare: (sql) => db.prepare(sql),
@@ -67,8 +69,21 @@ function betterSqlite3(path: string): RawDb {
     transaction: (fn, immediate) => (immediate ? db.transaction(fn).immediate : db.transaction(fn)),
     allExact: (sql) => db.prepare(sql).safeIntegers(true).all() as Record<string, unknown>[],
     userVersion: () => db.pragma('user_version', { simple: true }),
-    close: () => void db.close(),
+    close: () => void (given === undefined && db.close()),
   };
+}
+
+/** The Database's class methods bound to it, past any replaced on the object itself. */
+function ownMethods(db: BetterSqlite3.Database): BetterSqlite3.Database {
+  const proto = Object.getPrototypeOf(db) as BetterSqlite3.Database;
+  const bound = (name: 'prepare' | 'exec' | 'transaction' | 'pragma' | 'close') => (proto[name] as (...a: unknown[]) => unknown).bind(db);
+  return {
+    prepare: bound('prepare'),
+    exec: bound('exec'),
+    transaction: bound('transaction'),
+    pragma: bound('pragma'),
+    close: bound('close'),
+  } as unknown as BetterSqlite3.Database;
 }
 
 interface SqlStatement extends RawStatement {
@@ -96,10 +111,10 @@ function begins<A extends unknown[], T>(begin: () => void, commit: () => void, r
   };
 }
 
-function nodeSqlite(path: string): RawDb {
+function nodeSqlite(path: string, given?: unknown): RawDb {
   const { DatabaseSync } = require('node:sqlite') as { DatabaseSync: new (p: string, o?: object) => SqlDatabase };
-  const db = new DatabaseSync(path, { timeout: 5000 });
-  for (const p of PRAGMAS) db.exec(`PRAGMA ${p}`);
+  const db = (given as SqlDatabase | undefined) ?? new DatabaseSync(path, { timeout: 5000 });
+  if (given === undefined) for (const p of PRAGMAS) db.exec(`PRAGMA ${p}`);
   // Prepared on first use, as the store's driver prepares them (and as raw.ts its statements).
   const fixed = (sql: string): (() => void) => {
     const s = once(() => db.prepare(sql));
@@ -135,7 +150,7 @@ function nodeSqlite(path: string): RawDb {
       return s.all() as Record<string, unknown>[];
     },
     userVersion: () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version,
-    close: () => db.close(),
+    close: () => void (given === undefined && db.close()),
   };
 }
 
@@ -144,16 +159,19 @@ interface BunStatement extends RawStatement {
   safeIntegers(on: boolean): BunStatement;
 }
 
-function bunSqlite(path: string): RawDb {
+function bunSqlite(path: string, given?: unknown): RawDb {
   const { Database: BunDatabase } = require('bun:sqlite') as {
     Database: new (
       p: string,
       o?: object,
     ) => { prepare(sql: string): BunStatement; exec(sql: string): void; transaction<T>(fn: () => T): () => T; close(throwOnError?: boolean): void };
   };
-  const db = new BunDatabase(path, { readwrite: true, create: false, strict: true });
-  db.exec('PRAGMA busy_timeout = 5000');
-  for (const p of PRAGMAS) db.exec(`PRAGMA ${p}`);
+  type BunDb = InstanceType<typeof BunDatabase>;
+  const db = (given as BunDb | undefined) ?? new BunDatabase(path, { readwrite: true, create: false, strict: true });
+  if (given === undefined) {
+    db.exec('PRAGMA busy_timeout = 5000');
+    for (const p of PRAGMAS) db.exec(`PRAGMA ${p}`);
+  }
   return {
     engine: 'bun:sqlite',
     prepare: (sql) => {
@@ -170,7 +188,7 @@ function bunSqlite(path: string): RawDb {
     transaction: (fn, immediate) => (immediate ? (db.transaction(fn) as unknown as { immediate: never }).immediate : (db.transaction(fn) as never)),
     allExact: (sql) => db.prepare(sql).safeIntegers(true).all() as Record<string, unknown>[],
     userVersion: () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version,
-    close: () => db.close(true),
+    close: () => void (given === undefined && db.close(true)),
   };
 }
 
@@ -386,7 +404,13 @@ function wasm(path: string): RawDb {
   };
 }
 
-export const RAW_ENGINES: Readonly<Record<DriverName, (path: string) => RawDb>> = {
+/**
+ * Per engine: raw's connection to the file at `path`, opened with the store's pragmas; or, given
+ * the engine's own connection as a store's driver holds it (raw-on-store.ts), raw's code on that
+ * one as it is (nothing set, and its close left to the store). WASM has no `given`: its raw
+ * contender runs on a module of its own.
+ */
+export const RAW_ENGINES: Readonly<Record<DriverName, (path: string, given?: unknown) => RawDb>> = {
   'better-sqlite3': betterSqlite3,
   'node:sqlite': nodeSqlite,
   'bun:sqlite': bunSqlite,

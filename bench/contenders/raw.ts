@@ -74,7 +74,11 @@ export const rawImmediate: Contender = { name: RAW_IMMEDIATE, kind: 'hand', only
  * preparing here in `open` would leave raw's first use untimed and the store's timed.
  */
 function openRaw(path: string, clock: Clock, immediate: boolean): Session {
-  const db = rawConnect(path);
+  return rawSession(rawConnect(path), clock, immediate);
+}
+
+/** raw's session on a connection made for it (openRaw) or on a store's (raw-on-store.ts). */
+export function rawSession(db: RawDb, clock: Clock, immediate: boolean): Session {
   const chapterBatch = sized(db, chapterInsert);
   const sourceBatch = sized(db, sourceUpsert);
   const del = once(() => db.prepare('DELETE FROM chapters WHERE bookUrl = ?'));
