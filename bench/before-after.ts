@@ -9,12 +9,12 @@
 // With --driver, each build opens its stores with its own copy of that engine's driver (for
 // WASM: its own module instance and memory storage), so a change to a driver is measured too.
 import { rmSync } from 'node:fs';
-import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { openStore as OpenStore, Store as AnyVersionStore } from '../src/index.js';
 import { chapters as makeChapters, sources as makeSources, type SourceIn } from './data.js';
 import { bootstrapMedian, median, pairedRatios, prng, shuffle } from './stats.js';
+import { benchFiles } from './files.js';
 
 type Store = AnyVersionStore<62>;
 type Open = typeof OpenStore;
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   const before = (await import(pathToFileURL(join(resolve(dir), 'index.js')).href)) as { openStore: Open };
   const after = await import('../src/index.js');
   const drivers = { before: await driverOf(dir, flag('driver')), after: await driverOf(fileURLToPath(new URL('../src', import.meta.url)), flag('driver')) };
-  const tmp = os.platform() === 'linux' ? '/dev/shm' : os.tmpdir();
+  const tmp = benchFiles();
   const random = prng(7);
   for (const name of only) {
     const path = PATHS[name];

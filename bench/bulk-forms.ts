@@ -7,7 +7,6 @@
 //
 //   node dist/bench/bulk-forms.js [--chapters 10000] [--rounds 40]
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore } from '../src/index.js';
@@ -15,6 +14,7 @@ import { PRAGMAS } from './contenders/raw-engines.js';
 import { BULK_CHAPTERS_SQL, bulkChapters } from './data.js';
 import { flag, load, pairedBlocks, ratio } from './paired.js';
 import { median } from './stats.js';
+import { benchFiles } from './files.js';
 
 const COLUMNS = [
   'url',
@@ -36,7 +36,7 @@ const COLUMNS = [
 const BOOK = 'https://book.example/';
 const n = Number(flag('chapters', '10000'));
 const rounds = Number(flag('rounds', '40'));
-const dir = mkdtempSync(join(os.platform() === 'linux' ? '/dev/shm' : os.tmpdir(), 'bulk-forms-'));
+const dir = mkdtempSync(join(benchFiles(), 'bulk-forms-'));
 const empty = join(dir, 'empty.db');
 const store = openStore(empty, { schema: 62 });
 store.books.save({ bookUrl: BOOK, name: 'book', author: 'a' });

@@ -7,7 +7,6 @@
 //   node dist/bench/database-memory.js            # both ways, one process each
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDatabaseImage, type DatabaseImage } from '../src/engine/drivers/wasm-modules.js';
@@ -16,6 +15,7 @@ import { loadSqliteWasm } from '../src/engine/drivers/wasm/load.js';
 import { openStore } from '../src/store/open.js';
 import { storeImage } from '../src/worker/database-file.js';
 import { vmHwm } from './memory.js';
+import { benchFiles } from './files.js';
 
 type Sqlite3 = Awaited<ReturnType<typeof loadSqliteWasm>>;
 const PIECE = 256 * 1024;
@@ -39,7 +39,7 @@ function whole(sqlite3: Sqlite3, image: DatabaseImage): Uint8Array {
 
 async function measure(way: 'before' | 'after'): Promise<void> {
   useNodeDrivers();
-  const dir = mkdtempSync(join(tmpdir(), 'legado-dbmem-'));
+  const dir = mkdtempSync(join(benchFiles(), 'legado-dbmem-'));
   try {
     const store = openStore(join(dir, 's.db'), { schema: 75 });
     store.tables.books.insertMany(

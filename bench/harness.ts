@@ -13,6 +13,7 @@ import vm from 'node:vm';
 import { openStore } from '../src/index.js';
 import type { Clock, Contender } from './contender.js';
 import { benchEngine } from './engine.js';
+import { benchFiles } from './files.js';
 import { resetPeak, vmHwm } from './memory.js';
 import { bootstrapMedian, median, pairedRatios, prng, shuffle } from './stats.js';
 import { releaseData, type RunContext, type RunOutput, type Sizes, type Workload } from './workloads.js';
@@ -123,7 +124,7 @@ export async function runHarness(o: HarnessOptions): Promise<Report> {
   const engine = benchEngine();
   const seed = o.seed ?? 1;
   const random = prng(seed);
-  const root = mkdtempSync(join(os.tmpdir(), 'legado-bench-'));
+  const root = mkdtempSync(join(benchFiles(), 'legado-bench-'));
   const loadBefore = os.loadavg()[0]!;
   const measurements: Measurement[] = [];
   const mismatches: string[] = [];
@@ -270,6 +271,7 @@ export function environment(loadBefore: number): Record<string, string> {
     nproc: String(os.availableParallelism?.() ?? cpus.length),
     memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     os: `${os.type()} ${os.release()}`,
+    files: benchFiles(),
     runtime: bun ? `Bun ${bun.version}` : `Node ${process.version}`,
     engine: engine.name,
     sqlite,

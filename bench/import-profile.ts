@@ -11,7 +11,6 @@
 //   node dist/bench/import-profile.js [--driver better-sqlite3|node:sqlite] [--count 1000] [--rounds 100] [--interval 100]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { Session, type Profiler } from 'node:inspector';
-import os from 'node:os';
 import { join } from 'node:path';
 import { openStore, type DriverName } from '../src/index.js';
 import { SOURCE_JSON, writeJson } from './contenders/backup-json.js';
@@ -21,6 +20,7 @@ import * as data from './data.js';
 import { useEngine } from './engine.js';
 import { gc } from './harness.js';
 import { flag } from './paired.js';
+import { benchFiles } from './files.js';
 
 const WRITE_JS = 'write: statements and bindings (JS)';
 const SQLITE = 'SQLite (native calls, through the driver)';
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   if (eng.name === 'wasm') throw new Error('import-profile: the native engines only');
   const count = Number(flag('count', '1000'));
   const rounds = Number(flag('rounds', '100'));
-  const dir = mkdtempSync(join(os.tmpdir(), 'import-profile-'));
+  const dir = mkdtempSync(join(benchFiles(), 'import-profile-'));
   const input = join(dir, 'in');
   mkdirSync(input);
   writeJson(join(input, 'bookSource.json'), data.sources(count, 90).rows as unknown as Record<string, unknown>[], SOURCE_JSON);

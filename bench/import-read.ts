@@ -6,7 +6,6 @@
 //
 //   node dist/bench/import-read.js [--count 1000] [--rounds 100]    # any runtime: npx -y -p node@24 node …, bun …
 import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import { join } from 'node:path';
 import { JsonRecordReader } from '../src/backup/json-stream.js';
 import { fileSource } from '../src/fs/byte-sources.js';
@@ -15,10 +14,11 @@ import * as data from './data.js';
 import { gc } from './harness.js';
 import { flag, load, pairedBlocks, ratio } from './paired.js';
 import { median } from './stats.js';
+import { benchFiles } from './files.js';
 
 const count = Number(flag('count', '1000'));
 const rounds = Number(flag('rounds', '100'));
-const dir = mkdtempSync(join(os.tmpdir(), 'import-read-'));
+const dir = mkdtempSync(join(benchFiles(), 'import-read-'));
 const file = join(dir, 'bookSource.json');
 try {
   writeJson(file, data.sources(count, 90).rows as unknown as Record<string, unknown>[], SOURCE_JSON);

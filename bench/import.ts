@@ -11,7 +11,6 @@
 // Run: npm run bench:import [-- --count N] [-- --runs N] [-- --generated] [-- --driver node:sqlite]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exportBackup } from '../src/node/backup-export.js';
@@ -26,6 +25,7 @@ import { readText } from './contenders/backup-json.js';
 import { importInputs, rawSource } from './import-input.js';
 import { vmHwm } from './memory.js';
 import { median } from './stats.js';
+import { benchFiles } from './files.js';
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
@@ -83,7 +83,7 @@ function parent(count: number, runs: number, generated: boolean, driver: string 
   // Each child opens the files again: WASM's memory storage does not outlive a process.
   if (driver === 'wasm') throw new Error('bench:import works on files: for WASM run npm run bench -- --driver wasm --only import,export');
   const inputs = importInputs(generated);
-  const dir = mkdtempSync(join(tmpdir(), 'legado-bench-'));
+  const dir = mkdtempSync(join(benchFiles(), 'legado-bench-'));
   const lines: string[] = [];
   try {
     const run = (mode: Mode, input: string, db: string): ChildResult => {

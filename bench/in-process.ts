@@ -10,7 +10,6 @@
 //
 //   node dist/bench/in-process.js [--driver better-sqlite3|node:sqlite|bun:sqlite|wasm] [--workload progress|transaction] [--rounds 200] [--calls 100] [--fresh [--gc]] [--listener]
 import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import { join } from 'node:path';
 import { openStore, type DriverName } from '../src/index.js';
 import type { Contender, Session } from './contender.js';
@@ -22,6 +21,7 @@ import { useEngine } from './engine.js';
 import { gc } from './harness.js';
 import { flag, load, pairedBlocks, ratio } from './paired.js';
 import { median } from './stats.js';
+import { benchFiles } from './files.js';
 
 async function main(): Promise<void> {
   const eng = await useEngine(flag('driver') as DriverName | undefined);
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const calls = Number(flag('calls', '100'));
   const fresh = process.argv.includes('--fresh');
   const collect = fresh && process.argv.includes('--gc');
-  const dir = eng.name === 'wasm' ? '/bench' : mkdtempSync(join(os.platform() === 'linux' ? '/dev/shm' : os.tmpdir(), 'in-process-'));
+  const dir = eng.name === 'wasm' ? '/bench' : mkdtempSync(join(benchFiles(), 'in-process-'));
   const template = join(dir, 't.db');
   const s = openStore(template, { driver: eng.driver, schema: 62 });
   s.tables.books.insert({ bookUrl: 'u', name: 'n', author: 'a', origin: 'o' });

@@ -6,12 +6,12 @@
 // books and not the chapters: the same 2,000 books with no chapters, 30,000 and 300,000, and
 // the ratio 300,000 / none, which the issue wants within 1.5.
 import { closeSync, copyFileSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb } from '../test/helpers/engine.js';
 import { migrate } from '../src/migrate/migrate.js';
 import { NEWEST_VERSION } from '../src/schema/index.js';
 import { createV49, type FixtureSize } from '../test/helpers/v49-fixture.js';
+import { benchFiles } from './files.js';
 
 const RUNS = 7;
 const TO = NEWEST_VERSION;
@@ -71,7 +71,7 @@ function describe(path: string): { label: string; fullCheck: number } {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'legado-bench-migrate-'));
+const dir = mkdtempSync(join(benchFiles(), 'legado-bench-migrate-'));
 try {
   console.log(`migrate 49 -> ${TO}, median of ${RUNS} runs on fresh copies, the files taken in turn (node ${process.version}, ${process.platform})\n`);
   const sources = CASES.map((size, i) => {

@@ -6,13 +6,13 @@
 //
 //   node dist/bench/open-heap.js [--before .before] [--stores 50] [--rounds 7] [--driver node:sqlite]
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { openStore as OpenStore } from '../src/index.js';
 import { median } from './stats.js';
+import { benchFiles } from './files.js';
 
 type Open = typeof OpenStore;
 
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   if (before) builds['before'] = ((await import(pathToFileURL(join(resolve(before), 'index.js')).href)) as { openStore: Open }).openStore;
   const open = (o: Open, path: string, create: boolean) => o(path, { schema: 62, create, ...(driver ? { driver } : {}) } as Parameters<Open>[1]);
 
-  const dir = mkdtempSync(join(os.platform() === 'linux' ? '/dev/shm' : os.tmpdir(), 'open-heap-'));
+  const dir = mkdtempSync(join(benchFiles(), 'open-heap-'));
   try {
     const template = join(dir, 't.db');
     open(builds['after']!, template, true).close();

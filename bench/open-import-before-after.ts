@@ -3,7 +3,7 @@
 // and the import of a book-source collection (like for like and mixed), each with the previous
 // build's store and this one alternating in shuffled rounds. The import also runs the
 // hand-written baseline (JSON.parse + raw upserts) in the same rounds, so import / baseline is
-// paired too. better-sqlite3, files in /dev/shm where there is one.
+// paired too. better-sqlite3, files where bench/files.ts keeps them (/dev/shm on Linux).
 //
 //   git worktree add --detach /tmp/prev <commit> && (cd /tmp/prev && npx tsc -p tsconfig.json)
 //   cp -r /tmp/prev/dist/src .before   # inside this repository, so its imports resolve here
@@ -23,6 +23,7 @@ import { readText } from './contenders/backup-json.js';
 import { importInputs, rawSource } from './import-input.js';
 import { flag, load } from './paired.js';
 import { bootstrapMedian, median, pairedRatios, prng, shuffle } from './stats.js';
+import { benchFiles } from './files.js';
 
 interface Build {
   readonly openStore: typeof OpenStore;
@@ -196,7 +197,7 @@ async function main(): Promise<void> {
   };
   const after: Build = { openStore: (await import('../src/index.js')).openStore, importFiles: ImportFiles };
   const builds = { before, after };
-  const dir = join(os.platform() === 'linux' && existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'legado-open-import');
+  const dir = join(benchFiles(), 'legado-open-import');
   mkdirSync(dir, { recursive: true });
   const random = prng(11);
   console.log(`before: ${resolve(beforeDir)}; node ${process.version}, better-sqlite3, ${os.cpus().length} cores, load ${load0}`);

@@ -11,7 +11,6 @@
 //
 //   node dist/bench/point-read.js [--driver node:sqlite|better-sqlite3|bun:sqlite|wasm] [--rounds 200] [--reads 1000] [--fresh [--warm] [--gc] | --sessions | --split]
 import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { join } from 'node:path';
@@ -27,6 +26,7 @@ import { CHAPTER_COLUMNS, chapterFromArray } from './contenders/sql.js';
 import { useEngine } from './engine.js';
 import { flag, load, pairedBlocks, ratio } from './paired.js';
 import { median } from './stats.js';
+import { benchFiles } from './files.js';
 
 const BOOK = 'https://www.site0.example.com/book/1';
 
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   await loadRawEngine(eng.name);
   const rounds = Number(flag('rounds', '200'));
   const reads = Number(flag('reads', '1000'));
-  const dir = mkdtempSync(join(os.platform() === 'linux' ? '/dev/shm' : os.tmpdir(), 'point-read-'));
+  const dir = mkdtempSync(join(benchFiles(), 'point-read-'));
   const path = join(dir, 'p.db');
   const rows = makeChapters(BOOK, 10_000);
   const s0 = openStore(path, { driver: eng.driver, schema: 62 });

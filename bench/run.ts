@@ -28,7 +28,6 @@
 //                         bench/results-<engine>.md; "-" for none)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DriverName } from '../src/index.js';
@@ -47,6 +46,7 @@ import { environment, type GcBeforeClock, median, runHarness, type Measurement, 
 import { targets, label } from './ratios.js';
 import { markdown } from './report.js';
 import { DEFAULT_SIZES, SMOKE_SIZES, workloads, type Sizes, type Workload } from './workloads.js';
+import { benchFiles } from './files.js';
 
 export const CONTENDERS: readonly Contender[] = [
   legadoStore,
@@ -197,7 +197,7 @@ const toJson = (r: Report): ReportJson => ({
 
 /** Runs the harness in `args.processes` child processes, one after another, each with its own seed. */
 function inProcesses(args: BenchArgs): ReportJson[] {
-  const dir = mkdtempSync(join(os.tmpdir(), 'legado-bench-runs-'));
+  const dir = mkdtempSync(join(benchFiles(), 'legado-bench-runs-'));
   try {
     return Array.from({ length: args.processes }, (_, p) => {
       const json = join(dir, `${p}.json`);

@@ -7,7 +7,7 @@
 // (each book ends at its client's last acknowledged position). Results: bench/serve-results.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -18,6 +18,7 @@ import { sortBooks } from '../src/domain/books.js';
 import { startServer } from '../src/node/server.js';
 import { openStore } from '../src/store/open.js';
 import { useNodeDrivers } from '../src/engine/drivers/index.js';
+import { benchFiles } from './files.js';
 
 useNodeDrivers(); // the core's modules imported directly: Node's engines installed as the entry does
 
@@ -114,7 +115,7 @@ async function load(url: string, ms: number, positions: number[], run: Run): Pro
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function main(): Promise<void> {
-  const work = mkdtempSync(join(tmpdir(), 'legado-serve-load-'));
+  const work = mkdtempSync(join(benchFiles(), 'legado-serve-load-'));
   const runs: Record<string, Run> = { store: { latencies: [], errors: 0, requests: 0 }, bare: { latencies: [], errors: 0, requests: 0 } };
   const lost: Record<string, number> = { store: 0, bare: 0 };
   const pairRatios: number[] = [];

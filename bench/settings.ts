@@ -5,9 +5,9 @@
 // "mmap_size = 0" is the store without its memory map. Writes bench/settings.md's figures to stdout.
 //   npm run build && node dist/bench/settings.js [--runs 7] [--driver node:sqlite]
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type DriverName, type NewRow, type Store } from '../src/index.js';
+import { benchFiles } from './files.js';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,7 +26,7 @@ const SETTINGS: Record<string, string[]> = {
   'mmap 1 GiB + cache_size 64 MiB': ['cache_size = -65536'],
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'legado-settings-'));
+const dir = mkdtempSync(join(benchFiles(), 'legado-settings-'));
 const bookUrl = (b: number) => `https://b.example/${b}`;
 const chapter = (b: string, i: number, url = `${b}/c/${i}`): NewRow<'chapters'> => ({
   url,

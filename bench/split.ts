@@ -3,18 +3,18 @@
 // 512,000-byte blocks. Paired runs, alternating; the ratio goes to bench/split-results.md.
 // Run: npx tsc -p tsconfig.json && node dist/bench/split.js [MB] [runs]
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bookFileAt } from '../src/node/localbook.js';
 import { txtFormat } from '../src/localbook/txt/index.js';
+import { benchFiles } from './files.js';
 
 const MB = Number(process.argv[2] ?? 50);
 const RUNS = Number(process.argv[3] ?? 5);
 const RULE =
   '^[ 　\\t]{0,4}(?:序章|楔子|正文(?!完|结)|终章|后记|尾声|番外|第\\s{0,4}[\\d〇零一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟]+?\\s{0,4}(?:章|节(?!课)|卷|集(?![合和])|部(?![分赛游])|篇(?!张))).{0,30}$';
 
-const dir = mkdtempSync(join(tmpdir(), 'split-bench-'));
+const dir = mkdtempSync(join(benchFiles(), 'split-bench-'));
 const path = join(dir, 'big.txt');
 const para = '　　他抬起头，看见天边的云慢慢散开，远处传来钟声，城里的人们开始了新的一天。\n';
 const parts: string[] = [];

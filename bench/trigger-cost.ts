@@ -5,11 +5,11 @@
 //   node dist/bench/trigger-cost.js [--driver better-sqlite3|node:sqlite] [--rounds 300] [--calls 100] [--transaction]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import { join } from 'node:path';
 import { PRAGMAS } from './contenders/raw-engines.js';
 import { flag, load, pairedBlocks, ratio } from './paired.js';
 import { median } from './stats.js';
+import { benchFiles } from './files.js';
 
 interface Conn {
   exec(sql: string): unknown;
@@ -19,7 +19,7 @@ interface Conn {
 
 const require = createRequire(import.meta.url);
 const driver = flag('driver', 'better-sqlite3')!;
-const dir = mkdtempSync(join(os.platform() === 'linux' ? '/dev/shm' : os.tmpdir(), 'trigger-cost-'));
+const dir = mkdtempSync(join(benchFiles(), 'trigger-cost-'));
 let files = 0;
 
 function connect(): Conn {

@@ -7,7 +7,6 @@
 //   node dist/bench/wasm-split.js [--count 10000] [--rounds 30]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../src/index.js';
@@ -16,6 +15,7 @@ import { BULK_CHAPTERS_SQL, chapters } from './data.js';
 import './engine.js'; // the Node engines registered, as for every benchmark
 import { flag, load, pairedBlocks, ratio } from './paired.js';
 import { median } from './stats.js';
+import { benchFiles } from './files.js';
 
 interface Exports {
   sqlite3_bind_null(s: number, i: number): number;
@@ -39,7 +39,7 @@ const PRAGMAS = ['synchronous = NORMAL', 'temp_store = MEMORY', 'foreign_keys = 
 
 async function main(): Promise<void> {
   // The chapters table and its indexes as the store creates them.
-  const dir = mkdtempSync(join(os.tmpdir(), 'wasm-split-'));
+  const dir = mkdtempSync(join(benchFiles(), 'wasm-split-'));
   const template = join(dir, 't.db');
   openStore(template, { schema: 62 }).close();
   const Database = require('better-sqlite3') as typeof BetterSqlite3;

@@ -9,7 +9,7 @@ import { instance } from '../bench/harness.js';
 import { targets, verdict } from '../bench/ratios.js';
 import { bootstrapMedian, pairedRatios } from '../bench/stats.js';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { constants as perfConstants, PerformanceObserver } from 'node:perf_hooks';
@@ -258,14 +258,19 @@ test('processes: rounds of several processes pooled, the results file names comm
   const dir = mkdtempSync(join(os.tmpdir(), 'bench-smoke-'));
   try {
     const out = join(dir, 'r.md');
+    const files = join(dir, 'files');
+    mkdirSync(files);
     const run = fileURLToPath(new URL('../bench/run.js', import.meta.url));
     const child = spawnSync(
       process.execPath,
       [run, '--quick', '--only', 'progress', '--tiers', '1', '--contenders', 'legado-store,raw,raw-again', '--processes', '2', '--repeats', '3', '--out', out],
-      { encoding: 'utf8' },
+      // LEGADO_BENCH_DIR chooses where the runs' files go: the results name it, and nothing is left there.
+      { encoding: 'utf8', env: { ...process.env, LEGADO_BENCH_DIR: files } },
     );
     assert.equal(child.status, 0, child.stderr);
     const md = readFileSync(out, 'utf8');
+    assert.match(md, new RegExp(`^- files: ${files.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    assert.deepEqual(readdirSync(files), []);
     assert.match(md, /Command: `(node|bun) dist\/bench\/run\.js --quick --only progress .*--processes 2 --repeats 3/);
     assert.match(md, /Method: 2 process\(es\) × at least 3 rounds/);
     assert.match(md, new RegExp(`Engine ${testDriver.name} \\(SQLite [\\d.]+\\), (Node v|Bun )[\\d.]+; machine: .+, nproc \\d+, load average`));
