@@ -1,7 +1,7 @@
 // The results file of a run: targets met or not, medians per contender, µs per row at every
 // tier (the scaling table), the detail of every measurement, and how each contender works.
 import { CONTROL_BOUND, fmtMs, fmtRate, fmtUs, instance, STORE, type Report } from './harness.js';
-import { BULK, BULK_LIMIT, byInstance, RESAMPLES, SINGLE_LIMIT, targets } from './ratios.js';
+import { BULK, BULK_LIMIT, byInstance, RESAMPLES, SINGLE_LIMIT, steady, targets } from './ratios.js';
 import type { Interval } from './stats.js';
 import type { Workload } from './workloads.js';
 
@@ -36,7 +36,15 @@ const CONTENDER_NOTES = [
 
 export const x = (v: number | undefined): string => (v === undefined ? '–' : `${v.toFixed(2)}×`);
 /** "[0.98–1.03]": an interval as the tables print it. */
-export const ci = (i: Interval): string => `[${i.low.toFixed(2)}–${i.high.toFixed(2)}]`;
+export const ci = (i: Interval, digits = 2): string => `[${i.low.toFixed(digits)}–${i.high.toFixed(digits)}]`;
+/**
+ * A control's interval: three decimals where two would hide why the run is judged noise (a tight
+ * interval such as 0.996–0.999 prints as [1.00–1.00] with two).
+ */
+export const controlCi = (i: Interval): string => {
+  const hidden = !steady(i) && Number(i.low.toFixed(2)) <= 1 && Number(i.high.toFixed(2)) >= 1;
+  return hidden ? `${i.median.toFixed(3)}× ${ci(i, 3)}` : `${x(i.median)} ${ci(i)}`;
+};
 const mb = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
 
 const GC_TEXT = {
@@ -77,7 +85,7 @@ export function markdown(r: Report, contenders: readonly string[], command: stri
   for (const t of tg) {
     const store = by.get(t.workload)!.get(STORE)!;
     lines.push(
-      `| ${instance(t.workload)} | ${t.workload.title} | ${store.rows} | ${t.target} | ${x(t.ratio.median)} | ${ci(t.ratio)} | ${t.control ? `${x(t.control.median)} ${ci(t.control)}` : '–'} | ${t.verdict === 'met' || t.verdict === 'shown' ? t.verdict : `**${t.verdict}**`} |`,
+      `| ${instance(t.workload)} | ${t.workload.title} | ${store.rows} | ${t.target} | ${x(t.ratio.median)} | ${ci(t.ratio)} | ${t.control ? controlCi(t.control) : '–'} | ${t.verdict === 'met' || t.verdict === 'shown' ? t.verdict : `**${t.verdict}**`} |`,
     );
   }
   lines.push('', '## Medians (wall ms)', '');

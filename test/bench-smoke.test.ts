@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { bench, CONTENDERS, parseArgs } from '../bench/run.js';
 import { instance } from '../bench/harness.js';
 import { targets, verdict } from '../bench/ratios.js';
+import { controlCi } from '../bench/report.js';
 import { bootstrapMedian, pairedRatios } from '../bench/stats.js';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -96,7 +97,7 @@ test('quick mode runs every workload at two tiers against every contender and wr
         report.seed,
       ),
     );
-    const row = `| ${instance(w)} | ${w.title} | ${store.rows} | ${target.target} | ${target.ratio.median.toFixed(2)}× | [${target.ratio.low.toFixed(2)}–${target.ratio.high.toFixed(2)}] | ${target.control!.median.toFixed(2)}× [`;
+    const row = `| ${instance(w)} | ${w.title} | ${store.rows} | ${target.target} | ${target.ratio.median.toFixed(2)}× | [${target.ratio.low.toFixed(2)}–${target.ratio.high.toFixed(2)}] | ${controlCi(target.control!)} |`;
     assert.ok(markdown.includes(row), `printed: ${row}`);
   }
   // store+listener is judged against the same guarantee by hand (Room's tracker on raw code) on
@@ -252,6 +253,16 @@ test('verdicts: met within the limit, noise when the control interval leaves 1.0
   assert.equal(verdict(at(0.99, 1.04), 1.05, at(1.02, 1.09)), 'noise');
   assert.equal(verdict(at(0.99, 1.04), 1.05, at(0.9, 0.99)), 'noise');
   assert.equal(verdict(at(0.99, 1.04), 1.05, steady, false), 'results differ');
+});
+
+test("a control's interval prints with three decimals where two would hide why the run is noise", () => {
+  const at = (median: number, low: number, high: number) => ({ median, low, high, n: 300 });
+  // 0.9962–0.9988 leaves 1.00 out, yet rounds to [1.00–1.00]: the table must show the miss.
+  assert.equal(controlCi(at(0.9975, 0.9962, 0.9988)), '0.998× [0.996–0.999]');
+  assert.equal(controlCi(at(1.0031, 1.0012, 1.0049)), '1.003× [1.001–1.005]');
+  // Containing 1.00, or plainly missing it, two decimals say it.
+  assert.equal(controlCi(at(1.0, 0.994, 1.006)), '1.00× [0.99–1.01]');
+  assert.equal(controlCi(at(1.03, 1.02, 1.04)), '1.03× [1.02–1.04]');
 });
 
 test('processes: rounds of several processes pooled, the results file names command, engine, runtime and machine', () => {
