@@ -263,9 +263,16 @@ test('a small file is parsed whole, a large one streams, and a file longer than 
   assert.ok(progress(streamed(mem(text, 64))).length > 100);
   // Larger than the bound: streamed.
   assert.ok(progress(new JsonRecordReader(mem(text, 64), { wholeFileBytes: bytes - 1 })).length > 100);
-  // A source that declares fewer bytes than it gives (a zip entry's directory may): read whole
+  // A source with no bytes at once (a zip entry's) is read whole from its chunks.
+  const inChunks = (chunk: number): JsonSource => {
+    const { all: _, ...rest } = mem(text, chunk);
+    return rest;
+  };
+  assert.deepEqual(progress(whole(inChunks(64))), [bytes]);
+  assert.ok(progress(new JsonRecordReader(inChunks(64), { wholeFileBytes: bytes - 1 })).length > 100);
+  // One that declares fewer bytes than it gives (a zip entry's directory may): read whole
   // while within the bound, streamed from the start once past it, the same records both ways.
-  const lying = (chunk: number): JsonSource => ({ ...mem(text, chunk), size: 10 });
+  const lying = (chunk: number): JsonSource => ({ ...inChunks(chunk), size: 10 });
   assert.deepEqual(progress(whole(lying(64))), [bytes]);
   assert.ok(progress(new JsonRecordReader(lying(64), { wholeFileBytes: 1000 })).length > 100);
   // A source with a record limit below the bound (a zip entry's recordBytes) streams, so that limit holds.

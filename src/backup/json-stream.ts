@@ -382,20 +382,9 @@ export class JsonRecordReader {
    * it declared), and the other readers read it from the start.
    */
   private wholeGroup(onBytes?: (bytesRead: number) => void): Group | undefined {
-    let bytes = new Uint8Array(this.source.size);
-    let length = 0;
-    // Not this.chunks(): the bytes held are bounded here, and Bun needs no hint for 8 MiB.
-    for (const chunk of this.source.chunks()) {
-      this.bytesRead += chunk.length;
-      if (length + chunk.length > bytes.length) {
-        if (length + chunk.length > this.wholeFileBytes) return undefined;
-        const grown = new Uint8Array(Math.min(this.wholeFileBytes, Math.max(length + chunk.length, 2 * bytes.length)));
-        grown.set(bytes.subarray(0, length));
-        bytes = grown;
-      }
-      bytes.set(chunk, length); // a copy: the source may reuse the chunk
-      length += chunk.length;
-    }
+    const bytes = this.wholeBytes();
+    if (bytes === undefined) return undefined;
+    const { length } = bytes;
     onBytes?.(this.bytesRead);
     let start = length >= 3 && BOM.every((b, k) => bytes[k] === b) ? 3 : 0;
     while (start < length && isSpace(bytes[start]!)) start++;
@@ -413,6 +402,30 @@ export class JsonRecordReader {
     for (let k = 0; k < values.length; k++) if ((depths[k] = measure(values[k])) < 0) return undefined;
     this.root = 'array';
     return { values, depths, facts: factsOf(text, 0) };
+  }
+
+  /** Every byte of the file, in one call where the source can (ByteSource.all); undefined past the bound. */
+  private wholeBytes(): Uint8Array | undefined {
+    const all = this.source.all?.();
+    if (all !== undefined) {
+      this.bytesRead = all.length;
+      return all.length > this.wholeFileBytes ? undefined : all;
+    }
+    let bytes = new Uint8Array(this.source.size);
+    let length = 0;
+    // Not this.chunks(): the bytes held are bounded here, and Bun needs no hint for 8 MiB.
+    for (const chunk of this.source.chunks()) {
+      this.bytesRead += chunk.length;
+      if (length + chunk.length > bytes.length) {
+        if (length + chunk.length > this.wholeFileBytes) return undefined;
+        const grown = new Uint8Array(Math.min(this.wholeFileBytes, Math.max(length + chunk.length, 2 * bytes.length)));
+        grown.set(bytes.subarray(0, length));
+        bytes = grown;
+      }
+      bytes.set(chunk, length); // a copy: the source may reuse the chunk
+      length += chunk.length;
+    }
+    return bytes.subarray(0, length);
   }
 
   /**
