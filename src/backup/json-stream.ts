@@ -10,7 +10,7 @@
 // skipping the records already given, so the caller sees the same records and the same error
 // whichever reader gave them.
 import { TokenParser, Tokenizer } from '@streamparser/json';
-import { collectHint, COLLECT_EVERY } from './collect-hint.js';
+import { collectHint, COLLECT_EVERY, PARSE_WHOLE_FILES } from './runtime-hints.js';
 import { InvalidJsonError, UnsupportedInputError } from './errors.js';
 import { JsonArraySplitter, type SplitElement } from './json-array-splitter.js';
 import { bytesSource, CHUNK_SIZE, concatBytes, utf8Decoder, type ByteSource } from './byte-source.js';
@@ -307,9 +307,10 @@ function parseTogether(
  * Files up to this size are read whole: one JSON.parse of all the text takes a third less time
  * than the chunked reader's parses (2 MB of book sources: 8.3 against 11.1 ms on Node 20, 7.0
  * against 9.7 on Node 24), and holding 8 MiB at once costs a reader nothing worth saving. Every
- * real collection in the corpora is below it (the largest is 4 MB); larger files stream.
+ * real collection in the corpora is below it (the largest is 4 MB); larger files stream. On Bun
+ * every file streams (runtime-hints.ts).
  */
-export const WHOLE_FILE_BYTES = 8 << 20;
+export const WHOLE_FILE_BYTES = PARSE_WHOLE_FILES ? 8 << 20 : 0;
 
 export interface JsonReaderOptions {
   /** A file of secrets (servers.json): errors say where, never what the text around it is. */
@@ -610,7 +611,7 @@ export class JsonRecordReader {
     return tokenizer;
   }
 
-  /** The source's chunks, counted; Bun is asked to collect every COLLECT_EVERY bytes (collect-hint.ts). */
+  /** The source's chunks, counted; Bun is asked to collect every COLLECT_EVERY bytes (runtime-hints.ts). */
   private *chunks(): Generator<Uint8Array> {
     let nextHint = this.bytesRead + COLLECT_EVERY;
     const limit = this.source.recordLimit;
