@@ -141,3 +141,14 @@ test('a long read asks the runtime to collect every 2 MiB (Bun.gc(false); a stan
     else delete g.Bun;
   }
 });
+
+test('a device or pipe is not read in one call (it cannot say how much it holds); a regular file is', () => {
+  const dir = tempDir();
+  const path = join(dir, 'one.json');
+  writeFileSync(path, '[{"bookSourceUrl":"u"}]');
+  assert.equal(Buffer.from(fileSource(path).all!()!).toString(), '[{"bookSourceUrl":"u"}]');
+  assert.equal(fileSource('/dev/null').all!(), undefined);
+  const { reader, records } = read({ name: 'null', path: '/dev/null' });
+  assert.equal(reader.root, 'empty');
+  assert.equal(records.length, 0);
+});

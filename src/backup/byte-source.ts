@@ -11,11 +11,11 @@ export interface ByteSource {
   /** The bytes from the start, a chunk at a time; a chunk may be reused after the next one is asked for. */
   chunks(): Iterable<Uint8Array>;
   /**
-   * Every byte in one call, where the source has them so (bytes in memory, a file read at once):
-   * the whole-file JSON reader's read, a copy fewer than its chunks. May be the source's own
-   * bytes: read them, never write them.
+   * Every byte in one call, where the source has them so (bytes in memory, a regular file read
+   * at once; undefined where it cannot tell their number first): the whole-file JSON reader's
+   * read, a copy fewer than its chunks. May be the source's own bytes: read them, never write them.
    */
-  all?(): Uint8Array;
+  all?(): Uint8Array | undefined;
   /** The most bytes a JSON reader may read without finishing a record (a zip entry's recordBytes); none when absent. */
   readonly recordLimit?: { readonly bytes: number; error(bytes: number): Error };
 }

@@ -369,12 +369,14 @@ export class JsonRecordReader {
   }
 
   /**
-   * Whether the file is read whole first: it is small enough, and a record as large as the
-   * file is within the source's limit (a zip entry's), which reading it whole would otherwise trip.
+   * Whether the file is read whole first: it is small enough (a size of 0, an empty file or a
+   * pipe, streams: a pipe cannot say how much it holds), and a record as large as the file is
+   * within the source's limit (a zip entry's), which reading it whole would otherwise trip.
    */
   private readsWhole(): boolean {
     const limit = this.source.recordLimit;
-    return this.source.size <= this.wholeFileBytes && (limit === undefined || limit.bytes >= this.wholeFileBytes);
+    const { size } = this.source;
+    return size > 0 && size <= this.wholeFileBytes && (limit === undefined || limit.bytes >= this.wholeFileBytes);
   }
 
   /**

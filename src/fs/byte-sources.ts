@@ -24,7 +24,8 @@ export function fileSource(path: string, name = path, chunkSize = CHUNK_SIZE): B
         closeSync(fd);
       }
     },
-    all: () => readFileSync(path),
+    // A regular file only: a pipe or a device (/dev/stdin, `<(...)`) has no size to bound it by.
+    all: () => (statSync(path).isFile() ? readFileSync(path) : undefined),
   };
 }
 
