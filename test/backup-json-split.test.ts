@@ -13,28 +13,7 @@ import { join } from 'node:path';
 import { tempDir } from './helpers/files.js';
 
 const mem = (text: string, chunk?: number): JsonSource => bytesSource('mem.json', Buffer.from(text), chunk);
-/** The chunked and exact readers alone: every file streams, however small (small files are otherwise parsed whole). */
-const streamed = (source: JsonSource) => new JsonRecordReader(source, { wholeFileBytes: 0 });
-/** A small file parsed whole, as the import reads it on V8 (on Bun every file streams). */
-const whole = (source: JsonSource) => new JsonRecordReader(source, { wholeFileBytes: 8 << 20 });
-/** What a reader gives: its records' values, or the error it stopped with. */
-function outcome(reader: JsonRecordReader): unknown[] | Error {
-  const out: unknown[] = [];
-  try {
-    for (const rec of reader.records()) out.push(rec.value);
-    return out;
-  } catch (e) {
-    return e as Error;
-  }
-}
-/** The values read, the same whether the file is read whole or streamed (or the same error, thrown). */
-function values(text: string, chunk: number): unknown[] {
-  const all = outcome(whole(mem(text, chunk)));
-  const chunked = outcome(streamed(mem(text, chunk)));
-  assert.deepEqual(all, chunked, 'read whole and streamed');
-  if (chunked instanceof Error) throw chunked;
-  return chunked;
-}
+const values = (text: string, chunk: number) => [...new JsonRecordReader(mem(text, chunk)).records()].map((r) => r.value);
 
 /** A small deterministic generator, so a failure can be reproduced from its seed. */
 function rng(seed: number): () => number {
@@ -95,7 +74,7 @@ test('the splitter finds element boundaries only outside strings, and refuses wh
 
 test('after an element that does not parse, the records before it come once, then the exact error', () => {
   const text = '[\n  {"a": 1},\n  {"b": 2},\n  {"c": tru}\n]';
-  const reader = streamed(mem(text, 4));
+  const reader = new JsonRecordReader(mem(text, 4));
   const seen: unknown[] = [];
   assert.throws(
     () => {
@@ -110,8 +89,7 @@ test('after an element that does not parse, the records before it come once, the
     (e: unknown) => e instanceof InvalidJsonError && e.line === 3 && e.column === 1,
   );
   // Bytes that are not UTF-8 inside a string.
-  for (const reader of [whole, streamed])
-    assert.throws(() => [...reader(bytesSource('bin.json', Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]))).records()], InvalidJsonError);
+  assert.throws(() => [...new JsonRecordReader(bytesSource('bin.json', Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]))).records()], InvalidJsonError);
 });
 
 /** Records whose strings and nested arrays hold what a cut between elements looks like. */
@@ -129,7 +107,7 @@ test('cuts that strings and nested arrays only look like are not taken: the reco
   for (const indent of [undefined, 1, 2, '\t'] as const) {
     const text = JSON.stringify(items, null, indent);
     for (const chunk of [7, 64, 500, 4096, 1 << 16]) {
-      const records = [...streamed(mem(text, chunk)).records()];
+      const records = [...new JsonRecordReader(mem(text, chunk)).records()];
       assert.deepEqual(
         records.map((r) => r.value),
         items,
@@ -149,36 +127,27 @@ test('what the reader tells of each record: its depth, and whether a surrogate o
   // The long integer must come through exact: it is written as text, not rounded by JSON.stringify.
   const text = JSON.stringify(items, null, 2).replace('9007199254740992', '9007199254740993');
   for (const chunk of [16, 1 << 16]) {
-    const records = [...streamed(mem(text, chunk)).records()];
+    const records = [...new JsonRecordReader(mem(text, chunk)).records()];
     assert.deepEqual(
       records.map((r) => r.text?.depth),
       [1, 4, 1, 1, 1, 1],
     );
     assert.equal(records[5]!.value && (records[5]!.value as { n: unknown }).n, 9007199254740993n);
-    // Facts are per parsed group (a file read whole is one): a record alone in its group is exact; a shared group may only say "check".
-    for (const reader of [whole, streamed]) {
-      const only = (i: number) => [...reader(mem(JSON.stringify([items[i]]), chunk)).records()][0]!.text!;
-      assert.deepEqual([only(2).surrogates, only(2).separators], [false, false]);
-      assert.equal(only(3).surrogates, false); // an emoji decoded from UTF-8: a pair, not lone, and no escape
-      assert.equal(only(4).separators, true);
-      const escaped = [...reader(mem('[{"s": "\\ud83d"}, {"t": "\\u2029"}]', chunk)).records()];
-      assert.equal(escaped[0]!.text!.surrogates, true);
-      assert.equal(escaped[1]!.text!.separators, true);
-    }
+    // Facts are per parsed group: a record alone in its group is exact; a shared group may only say "check".
+    const only = (i: number) => [...new JsonRecordReader(mem(JSON.stringify([items[i]]), chunk)).records()][0]!.text!;
+    assert.deepEqual([only(2).surrogates, only(2).separators], [false, false]);
+    assert.equal(only(3).surrogates, false); // an emoji decoded from UTF-8: a pair, not lone, and no escape
+    assert.equal(only(4).separators, true);
+    const escaped = [...new JsonRecordReader(mem('[{"s": "\\ud83d"}, {"t": "\\u2029"}]', chunk)).records()];
+    assert.equal(escaped[0]!.text!.surrogates, true);
+    assert.equal(escaped[1]!.text!.separators, true);
   }
-  // Read whole, the depths are each record's own (the long integer left out: that file is not read whole).
-  assert.deepEqual(
-    [...whole(mem(JSON.stringify(items.slice(0, 5)))).records()].map((r) => r.text?.depth),
-    [1, 4, 1, 1, 1],
-  );
   // Escapes are looked at one by one up to a number, then by a search of the whole text: either
   // way a surrogate or separator escape is found wherever it is, in either case, and escapes of
   // anything else (JavaScript in a rule writes `\\u5206`: a `\u` after an escaped backslash) rule
   // out both.
   const factsOf = (text: string) => {
-    const [rec] = [...whole(mem(text, 1 << 16)).records()];
-    const [again] = [...streamed(mem(text, 1 << 16)).records()];
-    assert.deepEqual(again!.text, rec!.text);
+    const [rec] = [...new JsonRecordReader(mem(text, 1 << 16)).records()];
     return [rec!.text!.surrogates, rec!.text!.separators];
   };
   for (const n of [0, 3, 40, 65, 500]) {
@@ -201,7 +170,7 @@ test('a file read through one reused buffer: an element across many chunks, and 
   const good = join(dir, 'good.json');
   writeFileSync(good, JSON.stringify(items, null, 2));
   for (const chunk of [13, 256, 4096]) {
-    const records = [...streamed(fileSource(good, good, chunk)).records()];
+    const records = [...new JsonRecordReader(fileSource(good, good, chunk)).records()];
     assert.deepEqual(
       records.map((r) => r.value),
       items,
@@ -216,7 +185,7 @@ test('a file read through one reused buffer: an element across many chunks, and 
   writeFileSync(bad, `[\n{"a": "${'书'.repeat(1000)}", "b": tru }\n]`);
   for (const chunk of [13, 256]) {
     assert.throws(
-      () => [...streamed(fileSource(bad, 'bad.json', chunk)).records()],
+      () => [...new JsonRecordReader(fileSource(bad, 'bad.json', chunk)).records()],
       (e: unknown) => e instanceof InvalidJsonError && e.line === 2 && e.column === 1019,
     );
   }
@@ -228,7 +197,7 @@ test('elements longer than the reader keeps at first (128 KB) and than it carrie
   for (const indent of [undefined, 2] as const) {
     const text = JSON.stringify(items, null, indent);
     for (const chunk of [4096, 1 << 16]) {
-      const records = [...streamed(mem(text, chunk)).records()];
+      const records = [...new JsonRecordReader(mem(text, chunk)).records()];
       assert.deepEqual(
         records.map((r) => r.value),
         items,
@@ -245,41 +214,4 @@ test('elements longer than the reader keeps at first (128 KB) and than it carrie
       );
     }
   }
-});
-
-test('a small file is parsed whole, a large one streams, and a file longer than it said is read right either way', () => {
-  const items = lookalikes(200);
-  const text = JSON.stringify(items, null, 2);
-  const progress = (reader: JsonRecordReader) => {
-    const calls: number[] = [];
-    const got = [...reader.records((bytes) => calls.push(bytes))].map((r) => r.value);
-    assert.deepEqual(got, items);
-    return calls;
-  };
-  const bytes = Buffer.byteLength(text);
-  // Read whole: one progress call, after every byte, however small the chunks.
-  assert.deepEqual(progress(whole(mem(text, 64))), [bytes]);
-  // By default: read whole on V8 (Node, Chromium), streamed on Bun, where that is faster.
-  const byDefault = progress(new JsonRecordReader(mem(text, 64)));
-  if ((globalThis as { Bun?: unknown }).Bun === undefined) assert.deepEqual(byDefault, [bytes]);
-  else assert.ok(byDefault.length > 100);
-  // Streamed: progress after every chunk.
-  assert.ok(progress(streamed(mem(text, 64))).length > 100);
-  // Larger than the bound: streamed.
-  assert.ok(progress(new JsonRecordReader(mem(text, 64), { wholeFileBytes: bytes - 1 })).length > 100);
-  // A source with no bytes at once (a zip entry's) is read whole from its chunks.
-  const inChunks = (chunk: number): JsonSource => {
-    const { all: _, ...rest } = mem(text, chunk);
-    return rest;
-  };
-  assert.deepEqual(progress(whole(inChunks(64))), [bytes]);
-  assert.ok(progress(new JsonRecordReader(inChunks(64), { wholeFileBytes: bytes - 1 })).length > 100);
-  // One that declares fewer bytes than it gives (a zip entry's directory may): read whole
-  // while within the bound, streamed from the start once past it, the same records both ways.
-  const lying = (chunk: number): JsonSource => ({ ...inChunks(chunk), size: 10 });
-  assert.deepEqual(progress(whole(lying(64))), [bytes]);
-  assert.ok(progress(new JsonRecordReader(lying(64), { wholeFileBytes: 1000 })).length > 100);
-  // A source with a record limit below the bound (a zip entry's recordBytes) streams, so that limit holds.
-  const limited: JsonSource = { ...mem(text, 64), recordLimit: { bytes: 4096, error: () => new Error('limit') } };
-  assert.ok(progress(new JsonRecordReader(limited, { wholeFileBytes: bytes })).length > 100);
 });

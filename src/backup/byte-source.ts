@@ -10,12 +10,6 @@ export interface ByteSource {
   readonly size: number;
   /** The bytes from the start, a chunk at a time; a chunk may be reused after the next one is asked for. */
   chunks(): Iterable<Uint8Array>;
-  /**
-   * Every byte in one call, where the source has them so (bytes in memory, a regular file read
-   * at once; undefined where it cannot tell their number first): the whole-file JSON reader's
-   * read, a copy fewer than its chunks. May be the source's own bytes: read them, never write them.
-   */
-  all?(): Uint8Array | undefined;
   /** The most bytes a JSON reader may read without finishing a record (a zip entry's recordBytes); none when absent. */
   readonly recordLimit?: { readonly bytes: number; error(bytes: number): Error };
 }
@@ -43,7 +37,6 @@ export function bytesSource(name: string, data: Uint8Array, chunkSize = CHUNK_SI
     *chunks() {
       for (let at = 0; at < data.length; at += chunkSize) yield data.subarray(at, at + chunkSize);
     },
-    all: () => data,
   };
 }
 

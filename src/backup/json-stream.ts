@@ -2,15 +2,13 @@
 // (or a top-level object as one record), never the whole text at once. Synchronous, so one
 // import can run inside one SQLite transaction. Invalid JSON is reported with line and column.
 //
-// Three readers: a small file (WHOLE_FILE_BYTES) is one JSON.parse of all its text, as code
-// written by hand reads it; a larger one's elements go to JSON.parse a chunk at a time; the exact
-// one tokenizes byte by byte and knows the line and column of any error. The whole read gives
-// nothing unless all of it parses; the chunked one may stop where an element does not parse (or
-// the file is not a plain array), and the exact one then reads the file again from the start,
-// skipping the records already given, so the caller sees the same records and the same error
-// whichever reader gave them.
+// Two readers: a fast one hands the elements of the array to the engine's JSON.parse a chunk at a
+// time; the exact one tokenizes byte by byte and knows the line and column of any error. The
+// fast one is tried first; where it cannot go on (the file is not a plain array, or some element
+// does not parse), the exact one reads the file again from the start, skipping the records
+// already given, so the caller sees the same records and the same error either way.
 import { TokenParser, Tokenizer } from '@streamparser/json';
-import { collectHint, COLLECT_EVERY, PARSE_WHOLE_FILES } from './runtime-hints.js';
+import { collectHint, COLLECT_EVERY } from './collect-hint.js';
 import { InvalidJsonError, UnsupportedInputError } from './errors.js';
 import { JsonArraySplitter, type SplitElement } from './json-array-splitter.js';
 import { bytesSource, CHUNK_SIZE, concatBytes, utf8Decoder, type ByteSource } from './byte-source.js';
@@ -43,11 +41,7 @@ export interface TextFacts {
   readonly separators: boolean;
 }
 
-/**
- * `\u` escapes looked at one by one in a text, and one more per KiB of it; beyond, a text full
- * of them is searched by regular expression. A file read whole (2 MB of sources holds 100-200
- * escapes) is then looked at escape by escape: 0.4 ms, where the two searches take 1.0.
- */
+/** `\u` escapes looked at one by one in a text; beyond, a text full of them is searched by regular expression. */
 const ESCAPES_ONE_BY_ONE = 64;
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 const SEPARATOR_ESCAPE = /\\u202[89]/;
@@ -63,7 +57,7 @@ function factsOf(text: string, depth: number): TextFacts {
   let separators = false;
   let seen = 0;
   for (let i = text.indexOf('\\u'); i !== -1; i = text.indexOf('\\u', i + 2)) {
-    if (++seen > ESCAPES_ONE_BY_ONE + (text.length >> 10)) {
+    if (++seen > ESCAPES_ONE_BY_ONE) {
       surrogates = SURROGATE_ESCAPE.test(text);
       separators = SEPARATOR_ESCAPE.test(text);
       break;
@@ -222,18 +216,14 @@ class Pending {
  * The records of a parsed group, numbered from `index`; returns the index after them. Records
  * of one depth share their facts (the rest are the group's): one object fewer per record.
  */
-function* give(group: Group, index: number, release = false): Generator<JsonRecord, number> {
+function* give(group: Group, index: number): Generator<JsonRecord, number> {
   const { surrogates, separators } = group.facts;
   const byDepth = new Map<number, TextFacts>();
-  const { values } = group;
-  for (let k = 0; k < values.length; k++) {
+  for (let k = 0; k < group.values.length; k++) {
     const depth = group.depths[k]!;
     let text = byDepth.get(depth);
     if (text === undefined) byDepth.set(depth, (text = { depth, surrogates, separators }));
-    const value = values[k];
-    // `release`: a whole file's records are let go as they are given, so the file's values are not all held to the end.
-    if (release) values[k] = undefined;
-    yield { index: index++, value, text };
+    yield { index: index++, value: group.values[k], text };
   }
   return index;
 }
@@ -303,22 +293,6 @@ function parseTogether(
   }
 }
 
-/**
- * Files up to this size are read whole: one JSON.parse of all the text takes a third less time
- * than the chunked reader's parses (2 MB of book sources: 8.3 against 11.1 ms on Node 20, 7.0
- * against 9.7 on Node 24), and holding 8 MiB at once costs a reader nothing worth saving. Every
- * real collection in the corpora is below it (the largest is 4 MB); larger files stream. On Bun
- * every file streams (runtime-hints.ts).
- */
-export const WHOLE_FILE_BYTES = PARSE_WHOLE_FILES ? 8 << 20 : 0;
-
-export interface JsonReaderOptions {
-  /** A file of secrets (servers.json): errors say where, never what the text around it is. */
-  readonly secret?: boolean | undefined;
-  /** Files up to this many bytes are parsed whole (WHOLE_FILE_BYTES); 0 streams every file. */
-  readonly wholeFileBytes?: number | undefined;
-}
-
 export class JsonRecordReader {
   readonly source: JsonSource;
   /** What the file holds at the top level, known once reading has begun. */
@@ -332,12 +306,9 @@ export class JsonRecordReader {
   /** A file of secrets (servers.json): errors say where, never what the text around it is. */
   private readonly secret: boolean;
 
-  private readonly wholeFileBytes: number;
-
-  constructor(source: JsonSource, options: JsonReaderOptions = {}) {
+  constructor(source: JsonSource, options: { readonly secret?: boolean } = {}) {
     this.source = source;
     this.secret = options.secret ?? false;
-    this.wholeFileBytes = options.wholeFileBytes ?? WHOLE_FILE_BYTES;
   }
 
   /** Bytes in the source (as declared; the bytes actually read once reading is done). */
@@ -353,82 +324,12 @@ export class JsonRecordReader {
   }
 
   private *allRecords(onBytes?: (bytesRead: number) => void): Generator<JsonRecord> {
-    const whole = this.readsWhole() ? this.wholeGroup(onBytes) : undefined;
-    if (whole !== undefined) {
-      yield* give(whole, 0, true);
-      return;
-    }
-    this.bytesRead = 0;
-    this.sinceRecord = 0;
     const given = yield* this.fastRecords(onBytes);
     if (given === ALL) return;
     this.bytesRead = 0;
     this.sinceRecord = 0;
     this.root = 'unread';
     for (const rec of this.exactRecords(onBytes)) if (rec.index >= given) yield rec;
-  }
-
-  /**
-   * Whether the file is read whole first: it is small enough (a size of 0, an empty file or a
-   * pipe, streams: a pipe cannot say how much it holds), and a record as large as the file is
-   * within the source's limit (a zip entry's), which reading it whole would otherwise trip.
-   */
-  private readsWhole(): boolean {
-    const limit = this.source.recordLimit;
-    const { size } = this.source;
-    return size > 0 && size <= this.wholeFileBytes && (limit === undefined || limit.bytes >= this.wholeFileBytes);
-  }
-
-  /**
-   * The whole file parsed at once, when it is a plain array that JSON.parse reads as the exact
-   * reader would (no integer beyond 2^53); undefined otherwise (or when it holds more bytes than
-   * it declared), and the other readers read it from the start.
-   */
-  private wholeGroup(onBytes?: (bytesRead: number) => void): Group | undefined {
-    const bytes = this.wholeBytes();
-    if (bytes === undefined) return undefined;
-    const { length } = bytes;
-    onBytes?.(this.bytesRead);
-    let start = length >= 3 && BOM.every((b, k) => bytes[k] === b) ? 3 : 0;
-    while (start < length && isSpace(bytes[start]!)) start++;
-    if (bytes[start] !== 0x5b) return undefined; // an object, a scalar, nothing, or junk: the other readers say which
-    let text: string;
-    let values: unknown;
-    try {
-      text = utf8Decoder().decode(bytes.subarray(start, length));
-      values = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    if (!Array.isArray(values)) return undefined;
-    const depths = new Array<number>(values.length);
-    for (let k = 0; k < values.length; k++) if ((depths[k] = measure(values[k])) < 0) return undefined;
-    this.root = 'array';
-    return { values, depths, facts: factsOf(text, 0) };
-  }
-
-  /** Every byte of the file, in one call where the source can (ByteSource.all); undefined past the bound. */
-  private wholeBytes(): Uint8Array | undefined {
-    const all = this.source.all?.();
-    if (all !== undefined) {
-      this.bytesRead = all.length;
-      return all.length > this.wholeFileBytes ? undefined : all;
-    }
-    let bytes = new Uint8Array(this.source.size);
-    let length = 0;
-    // Not this.chunks(): the bytes held are bounded here, and Bun needs no hint for 8 MiB.
-    for (const chunk of this.source.chunks()) {
-      this.bytesRead += chunk.length;
-      if (length + chunk.length > bytes.length) {
-        if (length + chunk.length > this.wholeFileBytes) return undefined;
-        const grown = new Uint8Array(Math.min(this.wholeFileBytes, Math.max(length + chunk.length, 2 * bytes.length)));
-        grown.set(bytes.subarray(0, length));
-        bytes = grown;
-      }
-      bytes.set(chunk, length); // a copy: the source may reuse the chunk
-      length += chunk.length;
-    }
-    return bytes.subarray(0, length);
   }
 
   /**
@@ -613,7 +514,7 @@ export class JsonRecordReader {
     return tokenizer;
   }
 
-  /** The source's chunks, counted; Bun is asked to collect every COLLECT_EVERY bytes (runtime-hints.ts). */
+  /** The source's chunks, counted; Bun is asked to collect every COLLECT_EVERY bytes (collect-hint.ts). */
   private *chunks(): Generator<Uint8Array> {
     let nextHint = this.bytesRead + COLLECT_EVERY;
     const limit = this.source.recordLimit;

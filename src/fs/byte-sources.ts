@@ -1,7 +1,7 @@
 // The Node side of the byte sources (backup/byte-source.ts): files read a chunk at a time, and random
 // access to a zip on disk. Only the path-based entry points (backup-import.ts, backup-export.ts)
 // import this module; the in-memory pipeline never does.
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { CHUNK_SIZE, type ByteSource, type RandomAccess } from '../backup/byte-source.js';
 import { hasSqliteHeader } from '../engine/traceless-read.js';
 
@@ -24,8 +24,6 @@ export function fileSource(path: string, name = path, chunkSize = CHUNK_SIZE): B
         closeSync(fd);
       }
     },
-    // A regular file only: a pipe or a device (/dev/stdin, `<(...)`) has no size to bound it by.
-    all: () => (statSync(path).isFile() ? readFileSync(path) : undefined),
   };
 }
 
