@@ -68,7 +68,7 @@ export function importDatabase(store: Store<SchemaVersion>, path: string, option
   const started = performance.now();
   const driver = resolveDriver(options.driver);
   if (samePath(driver, store.path, path)) throw new UnsupportedInputError(path, 'this is the store itself');
-  refuseDamagedStore(store);
+  refuseDamagedStore(store, 'all');
   const source = openForeignDatabase(path, driver);
   try {
     const db = source.db;

@@ -394,8 +394,12 @@ function definedOnly(options: ImportOptions): Partial<ImportChoices> {
 
 export function runImport(store: Store<SchemaVersion>, plan: Plan, options: ImportOptions): ImportResult {
   // A damaged page the import does not touch would be left as it is, behind a successful import:
-  // the store's pages are checked first, and a damaged store takes nothing.
-  refuseDamagedStore(store);
+  // the store's pages are checked first, and the indexes of the tables it writes against their
+  // rows (a unique index that lost a row would let a duplicate in); a damaged store takes nothing.
+  refuseDamagedStore(
+    store,
+    BACKUP_FILES.map((f) => f.table),
+  );
   const started = performance.now();
   const totalBytes = plan.files.reduce((n, f) => n + f.source.size, 0);
   const run = new ImportRun(store, options, totalBytes);

@@ -7,10 +7,16 @@ import { markDamaged } from '../store/guard.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 
-/** CORRUPT when the store is damaged; a closed store is STORE_CLOSED, as any call on it. */
-export function refuseDamagedStore(store: Store<SchemaVersion>): void {
+/**
+ * CORRUPT when the store is damaged: its pages (quick_check), and the indexes of `tables` (the
+ * ones the import writes; 'all': every table) against their rows, since a write trusts them. A
+ * closed store is STORE_CLOSED, as any call on it.
+ */
+export function refuseDamagedStore(store: Store<SchemaVersion>, tables: readonly string[] | 'all' = []): void {
+  const present = store.schema.tables.map((t) => t.name);
+  const checked = tables === 'all' ? present : present.filter((t) => tables.includes(t));
   try {
-    refuseDamaged(store.db, store.path, 'none');
+    refuseDamaged(store.db, store.path, 'none', undefined, checked);
   } catch (e) {
     const typed = engineError(store.path, e);
     // Closed as any store SQLite found damaged: a -wal that was beside it stays apart from it.
