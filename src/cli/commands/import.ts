@@ -126,7 +126,8 @@ export function registerImport(program: Command, io: CliRun): void {
       else io.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderImport(result));
       const hint = databases.length ? undefined : nothingStoredHint(result);
       if (hint !== undefined) {
-        io.stderr.write(`legado-store: nothing was stored: ${hint}\n`);
+        // A refusal, in the form of every other: CODE: message.
+        io.stderr.write(`legado-store: IMPORT_REJECTED: nothing was stored: ${hint}\n`);
         io.exitCode = EXIT.failure;
       }
       // A new store is named once the import is through.
