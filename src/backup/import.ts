@@ -5,7 +5,7 @@
 // transaction: an import is stored whole or not at all, and a strict import fails on the first
 // skipped record. No Node module is imported here: the browser bundle takes this file.
 import { LegadoStoreError, FileAccessError } from '../errors.js';
-import { refuseDamagedStore } from './store-check.js';
+import { afterImportNotes, refuseDamagedStore } from './store-check.js';
 import type { Table } from '../schema/index.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
@@ -418,7 +418,7 @@ export function runImport(store: Store<SchemaVersion>, plan: Plan, options: Impo
     for (const file of plan.files) run.importFile(file);
     if (options.strict && run.merger.skipped.length > 0) throw new ImportRejectedError(result());
   });
-  return result();
+  return { ...result(), ...afterImportNotes(store) };
 }
 
 keepSpecimen(new ImportRun(undefined as never, {}, 0));

@@ -1,11 +1,21 @@
 // Before an import writes: the store's pages, so that a damaged page the import would not touch
 // is not left behind a successful import.
 import { refuseDamaged } from '../engine/integrity.js';
-import { CorruptError } from '../errors.js';
+import { CorruptError, type Damage } from '../errors.js';
+import { appNotes } from '../domain/invariants.js';
 import { engineError } from '../engine/errors.js';
 import { markDamaged } from '../store/guard.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
+
+/**
+ * After an import's write: what the store holds that the app lives with but a reader may want to
+ * know (domain/invariants.ts appNotes), for the import's report; nothing when there is none.
+ */
+export function afterImportNotes(store: Store<SchemaVersion>): { warnings?: readonly Damage[] } {
+  const warnings = appNotes(store.db, store.schema);
+  return warnings.length > 0 ? { warnings } : {};
+}
 
 /**
  * CORRUPT when the store is damaged: its pages (quick_check), and the indexes of `tables` (the
