@@ -125,7 +125,12 @@ test('a Map, a Date, a class instance or an array is no row: every table refuses
         );
       }
       const { [t.primaryKey[0]!.field]: _key, ...patch } = other;
-      const patchShape = given instanceof Map ? new Map(Object.entries(patch)) : Array.isArray(given) ? Object.values(patch) : Object.assign(Object.create(Object.getPrototypeOf(given) as object) as object, patch);
+      const patchShape =
+        given instanceof Map
+          ? new Map(Object.entries(patch))
+          : Array.isArray(given)
+            ? Object.values(patch)
+            : Object.assign(Object.create(Object.getPrototypeOf(given) as object) as object, patch);
       assert.throws(
         () => api.update!(keyOf(t, row), patchShape),
         (e: unknown) => e instanceof ValueTypeError && e.table === t.name && e.message === `${t.name}.(patch): expected ${ROW}, got ${what}`,
@@ -248,7 +253,10 @@ test('every domain call given null or undefined for an argument answers or throw
   assert.deepEqual(untyped, []);
   // The finding as reported, and a row argument that is no plain object where the area copies it.
   assert.throws(() => areas.rss!.addArticles!('o', 's', null), invalid('rss.addArticles: articles: expected an array of article objects, got null'));
-  assert.throws(() => areas.rss!.addArticles!('o', 's', [new Map([['link', 'l']])]), invalid('rss.addArticles: articles[0]: expected a plain object, got Map object'));
+  assert.throws(
+    () => areas.rss!.addArticles!('o', 's', [new Map([['link', 'l']])]),
+    invalid('rss.addArticles: articles[0]: expected a plain object, got Map object'),
+  );
   assert.throws(() => areas.rss!.star!(new Map([['link', 'l']])), invalid('rss.star: article: expected a plain object, got Map object'));
   assert.throws(() => areas.replaceRules!.add!(new Map([['pattern', 'x']])), invalid('replaceRules.add: rule: expected a plain object, got Map object'));
   assert.throws(
@@ -268,7 +276,9 @@ test('a lone UTF-16 surrogate is refused by every write of the typed API, naming
     e.code === 'WRONG_TYPE' &&
     e.table === table &&
     e.fields[0] === field &&
-    e.message.replace(/^row \d+: /, "").startsWith(`${table}.${field}: expected text without a lone UTF-16 surrogate (one at index ${index}: UTF-8 cannot store it), got string `);
+    e.message
+      .replace(/^row \d+: /, '')
+      .startsWith(`${table}.${field}: expected text without a lone UTF-16 surrogate (one at index ${index}: UTF-8 cannot store it), got string `);
   assert.throws(() => s.tables.books.insert(book('b2', { name: 'a\ud800b' })), lone('books', 'name', 1));
   assert.throws(() => s.tables.books.upsert(book('b1', { author: '\udc00' })), lone('books', 'author', 0));
   assert.throws(() => s.tables.books.insertMany([book('b3'), book('b4', { intro: 'ok 📚 \ud83d' })]), lone('books', 'intro', 6));

@@ -295,7 +295,7 @@ test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names th
   );
 });
 
-test('dedupe --write keeps every field of the app\'s JSON, enabledReview and fields no schema has among them, with its value', async () => {
+test("dedupe --write keeps every field of the app's JSON, enabledReview and fields no schema has among them, with its value", async () => {
   // A source as the app's JSON carries it at 3.23 (enabledReview, rule objects, a login UI) and
   // one with a field of a fork's; each with a duplicate that goes.
   const app = {

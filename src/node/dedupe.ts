@@ -161,7 +161,11 @@ export function readSourceFile(path: string, version: SchemaVersion = NEWEST_VER
     // The fields the build counted as not kept (its report's counts went up for this record).
     const record = rec.value as Record<string, unknown>;
     const counted = (k: string): boolean => (report.droppedFields[k] ?? report.unknownFields[k] ?? 0) > (before[k] ?? 0);
-    const extra = Object.fromEntries(Object.keys(record).filter(counted).map((k) => [k, record[k]]));
+    const extra = Object.fromEntries(
+      Object.keys(record)
+        .filter(counted)
+        .map((k) => [k, record[k]]),
+    );
     entries.push({ row: built.row, position: rec.index, ...(Object.keys(extra).length > 0 && { extra }) });
   }
   return { entries, skipped, keptAsGiven: { ...report.droppedFields, ...report.unknownFields } };

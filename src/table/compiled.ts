@@ -311,7 +311,9 @@ const finders = new WeakMap<Table, Map<string, FindGetter | null>>();
 function makeFinder(table: Table, cols: readonly Column[]): FindGetter {
   const args = cols.map((_, i) => `v${i}`);
   const tests = cols.map((c, i) =>
-    c.js === 'string' ? `if (typeof v${i} !== "string" || !WF(v${i})) return CHECKED;` : `if (typeof v${i} !== "number" || !Number.isInteger(v${i})) return CHECKED;`,
+    c.js === 'string'
+      ? `if (typeof v${i} !== "string" || !WF(v${i})) return CHECKED;`
+      : `if (typeof v${i} !== "number" || !Number.isInteger(v${i})) return CHECKED;`,
   );
   const body = [
     ...tests,
