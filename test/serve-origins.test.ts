@@ -155,6 +155,10 @@ test('Host: only the bound address and localhost with the port, and listed names
     const write = await raw(s.server.url, '/saveBook', 'POST', { Host: host, Origin: `http://${host}`, 'Content-Type': 'text/plain' }, BOOK);
     assert.equal(write.status, 421, host);
   }
+  // A target naming another host (absolute form) is checked on that name too.
+  const absolute = await raw(s.server.url, `http://evil.example:${port}/getBookshelf`, 'GET', { Host: `127.0.0.1:${port}` });
+  assert.equal(absolute.status, 421);
+  assert.doesNotMatch(absolute.body, /三体/);
   for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`]) {
     const res = await raw(s.server.url, '/getBookshelf', 'GET', { Host: host });
     assert.equal(res.status, 200, host);

@@ -96,7 +96,8 @@ export function checkHost(req: DoorRequest, allowed: readonly string[] | undefin
     if (!hostAllowed(host, allowed)) {
       return {
         status: 421,
-        text: `Misdirected Request: this server answers the Host names ${allowed.join(', ')}, not ${JSON.stringify(host.slice(0, 100))} (another name pointed at this machine is how a web page reaches a local server: list a name you use with --allowed-host)`,
+        // The names answered are left out: a rebinding page can read this answer.
+        text: `Misdirected Request: this server does not answer for the Host ${JSON.stringify(host.slice(0, 100))} (another name pointed at this machine is how a web page reaches a local server; the operator can list a name with --allowed-host)`,
       };
     }
   }
