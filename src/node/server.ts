@@ -17,6 +17,7 @@ import { createApp } from '../server/app.js';
 import type { AnyStore, ServeOptions } from '../server/context.js';
 import { startSockets } from './server-sockets.js';
 import { staticFolder } from './static-files.js';
+import { defaultHosts } from '../server/origin-policy.js';
 
 export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage'> {
   readonly host?: string;
@@ -47,27 +48,36 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => {});
   const sync = options.webdav ? webdavSync(store, options.webdav) : undefined;
-  const app = createApp(store, {
-    ...options,
-    staticFile: options.web ? await staticFolder(options.web) : undefined,
-    databaseFile: () => databaseFile(store),
-    bookStorage: folderStorage(options.booksDir ?? defaultBooksDir(store.path)),
-    uploadProgress: sync
-      ? async (p) => {
-          try {
-            await sync.pushProgress(p);
-            return true;
-          } catch (e) {
-            log(`progress upload failed for ${p.name} / ${p.author}: ${(e as Error).message}`);
-            return false;
+  const staticFile = options.web ? await staticFolder(options.web) : undefined;
+  // The Host names answered depend on the port, known once listening: the app is made then, and
+  // a request before that (none can come: the listen callback runs first) would be refused.
+  const hostsFor = (port: number): string[] | undefined =>
+    options.auth && !options.allowedHosts?.length ? undefined : defaultHosts(host, port, options.allowedHosts ?? []);
+  const appFor = (port: number) =>
+    createApp(store, {
+      ...options,
+      allowedHosts: hostsFor(port),
+      staticFile,
+      databaseFile: () => databaseFile(store),
+      bookStorage: folderStorage(options.booksDir ?? defaultBooksDir(store.path)),
+      uploadProgress: sync
+        ? async (p) => {
+            try {
+              await sync.pushProgress(p);
+              return true;
+            } catch (e) {
+              log(`progress upload failed for ${p.name} / ${p.author}: ${(e as Error).message}`);
+              return false;
+            }
           }
-        }
-      : undefined,
-  });
+        : undefined,
+    });
+  let app: ReturnType<typeof createApp> | undefined;
 
   let inFlight = 0;
   let drained: (() => void) | undefined;
   const fetch = async (req: Request): Promise<Response> => {
+    if (!app) return new Response('Service Unavailable: starting', { status: 503 });
     inFlight++;
     try {
       return await app.fetch(req);
@@ -81,9 +91,14 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
     s.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
+  app = appFor(port);
   let sockets: WebSocketServer;
   try {
-    sockets = await startSockets(host, options.port === 0 ? 0 : port + 1);
+    sockets = await startSockets(host, options.port === 0 ? 0 : port + 1, {
+      httpPort: port,
+      corsOrigins: new Set(options.corsOrigins ?? []),
+      allowedHosts: (wsPort) => hostsFor(wsPort),
+    });
   } catch (e) {
     server.close();
     throw e;

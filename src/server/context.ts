@@ -15,6 +15,10 @@ export interface ServeOptions {
   readonly maxBodyBytes?: number;
   /** HTTP Basic credentials every request must carry (required off 127.0.0.1 by the CLI). */
   readonly auth?: { readonly user: string; readonly password: string } | undefined;
+  /** Origins (`scheme://host[:port]`, normalised: origin-policy.ts) of pages elsewhere that may read and write, with a CORS grant; others may change nothing. */
+  readonly corsOrigins?: readonly string[] | undefined;
+  /** Host header values answered (`name:port`, or `name` on any port); undefined: any (a server behind credentials). Others get 421. */
+  readonly allowedHosts?: readonly string[] | undefined;
   /**
    * Uploads a book's progress to the app's WebDAV folder and records the sync (syncTime);
    * resolves false, never rejects, when the upload failed. None: nothing is uploaded.

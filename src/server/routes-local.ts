@@ -8,7 +8,7 @@ import { apiAnswer, fail, ok } from './envelope.js';
 
 export function localBookRoutes(app: Hono, { store, options }: RouteContext): void {
   app.post('/addLocalBook', async (c) => {
-    const answer = (env: Parameters<typeof apiAnswer>[1]) => apiAnswer(c.req.header('origin'), env);
+    const answer = (env: Parameters<typeof apiAnswer>[0]) => apiAnswer(env);
     let form: Record<string, string | File | (string | File)[]> = {};
     try {
       if (/multipart\/form-data|application\/x-www-form-urlencoded/i.test(c.req.header('content-type') ?? '')) form = await c.req.parseBody({ all: true });
