@@ -17,8 +17,9 @@ import { createApp } from '../server/app.js';
 import type { AnyStore, ServeOptions } from '../server/context.js';
 import { startSockets } from './server-sockets.js';
 import { staticFolder } from './static-files.js';
+import { asyncRuleThreads } from './rule-thread.js';
 
-export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage'> {
+export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage' | 'rules'> {
   readonly host?: string;
   /** HTTP port (default 1122; 0 picks a free one, and the WebSocket port is then free-chosen too). */
   readonly port?: number;
@@ -47,8 +48,10 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => {});
   const sync = options.webdav ? webdavSync(store, options.webdav) : undefined;
+  const rules = asyncRuleThreads(); // the users' rules off the server's thread
   const app = createApp(store, {
     ...options,
+    rules,
     staticFile: options.web ? await staticFolder(options.web) : undefined,
     databaseFile: () => databaseFile(store),
     bookStorage: folderStorage(options.booksDir ?? defaultBooksDir(store.path)),
@@ -110,6 +113,7 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
       if (inFlight > 0) await Promise.race([new Promise<void>((r) => (drained = r)), limit]);
       await Promise.race([stopped, limit]);
       clearInterval(sweep);
+      await rules.close();
     })());
 
   return { url: `http://${shown}:${port}/`, wsUrl: `ws://${shown}:${wsPort}/`, port, wsPort, close };

@@ -12,6 +12,7 @@ import type { Store } from '../../store/store.js';
 import { EXIT, UsageError } from '../exit.js';
 import { secretFromEnv } from '../secret.js';
 import { PASSWORD_ENV as WEBDAV_PASSWORD_ENV } from './webdav.js';
+import { ruleTimeLimit } from './book.js';
 
 export const SERVE_PASSWORD_ENV = 'LEGADO_SERVE_PASSWORD';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -26,6 +27,7 @@ interface Flags {
   webdavUrl?: string;
   webdavDir: string;
   webdavUser?: string;
+  ruleTimeLimit?: string;
 }
 
 export function registerServe(program: Command, io: CliRun): void {
@@ -42,6 +44,10 @@ export function registerServe(program: Command, io: CliRun): void {
     .option('--webdav-url <url>', `upload reading progress to the app's WebDAV folder on every save (password from ${WEBDAV_PASSWORD_ENV})`)
     .option('--webdav-dir <dir>', "the app's WebDAV sub-folder", 'legado')
     .option('--webdav-user <account>', 'the WebDAV account')
+    .option(
+      '--rule-time-limit <ms>',
+      "a TOC rule's time limit (per rule when choosing: default 3000; per 512,000-byte block when splitting: default 10000) and the longest a replace rule may run (default 10000)",
+    )
     .addHelpText(
       'after',
       `\nExamples:\n  $ legado-store serve legado.db\n  $ legado-store serve legado.db --web ./assets/web\n  $ ${SERVE_PASSWORD_ENV}=... legado-store serve legado.db --host 0.0.0.0 --user me\n`,
@@ -69,6 +75,7 @@ export function registerServe(program: Command, io: CliRun): void {
           }
         : undefined;
 
+      const limit = ruleTimeLimit(flags.ruleTimeLimit, '--rule-time-limit').timeLimitMs;
       const store = openStore(path, { create: false }) as Store<SchemaVersion>;
       try {
         const server = await startServer(store, {
@@ -79,6 +86,7 @@ export function registerServe(program: Command, io: CliRun): void {
           maxBodyBytes: Math.round(maxBody * (1 << 20)),
           auth: flags.user !== undefined ? { user: flags.user, password: password! } : undefined,
           webdav,
+          ...(limit !== undefined ? { ruleTimeLimitMs: limit } : {}),
           log: (line) => io.stderr.write(`${line}\n`),
         });
         const out = io.stdout;

@@ -168,6 +168,7 @@ export function splitByRule(file: BookFile, charset: TxtCharset, rule: RegExp, d
         }
       }
     }
+    deadline?.lap(); // each block is a stretch of the rule's time limit
     const block = dec.decode(buf.subarray(0, end));
     buf.copyWithin(0, end, carry + length);
     carry = carry + length - end;
