@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const replaceSync = await per(() => threads.replace(chapter));
   const replaceAsync = await per(() => server.replace(chapter));
   await server.close();
-  // A thread's start: a new server's runner (one thread started ahead), its first replace.
+  // A thread's start: a new server's runner, its first replace.
   const t = process.hrtime.bigint();
   const fresh = asyncRuleThreads();
   await fresh.replace(chapter);

@@ -25,9 +25,11 @@ test('CLI: book add with a runaway TOC rule and book read with a runaway replace
 }, async () => {
   const db = join(dir, 'cli.db');
   assert.equal((await cli('init', db)).code, 0);
-  const raw = openDb(db);
-  raw.prepare('INSERT INTO txtTocRules (id, name, rule, serialNumber, enable) VALUES (7, ?, ?, 1, 1)').run('失控', RUNAWAY_TOC);
-  raw.close();
+  // The runaway TOC rule comes in a rule file, as a user imports one.
+  const rules = join(dir, 'txtTocRule.json');
+  writeFileSync(rules, JSON.stringify([{ id: 7, name: '失控', rule: RUNAWAY_TOC, serialNumber: 1, enable: true, example: '' }]));
+  const imported = await cli('import', db, rules);
+  assert.equal(imported.code, 0, imported.stderr);
   const file = join(dir, '书 作者：某.txt');
   writeFileSync(file, TXT);
   let began = Date.now();
@@ -45,13 +47,13 @@ test('CLI: book add with a runaway TOC rule and book read with a runaway replace
   check.close();
   r = await cli('book', 'add', db, file);
   assert.equal(r.code, 0, r.stderr);
-  const rules = openDb(db);
-  rules
+  const raw = openDb(db);
+  raw
     .prepare(
       'INSERT INTO replace_rules (id, name, pattern, replacement, isRegex, isEnabled, scopeContent, scopeTitle, sortOrder, timeoutMillisecond) VALUES (9, ?, ?, ?, 1, 1, 1, 0, 0, ?)',
     )
     .run('回溯', RUNAWAY_REPLACE, 'x', 300);
-  rules.close();
+  raw.close();
   began = Date.now();
   r = await cli('book', 'read', db, '书', '0');
   const readMs = Date.now() - began;

@@ -138,11 +138,6 @@ class AsyncThreads implements AsyncRuleRunner {
     return this.pool.close();
   }
 
-  /** Starts a thread now, so the first rule does not wait for one to start. */
-  warm(): void {
-    this.pool.give(this.pool.take());
-  }
-
   private run(job: RuleJob, transfer: ArrayBuffer[]): Promise<unknown> {
     const slot = this.pool.take();
     return new Promise((resolve, reject) => {
@@ -190,9 +185,7 @@ export function ruleThreads(): RuleRunner {
   return shared;
 }
 
-/** A runner for a server, one thread started ahead; close() ends its threads. */
+/** A runner for a server (a thread started at its first rule, kept for the next); close() ends its threads. */
 export function asyncRuleThreads(): AsyncRuleRunner & { close(): Promise<void> } {
-  const threads = new AsyncThreads();
-  threads.warm();
-  return threads;
+  return new AsyncThreads();
 }
