@@ -11,6 +11,8 @@ import { cli } from './helpers/cli.js';
 import { tempDir } from './helpers/files.js';
 import { openDb } from './helpers/engine.js';
 import { served, type Served } from './helpers/serve.js';
+import { openStore, addLocalBook } from 'legado-store';
+import { BookFileError } from 'legado-store/errors';
 
 const dir = tempDir();
 const RUNAWAY_TOC = '^(a|aa)+$';
@@ -63,6 +65,17 @@ test('CLI: book add with a runaway TOC rule and book read with a runaway replace
   // The host's limit bounds a rule's own: --time-limit below its timeoutMillisecond.
   r = await cli('book', 'read', db, '书', '0', '--time-limit', '200');
   assert.ok(r.stderr.includes('limit of 200 ms'), r.stderr);
+});
+
+test('a failure on the rule thread keeps its class and fields (a binary file, split there because a TOC rule is enabled)', () => {
+  const store = openStore(join(dir, 'api.db'));
+  store.tables.txtTocRules.insert({ id: -1, name: '目录', rule: '^第\\d+章', serialNumber: 1, enable: true });
+  assert.throws(
+    () => addLocalBook(store, { fileName: 'bin.txt', bytes: new Uint8Array([0, 1, 2, 0, 0, 0, 3, 4]) }),
+    (e: unknown) => e instanceof BookFileError && e.code === 'BAD_BOOK_FILE' && e.problem === 'binary' && e.fileName === 'bin.txt',
+  );
+  assert.equal(store.tables.books.count(), 0);
+  store.close();
 });
 
 /** Reads the shelf one request after another until `done` settles (at most 400 reads); the latencies. */
