@@ -51,17 +51,25 @@ const parseRunsRules = (file: BookFile, options: TxtParseOptions): boolean =>
   /\.txt$/i.test(file.fileName) && (Boolean(options.tocUrl) || (options.tocRules?.length ?? 0) > 0);
 const replaceRunsRules = (job: ChapterReplace): boolean => [...job.rules, ...(job.titleRules ?? [])].some((r) => r.isRegex && r.pattern !== '');
 
+/** How long a new thread may take to start before a blocking caller gives up (a loaded machine takes ~0.1 s). */
+const START_MS = 30_000;
+
 class Pool {
   private readonly idle: Slot[] = [];
   private closed = false;
 
-  take(): Slot {
+  /** An idle thread, else a new one; `blocking`: waits here until it has started (the caller will block on it). */
+  take(blocking: boolean): Slot {
     const slot = this.idle.pop();
     if (slot) return slot;
     const counter = new Int32Array(new SharedArrayBuffer(4));
     const { port1, port2 } = new MessageChannel();
     const worker = new Worker(new URL('./rule-worker.js', import.meta.url), { workerData: { port: port2, signal: counter.buffer }, transferList: [port2] });
     worker.unref();
+    if (blocking && Atomics.wait(counter, 0, 0, START_MS) === 'timed-out') {
+      void worker.terminate();
+      throw new Error(`the rule thread did not start within ${START_MS / 1000} s`);
+    }
     return { worker, port: port1, counter };
   }
 
@@ -92,7 +100,7 @@ class SyncThreads implements RuleRunner {
   }
 
   private run(job: RuleJob, transfer: ArrayBuffer[]): unknown {
-    const slot = this.pool.take();
+    const slot = this.pool.take(true);
     slot.port.postMessage(job, transfer);
     let stage: Extract<RuleMessage, { type: 'stage' }> | undefined;
     let end = Number.POSITIVE_INFINITY;
@@ -139,7 +147,7 @@ class AsyncThreads implements AsyncRuleRunner {
   }
 
   private run(job: RuleJob, transfer: ArrayBuffer[]): Promise<unknown> {
-    const slot = this.pool.take();
+    const slot = this.pool.take(false);
     return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const finish = (keep: boolean): void => {

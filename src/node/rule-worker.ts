@@ -67,3 +67,7 @@ port.on('message', (job: RuleJob) => {
     send({ type: 'failed', error });
   }
 });
+
+// Started: a parent blocked in Atomics.wait learns that this thread runs (one that fails to start would leave it waiting).
+Atomics.add(counter, 0, 1);
+Atomics.notify(counter, 0);
