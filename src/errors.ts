@@ -51,7 +51,8 @@ export type ErrorCode =
   | 'CORRUPT'
   | 'IO_ERROR'
   | 'BAD_BOOK_FILE'
-  | 'UNKNOWN_BOOK';
+  | 'UNKNOWN_BOOK'
+  | 'RULE_TIMEOUT';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;

@@ -22,12 +22,13 @@ import { BookFileError } from '../localbook/errors.js';
 import { FileNotFoundError } from '../errors.js';
 
 /** A BookFile over a file on disk, read by range (never held whole). */
-export function diskFile(path: string, fileName = basename(path)): BookFile {
+export function diskFile(path: string, fileName = basename(path)): BookFile & { readonly path: string } {
   if (!existsSync(path)) throw new FileNotFoundError(path);
   const size = statSync(path).size;
   return {
     fileName,
     size,
+    path, // a rule thread opens the file itself (node/rule-thread.ts)
     read(start, end) {
       const s = Math.min(start, size);
       const n = Math.max(0, Math.min(end, size) - s);

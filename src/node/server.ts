@@ -18,8 +18,9 @@ import type { AnyStore, ServeOptions } from '../server/context.js';
 import { startSockets } from './server-sockets.js';
 import { staticFolder } from './static-files.js';
 import { defaultHosts } from '../server/origin-policy.js';
+import { asyncRuleThreads } from './rule-thread.js';
 
-export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage'> {
+export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage' | 'rules'> {
   readonly host?: string;
   /** HTTP port (default 1122; 0 picks a free one, and the WebSocket port is then free-chosen too). */
   readonly port?: number;
@@ -48,6 +49,7 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => {});
   const sync = options.webdav ? webdavSync(store, options.webdav) : undefined;
+  const rules = asyncRuleThreads(); // the users' rules off the server's thread
   const staticFile = options.web ? await staticFolder(options.web) : undefined;
   // The Host names answered depend on the port, known once listening: the app is made then, and
   // a request before that (none can come: the listen callback runs first) would be refused.
@@ -56,6 +58,7 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
   const appFor = (port: number) =>
     createApp(store, {
       ...options,
+      rules,
       allowedHosts: hostsFor(port),
       staticFile,
       databaseFile: () => databaseFile(store),
@@ -125,6 +128,7 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
       if (inFlight > 0) await Promise.race([new Promise<void>((r) => (drained = r)), limit]);
       await Promise.race([stopped, limit]);
       clearInterval(sweep);
+      await rules.close();
     })());
 
   return { url: `http://${shown}:${port}/`, wsUrl: `ws://${shown}:${wsPort}/`, port, wsPort, close };

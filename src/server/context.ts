@@ -3,7 +3,7 @@ import type { BookshelfSortValue } from '../domain/books.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 import type { RemoteProgress } from '../webdav/progress-file.js';
-import type { BookStorage } from '../localbook/api.js';
+import type { AsyncRuleRunner, BookStorage } from '../localbook/api.js';
 
 /** A reading position to upload to the app's WebDAV folder (the app's BookProgress) and the book it is of. */
 export type ProgressUpload = RemoteProgress & { readonly bookUrl: string };
@@ -28,6 +28,13 @@ export interface ServeOptions {
   readonly staticFile?: ((path: string, request: Request) => Promise<Response | undefined>) | undefined;
   /** Where local book files are kept (a folder on Node); none: local books are not read. */
   readonly bookStorage?: BookStorage;
+  /**
+   * Where the users' TOC and replace rules run: off the server's thread, stopped at their limit
+   * inside a match (Node: worker threads). None: on this thread, checked between matches.
+   */
+  readonly rules?: AsyncRuleRunner | undefined;
+  /** Time limit of a TOC rule (per rule when choosing, per 512,000-byte block when splitting) and the longest a replace rule gets, ms. */
+  readonly ruleTimeLimitMs?: number | undefined;
   /** The store's database file, for GET /api/database (host-specific: a file copy in Node). */
   readonly databaseFile?: () => Promise<Response>;
 }

@@ -1,7 +1,7 @@
 // The shelf, chapters, reading progress and the web reader's settings (BookController.kt).
 import { BookType, sortBooks } from '../domain/books.js';
 import type { Row } from '../schema/row-types.js';
-import { readChapter, refreshBook } from '../localbook/api.js';
+import { readChapter, readChapterAsync, refreshBook, refreshBookAsync } from '../localbook/api.js';
 import { readProgressFile } from '../webdav/progress-file.js';
 import type { Routes } from './app.js';
 import { NO_ENGINE, type ProgressUpload, type RouteContext } from './context.js';
@@ -74,14 +74,16 @@ export function bookRoutes(routes: Routes, ctx: RouteContext): void {
     return ok('');
   });
 
-  const refreshToc = (url: string | undefined): Envelope => {
+  const limits = options.ruleTimeLimitMs !== undefined ? { timeLimitMs: options.ruleTimeLimitMs } : {};
+  const refreshToc = async (url: string | undefined): Promise<Envelope> => {
     if (!url) return fail(NO_URL);
     const book = store.books.get(url) as Row<'books'> | undefined;
     if (!book) return fail('未在数据库找到对应书籍，请先添加');
     if (isLocal(book)) {
       if (!options.bookStorage) return fail('this server keeps no local book files');
       try {
-        refreshBook(store as never, options.bookStorage, book.bookUrl);
+        if (options.rules) await refreshBookAsync(store as never, options.bookStorage, book.bookUrl, limits, options.rules);
+        else refreshBook(store as never, options.bookStorage, book.bookUrl, limits);
       } catch (e) {
         return fail((e as Error).message || 'refresh toc error');
       }
@@ -101,7 +103,7 @@ export function bookRoutes(routes: Routes, ctx: RouteContext): void {
     return ok(chapters.map((c) => toEntity(store, 'chapters', c)));
   });
 
-  routes.get('/getBookContent', (req) => {
+  routes.get('/getBookContent', async (req) => {
     const url = req.query('url');
     const indexText = req.query('index');
     if (!url) return fail(NO_URL);
@@ -117,7 +119,10 @@ export function bookRoutes(routes: Routes, ctx: RouteContext): void {
     if (isLocal(book) && options.bookStorage) {
       // The file's text after the book's replace rules, title left out, as the app's ContentProcessor gives it.
       try {
-        return ok(readChapter(store as never, options.bookStorage, book.bookUrl, chapter.index).text);
+        const read = options.rules
+          ? await readChapterAsync(store as never, options.bookStorage, book.bookUrl, chapter.index, limits, options.rules)
+          : readChapter(store as never, options.bookStorage, book.bookUrl, chapter.index, limits);
+        return ok(read.text);
       } catch (e) {
         return fail((e as Error).message);
       }

@@ -13,6 +13,7 @@ import { EXIT, UsageError } from '../exit.js';
 import { secretFromEnv } from '../secret.js';
 import { parseAllowedHost, parseListedOrigin } from '../../server/origin-policy.js';
 import { PASSWORD_ENV as WEBDAV_PASSWORD_ENV } from './webdav.js';
+import { ruleTimeLimit } from './book.js';
 
 export const SERVE_PASSWORD_ENV = 'LEGADO_SERVE_PASSWORD';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -29,6 +30,7 @@ interface Flags {
   webdavUser?: string;
   corsOrigin: string[];
   allowedHost: string[];
+  ruleTimeLimit?: string;
 }
 
 const collect = (v: string, all: string[]) => [...all, v];
@@ -49,6 +51,10 @@ export function registerServe(program: Command, io: CliRun): void {
     .option('--webdav-url <url>', `upload reading progress to the app's WebDAV folder on every save (password from ${WEBDAV_PASSWORD_ENV})`)
     .option('--webdav-dir <dir>', "the app's WebDAV sub-folder", 'legado')
     .option('--webdav-user <account>', 'the WebDAV account')
+    .option(
+      '--rule-time-limit <ms>',
+      "a TOC rule's time limit (per rule when choosing: default 3000; per 512,000-byte block when splitting: default 10000) and the longest a replace rule may run (default 10000)",
+    )
     .addHelpText(
       'after',
       `\nExamples:\n  $ legado-store serve legado.db\n  $ legado-store serve legado.db --web ./assets/web\n  $ ${SERVE_PASSWORD_ENV}=... legado-store serve legado.db --host 0.0.0.0 --user me\n`,
@@ -87,6 +93,7 @@ export function registerServe(program: Command, io: CliRun): void {
           }
         : undefined;
 
+      const limit = ruleTimeLimit(flags.ruleTimeLimit, '--rule-time-limit').timeLimitMs;
       const store = openStore(path, { create: false }) as Store<SchemaVersion>;
       try {
         const server = await startServer(store, {
@@ -99,6 +106,7 @@ export function registerServe(program: Command, io: CliRun): void {
           corsOrigins,
           allowedHosts,
           webdav,
+          ...(limit !== undefined ? { ruleTimeLimitMs: limit } : {}),
           log: (line) => io.stderr.write(`${line}\n`),
         });
         const out = io.stdout;
