@@ -2,7 +2,7 @@
 // a pattern with a repeated group that itself repeats without bound (the shape behind
 // catastrophic backtracking, e.g. `(\s*\S+)+`) is refused before it runs, and matching is
 // checked against a time limit between matches, so a slow rule stops at the next match.
-import { translateJavaRegex, type JavaFlags, type JavaRegex, JavaRegexError } from './java-regex.js';
+import { translateJavaRegex, type JavaFlags, type JavaRegex, JavaRegexError } from '../text/java-regex.js';
 
 /** Why a Java pattern may backtrack without end, or undefined. */
 export function backtrackRisk(pattern: string): string | undefined {

@@ -2,7 +2,7 @@
 // tried from the highest serialNumber down, each scored on the first block by its matches that
 // start more than 1,000 characters after the end of the last one counted; the best score (at
 // least 1) wins and a tie goes to the rule tried later. A rule that does not compile is skipped.
-import { JavaRegexError } from '../java-regex.js';
+import { JavaRegexError } from '../../text/java-regex.js';
 import { compileGuarded, Deadline, matches, RegexTimeout } from '../regex-guard.js';
 
 export interface TocRuleRow {
