@@ -48,3 +48,4 @@ export * from './webdav/errors.js';
 export * from './localbook/errors.js';
 export { BadEpubError } from './localbook/epub/errors.js';
 export { JavaRegexError } from './text/java-regex.js';
+export { RuleError, JsUnavailableError } from './sources/errors.js';

@@ -51,7 +51,9 @@ export type ErrorCode =
   | 'CORRUPT'
   | 'IO_ERROR'
   | 'BAD_BOOK_FILE'
-  | 'UNKNOWN_BOOK';
+  | 'UNKNOWN_BOOK'
+  | 'BAD_RULE'
+  | 'JS_UNAVAILABLE';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;
