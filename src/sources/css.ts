@@ -182,7 +182,8 @@ export function rewrite(selector: string): { css: string; tests: Test[] } {
         continue;
       }
     }
-    css += c;
+    // JSoup reads `ns|tag` as the tag `ns:tag`; css-select has no namespaces.
+    css += c === '|' ? '\\:' : c;
     i++;
   }
   return { css, tests };

@@ -59,11 +59,18 @@ interface Compiled {
 
 const cache = new Map<string, Compiled>();
 
+/** JsoupXpath's `^=`, `$=` and `*=` (starts with, ends with, contains) in XPath 1.0 words. */
+function jsoupXpathOperators(path: string): string {
+  return path.replace(/(@[\w:-]+|text\(\)|\.)\s*(\^=|\$=|\*=)\s*('[^']*'|"[^"]*")/g, (_, a: string, op: string, v: string) =>
+    op === '^=' ? `starts-with(${a},${v})` : op === '*=' ? `contains(${a},${v})` : `substring(${a},string-length(${a})-string-length(${v})+1)=${v}`,
+  );
+}
+
 function compile(rule: string): Compiled {
   let c = cache.get(rule);
   if (c) return c;
   const m = /\/(allText|html|outerHtml)\(\)\s*$/.exec(rule);
-  const path = m ? rule.slice(0, m.index) : rule;
+  const path = jsoupXpathOperators(m ? rule.slice(0, m.index) : rule);
   try {
     c = { evaluator: xpath.parse(path), fn: m ? (m[1] as Compiled['fn']) : null };
   } catch (e) {
