@@ -1,7 +1,7 @@
 // Reading a rule without content: every piece compiled as it would run (CSS selectors, JSoup
 // steps, XPath, JSONPath, AllInOne regexes), a RuleError for what cannot be read, and whether
 // the rule needs JavaScript. Templates are checked where they are fixed text.
-import { compileRule, isInnerRule } from './rule.js';
+import { compileRule, isInnerRule, listRule } from './rule.js';
 import { checkJsoupRule } from './jsoup.js';
 import { checkXPathRule } from './xpath.js';
 import { checkJsonRule } from './jsonpath.js';
@@ -22,8 +22,7 @@ export interface CheckOptions {
 /** Compiles a rule string as the engine would; throws RuleError where it cannot be read. */
 export function checkRule(rule: string, options: CheckOptions = {}): RuleCheck {
   const list = options.list === true;
-  let text = rule;
-  if (list && (text.startsWith('-') || text.startsWith('+'))) text = text.slice(1);
+  const text = list ? listRule(rule).rule : rule;
   const compiled = compileRule(text, options.json === true, false, list);
   let js = false;
   for (const piece of compiled.rules) {

@@ -3,5 +3,6 @@ export { RuleContext, isJsonText, asText, type RuleJs, type JsBindings, type Rul
 export { parseHtml, text, ownText, textNodes } from './dom.js';
 export { outerHtml, innerHtml } from './html-out.js';
 export { resolveUrl } from './url.js';
+export { listRule } from './rule.js';
 export { checkRule, type RuleCheck } from './check.js';
 export { RuleError, JsUnavailableError } from './errors.js';

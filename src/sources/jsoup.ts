@@ -264,7 +264,7 @@ function attr(el: Element, name: string): string {
 }
 
 /** What the last step takes from the elements (getResultLast). */
-function extract(elements: readonly Element[], last: string): string[] {
+function extract(elements: readonly ParentNode[], last: string): string[] {
   const out: string[] = [];
   switch (last) {
     case 'text':
@@ -295,6 +295,7 @@ function extract(elements: readonly Element[], last: string): string[] {
       return out;
     default:
       for (const e of elements) {
+        if (!('attribs' in e)) continue; // the document itself has no attributes
         const v = attr(e, last);
         if (v.trim() !== '' && !out.includes(v)) out.push(v);
       }
@@ -315,7 +316,7 @@ export function jsoupStrings(el: ParentNode, rule: string): string[] {
       for (const e of current) for (const x of step(e)) next.push(x);
       current = next;
     }
-    const found = current.length === 0 ? [] : extract(current as Element[], part.last);
+    const found = current.length === 0 ? [] : extract(current, part.last);
     if (found.length > 0) {
       results.push(found);
       if (compiled.type === '||') break;

@@ -162,3 +162,10 @@ export function compileRule(text: string, isJson: boolean, regex: boolean, allIn
 
 /** A `{{…}}` holding an inner rule rather than JavaScript. */
 export const isInnerRule = (s: string): boolean => s.startsWith('@') || s.startsWith('$.') || s.startsWith('$[') || s.startsWith('//');
+
+/** A list rule's order mark (BookList, BookChapterList): a leading `-` reverses the list, a leading `+` is dropped. */
+export function listRule(rule: string): { rule: string; reverse: boolean } {
+  if (rule.startsWith('-')) return { rule: rule.slice(1), reverse: true };
+  if (rule.startsWith('+')) return { rule: rule.slice(1), reverse: false };
+  return { rule, reverse: false };
+}
