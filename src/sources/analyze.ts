@@ -180,10 +180,11 @@ export class RuleContext {
     if (result === undefined || rules.length === 0) result = undefined;
     else {
       for (const sr of rules) {
-        await this.putRules(sr);
-        const made = await this.makeUp(sr, result);
+        if (sr.put.length > 0) await this.putRules(sr);
+        const made = sr.fixed ?? (await this.makeUp(sr, result));
         if (result === null || result === undefined) continue;
-        if (made.rule.trim() !== '' || made.regex === '') result = await this.stringStep(sr.mode, made.rule, result, isUrl);
+        if (made.rule.trim() !== '' || made.regex === '')
+          result = sr.mode === 'js' ? await this.evalJs(made.rule, result) : this.stringStep(sr.mode, made.rule, result, isUrl);
         if (result !== null && result !== undefined && made.regex !== '') result = applyReplace(asText(result), made);
       }
     }
@@ -193,10 +194,8 @@ export class RuleContext {
     return text.trim() === '' ? (this.baseUrl ?? '') : resolveUrl(this.redirectUrl, text);
   }
 
-  private async stringStep(mode: SourceRule['mode'], rule: string, result: Value, isUrl: boolean): Promise<Value> {
+  private stringStep(mode: SourceRule['mode'], rule: string, result: Value, isUrl: boolean): Value {
     switch (mode) {
-      case 'js':
-        return this.evalJs(rule, result);
       case 'json':
         return jsonString1(this.jsonOf(result), rule);
       case 'xpath': {

@@ -41,26 +41,40 @@ export function siblingIndex(el: Element): number {
 /** Every element of the subtree in document order, the root first when it is an element (JSoup's Collector). */
 export function collect(root: ParentNode, test: (el: Element) => boolean): Element[] {
   const out: Element[] = [];
-  const visit = (n: AnyNode): void => {
-    if (!isElement(n)) {
-      if (n.type === 'root') for (const c of n.children) visit(c);
-      return;
-    }
-    if (test(n)) out.push(n);
-    for (const c of n.children) visit(c);
-  };
-  visit(root);
+  if (isElement(root) && test(root)) out.push(root);
+  collectUnder(root, test, out);
   return out;
 }
 
-/** JSoup's hasClass: the class attribute's words, compared ignoring case. */
-export function hasClass(el: Element, name: string): boolean {
+function collectUnder(node: ParentNode, test: (el: Element) => boolean, out: Element[]): void {
+  const kids = node.children;
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i]!;
+    if (c.type === 'tag' || c.type === 'script' || c.type === 'style') {
+      if (test(c)) out.push(c);
+      if (c.children.length > 0) collectUnder(c, test, out);
+    }
+  }
+}
+
+/** JSoup's hasClass: one of the class attribute's words, compared ignoring case. */
+export function hasClass(el: Element, lowerName: string): boolean {
   const cls = el.attribs['class'];
-  if (!cls) return false;
-  const want = name.toLowerCase();
-  for (const word of cls.split(/[\t\n\f\r ]+/)) if (word.length === want.length && word.toLowerCase() === want) return true;
+  if (!cls || cls.length < lowerName.length) return false;
+  const n = lowerName.length;
+  let start = 0;
+  const end = cls.length;
+  while (start < end) {
+    while (start < end && isSpace(cls.charCodeAt(start))) start++;
+    let stop = start;
+    while (stop < end && !isSpace(cls.charCodeAt(stop))) stop++;
+    if (stop - start === n && (cls.startsWith(lowerName, start) || cls.slice(start, stop).toLowerCase() === lowerName)) return true;
+    start = stop;
+  }
   return false;
 }
+
+const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
 
 // Tag.java (JSoup 1.16): the block tags; unknown tags are inline but format as blocks.
 const BLOCK = new Set(

@@ -99,7 +99,10 @@ function selector(before: string): (el: ParentNode) => Element[] {
     if (dot < 0) throw new RuleError(before, `${head} needs a name: ${head}.name`);
     const next = before.indexOf('.', dot + 1);
     const arg = before.slice(dot + 1, next < 0 ? undefined : next);
-    if (head === 'class') return (el) => collect(el, (e) => hasClass(e, arg));
+    if (head === 'class') {
+      const name = arg.toLowerCase();
+      return (el) => collect(el, (e) => hasClass(e, name));
+    }
     if (head === 'id') return (el) => collect(el, (e) => e.attribs['id'] === arg);
     if (head === 'tag') {
       const name = arg.trim().toLowerCase();

@@ -121,15 +121,16 @@ export interface Compiled {
   readonly allInOne: boolean;
 }
 
-const cache = new Map<string, Compiled>();
+// One map per flag combination, so a lookup builds no key.
+const caches = Array.from({ length: 8 }, () => new Map<string, Compiled>());
 
 /**
  * The pieces of a rule string (AnalyzeRule.splitSourceRule). `isJson`: the content is JSON;
  * `regex`: the analyser is in AllInOne mode; `allInOne`: a list rule, where a leading `:` starts it.
  */
 export function compileRule(text: string, isJson: boolean, regex: boolean, allInOne: boolean): Compiled {
-  const key = `${isJson ? 1 : 0}${regex ? 1 : 0}${allInOne ? 1 : 0}${text}`;
-  let c = cache.get(key);
+  const cache = caches[(isJson ? 4 : 0) + (regex ? 2 : 0) + (allInOne ? 1 : 0)]!;
+  let c = cache.get(text);
   if (c) return c;
   let mode: Mode = 'default';
   let start = 0;
@@ -156,7 +157,7 @@ export function compileRule(text: string, isJson: boolean, regex: boolean, allIn
   }
   c = { rules, allInOne: isAllInOne };
   if (cache.size > 4096) cache.clear();
-  cache.set(key, c);
+  cache.set(text, c);
   return c;
 }
 

@@ -116,7 +116,7 @@ export function trimAt(s: string): string {
 
 /** Results of the parts put together: `%%` interleaves (A1 B1 A2 B2...), the others append. */
 export function combine<T>(type: string, results: readonly (readonly T[])[]): T[] {
-  if (type !== '%%') return results.flat() as T[];
+  if (type !== '%%') return results.length === 1 ? (results[0] as T[]) : (results.flat() as T[]);
   const out: T[] = [];
   for (let i = 0; i < (results[0]?.length ?? 0); i++) for (const r of results) if (i < r.length) out.push(r[i]!);
   return out;
