@@ -91,6 +91,9 @@ test('a JSON API: JSONPath, bare keys, {{$.x}} and {$.x} inner rules, lists as l
   );
   const r = new RuleContext().setContent(searchJson(books), BASE);
   assert.equal(await r.getString('$.data.total'), String(books.length));
+  // On JSON content an unprefixed rule is JSONPath; one Jayway cannot read finds nothing (the app catches it).
+  assert.equal(await r.getString('tag.a@href'), '');
+  assert.equal(await r.getString('tag.a@href||$.data.total'), String(books.length));
   assert.deepEqual(
     await r.getStringList('$.data.list[*].bookName'),
     books.map((b) => b.name),
@@ -146,8 +149,9 @@ test('a TOC: positions drop the latest-chapter block, ranges and reversing, AllI
   assert.deepEqual(await toc('id.list@dd[3:]'), want);
   assert.deepEqual(await toc('id.list@dd[-1:3]'), [...want].reverse());
   assert.deepEqual(await toc('-id.list@dd[3:]'), [...want].reverse());
-  // AllInOne: the raw page text, one item per match, $1 and $2 its groups; entities decoded by getString.
-  const all = await items(page, ':<dd><a href="([^"]+)">([^<]+)</a></dd>', { name: ['$2'], url: ['$1', true], both: ['$2 ($1)'] });
+  // AllInOne: the raw page text, one item per match, $1 and $2 its groups ($3, past the last, is
+  // nothing); entities decoded by getString.
+  const all = await items(page, ':<dd><a href="([^"]+)">([^<]+)</a></dd>', { name: ['$2'], url: ['$1', true], both: ['$2 ($1)$3'] });
   const latest = [...book.chapters].slice(-3).reverse();
   assert.deepEqual(
     all,

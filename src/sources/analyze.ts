@@ -154,7 +154,8 @@ export class RuleContext {
     for (const p of rule.params) {
       if (p.kind === 'text') out += p.value;
       else if (p.kind === 'get') out += this.variables.get(p.value) ?? '';
-      else if (p.kind === 'group') out += Array.isArray(result) && result.length > p.group ? asText(result[p.group]) : p.value;
+      // An AllInOne item gives its group, or nothing when it has fewer; other values keep `$N`.
+      else if (p.kind === 'group') out += Array.isArray(result) ? (result.length > p.group ? asText(result[p.group]) : '') : p.value;
       else if (isInnerRule(p.value)) out += await this.getString(p.value, { inner: true });
       else {
         const v = await this.evalJs(p.value, result);

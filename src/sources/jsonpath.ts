@@ -32,15 +32,21 @@ function compile(rule: string): Compiled {
   return c;
 }
 
-/** What the path finds: the value (definite), a list (indefinite), or undefined when nothing is there. */
+/**
+ * What the path finds: the value (definite), a list (indefinite), or undefined when nothing is
+ * there. A path that does not compile or fails finds nothing, as in the app, which catches
+ * Jayway's errors in every read (checkJsonRule reports it).
+ */
 export function readPath(json: unknown, rule: string): unknown {
-  const { path, definite } = compile(rule);
   if (json === undefined || json === null || typeof json !== 'object') return undefined;
   let found: unknown[];
+  let definite: boolean;
   try {
-    found = JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[];
-  } catch (e) {
-    throw new RuleError(rule, e instanceof Error ? e.message : String(e));
+    const c = compile(rule);
+    definite = c.definite;
+    found = JSONPath({ path: c.path, json: json as object, wrap: true, eval: 'safe' }) as unknown[];
+  } catch {
+    return undefined;
   }
   if (!definite) return found;
   return found.length === 0 ? undefined : found[0];
