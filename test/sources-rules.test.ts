@@ -177,6 +177,7 @@ test('a chapter: textNodes, ##, ###, @put/@get, {{@rule}} templates', async () =
   assert.equal(await r.getString('{{@get:{t}}}'), '}');
   assert.equal(await r.getString('@CSS:h1.title@text'), chapter.title);
   assert.equal(await r.getString('@XPath://h1/text()'), chapter.title);
+  assert.equal(await r.getString('[{{//h1/text()}}]({{$.none}})'), `[${chapter.title}]()`);
 });
 
 test('JavaScript goes through the seam: pieces in order, each given the result so far', async () => {

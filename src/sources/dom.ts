@@ -57,19 +57,23 @@ function collectUnder(node: ParentNode, test: (el: Element) => boolean, out: Ele
   }
 }
 
-/** JSoup's hasClass: one of the class attribute's words, compared ignoring case. */
+/** JSoup's hasClass: one of the class attribute's words, compared ignoring case (`lowerName` in lower case). */
 export function hasClass(el: Element, lowerName: string): boolean {
   const cls = el.attribs['class'];
-  if (!cls || cls.length < lowerName.length) return false;
-  const n = lowerName.length;
-  let start = 0;
-  const end = cls.length;
-  while (start < end) {
-    while (start < end && isSpace(cls.charCodeAt(start))) start++;
-    let stop = start;
-    while (stop < end && !isSpace(cls.charCodeAt(stop))) stop++;
-    if (stop - start === n && (cls.startsWith(lowerName, start) || cls.slice(start, stop).toLowerCase() === lowerName)) return true;
-    start = stop;
+  if (cls === undefined || cls.length < lowerName.length) return false;
+  if (cls === lowerName || wordIn(cls, lowerName)) return true;
+  // Only a class written with capitals can still match: lower-case it then.
+  for (let i = 0; i < cls.length; i++) {
+    const c = cls.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c > 127) return wordIn(cls.toLowerCase(), lowerName);
+  }
+  return false;
+}
+
+function wordIn(s: string, w: string): boolean {
+  for (let i = s.indexOf(w); i >= 0; i = s.indexOf(w, i + 1)) {
+    const end = i + w.length;
+    if ((i === 0 || isSpace(s.charCodeAt(i - 1))) && (end === s.length || isSpace(s.charCodeAt(end)))) return true;
   }
   return false;
 }
