@@ -112,6 +112,7 @@ test('XPath: elements, attributes, text(), contains(), position(), last(), allTe
   const page = listPage(books);
   const rows = await items(page, "//li[@class='book-item']", {
     name: ['//h3/a/text()'],
+    child: ['/h3/a/text()'], // on an item, JsoupXpath's /h3 is a child of the item
     title: ['//h3/a/@title'],
     author: ["//p[contains(@class,'Author')]/span/text()"],
     intro: ["//div[@class='intro']/allText()"],
@@ -119,7 +120,7 @@ test('XPath: elements, attributes, text(), contains(), position(), last(), allTe
   });
   assert.deepEqual(
     rows,
-    books.map((b) => ({ name: b.name, title: b.name, author: b.author, intro: b.intro.join(' '), url: bookUrl(b.id) })),
+    books.map((b) => ({ name: b.name, child: b.name, title: b.name, author: b.author, intro: b.intro.join(' '), url: bookUrl(b.id) })),
   );
   const r = new RuleContext().setContent(page, BASE);
   assert.equal(await r.getString('//li[position()=last()]//h3/a/text()'), books.at(-1)!.name);

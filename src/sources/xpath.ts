@@ -16,6 +16,8 @@ import { RuleError } from './errors.js';
 export interface XPathTree {
   readonly doc: XDocument;
   readonly back: Map<XNode, Element>;
+  /** Made from an element (a list item): a path starting with one `/` starts at it, as JsoupXpath reads it. */
+  readonly fromElement: boolean;
 }
 
 /** Copies a domhandler tree (a document, or an element as the document's root element). */
@@ -47,7 +49,7 @@ export function xpathTree(root: ParentNode): XPathTree {
   if (root.type === 'root') {
     for (const c of root.children) if (c.type === 'tag' || c.type === 'script' || c.type === 'style') copy(c, doc);
   } else copy(root as Element, doc);
-  return { doc, back };
+  return { doc, back, fromElement: root.type !== 'root' };
 }
 
 type Evaluator = XPathExpression;
@@ -87,10 +89,12 @@ export type XPathItem = Element | string;
 const normalise = (s: string): string => javaTrim(s.replace(/[ \t\n\f\r\u00a0]+/g, ' '));
 
 function evaluate(tree: XPathTree, rule: string): XPathItem[] {
-  const { evaluator, fn } = compile(rule);
+  // On an item, JsoupXpath's `/a` is a child of the item: `./a` from it here.
+  const relative = tree.fromElement && /^\s*\/(?!\/)/.test(rule);
+  const { evaluator, fn } = compile(relative ? `.${rule.trimStart()}` : rule);
   let result: ReturnType<Evaluator['evaluate']>;
   try {
-    result = evaluator.evaluate({ node: tree.doc });
+    result = evaluator.evaluate({ node: relative ? tree.doc.documentElement : tree.doc });
   } catch (e) {
     throw new RuleError(rule, e instanceof Error ? e.message : String(e));
   }
