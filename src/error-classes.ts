@@ -47,4 +47,5 @@ export * from './backup/errors.js';
 export * from './webdav/errors.js';
 export * from './localbook/errors.js';
 export { BadEpubError } from './localbook/epub/errors.js';
-export { JavaRegexError } from './localbook/java-regex.js';
+export { JavaRegexError } from './text/java-regex.js';
+export { RuleError, JsUnavailableError } from './sources/errors.js';

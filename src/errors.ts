@@ -52,7 +52,9 @@ export type ErrorCode =
   | 'IO_ERROR'
   | 'BAD_BOOK_FILE'
   | 'UNKNOWN_BOOK'
-  | 'RULE_TIMEOUT';
+  | 'RULE_TIMEOUT'
+  | 'BAD_RULE'
+  | 'JS_UNAVAILABLE';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;

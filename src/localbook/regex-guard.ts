@@ -3,7 +3,7 @@
 // catastrophic backtracking, e.g. `(\s*\S+)+`) is refused before it runs, and matching runs
 // against a time limit: checked between matches here, and inside a match by a host that runs
 // the rules on a thread it can stop (the watch below).
-import { translateJavaRegex, type JavaFlags, type JavaRegex, JavaRegexError } from './java-regex.js';
+import { translateJavaRegex, type JavaFlags, type JavaRegex, JavaRegexError } from '../text/java-regex.js';
 import { RuleTimeoutError, type RuleRef } from './errors.js';
 
 /** Why a Java pattern may backtrack without end, or undefined. */

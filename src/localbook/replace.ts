@@ -3,7 +3,8 @@
 // time limit (timeoutMillisecond, at most the host's). A rule that does not compile is left out
 // and named in the notes, as the app logs it; one that runs past its limit fails the read with
 // RuleTimeoutError naming it (the app disables it; here the user's store is not changed).
-import { JavaRegexError, type JavaRegex } from './java-regex.js';
+import { JavaRegexError } from '../text/java-regex.js';
+import { expandReplacement } from '../text/java-replacement.js';
 import { compileGuarded, Deadline, matches } from './regex-guard.js';
 import { RuleTimeoutError } from './errors.js';
 
@@ -20,43 +21,6 @@ export interface ReplaceRuleRow {
   readonly excludeScope?: string | null;
 }
 
-/** Java's Matcher.appendReplacement: `$n`, `${name}`, and `\` quoting the next character. */
-function expand(replacement: string, rx: JavaRegex, m: RegExpExecArray): string {
-  let out = '';
-  for (let i = 0; i < replacement.length; i++) {
-    const c = replacement[i]!;
-    if (c === '\\') {
-      i++;
-      if (i < replacement.length) out += replacement[i];
-      continue;
-    }
-    if (c !== '$') {
-      out += c;
-      continue;
-    }
-    if (replacement[i + 1] === '{') {
-      const close = replacement.indexOf('}', i);
-      const name = replacement.slice(i + 2, close);
-      if (close < 0 || (m.groups?.[name] === undefined && !(m.groups && name in m.groups))) throw new Error(`no group named ${name}`);
-      out += m.groups[name] ?? '';
-      i = close;
-      continue;
-    }
-    let n = -1;
-    let j = i + 1;
-    while (j < replacement.length && /\d/.test(replacement[j]!)) {
-      const next = (n < 0 ? 0 : n * 10) + Number(replacement[j]);
-      if (n >= 0 && next >= rx.groups.length) break;
-      n = next;
-      j++;
-    }
-    if (n < 0 || n >= rx.groups.length) throw new Error(`no group ${n < 0 ? '' : n} in the replacement ${JSON.stringify(replacement)}`);
-    out += m[rx.groups[n]!] ?? '';
-    i = j - 1;
-  }
-  return out;
-}
-
 /** One rule on a text; throws RuleTimeoutError or JavaRegexError. */
 export function applyRule(text: string, rule: ReplaceRuleRow, maxLimitMs = REPLACE_LIMIT_MS): string {
   if (!rule.isRegex) return text.split(rule.pattern).join(rule.replacement);
@@ -66,7 +30,7 @@ export function applyRule(text: string, rule: ReplaceRuleRow, maxLimitMs = REPLA
   let out = '';
   let last = 0;
   for (const m of matches(rx.regex, text, deadline)) {
-    out += text.slice(last, m.index) + expand(rule.replacement, rx, m);
+    out += text.slice(last, m.index) + expandReplacement(rule.replacement, rx, m);
     last = m.index + m[0].length;
   }
   deadline.check();

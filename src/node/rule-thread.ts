@@ -16,7 +16,7 @@ import * as errors from '../errors.js';
 import * as backupErrors from '../backup/errors.js';
 import * as bookErrors from '../localbook/errors.js';
 import * as epubErrors from '../localbook/epub/errors.js';
-import * as regex from '../localbook/java-regex.js';
+import * as regex from '../text/java-regex.js';
 import type { ErrorData, RuleJob, RuleMessage } from './rule-worker.js';
 
 interface Slot {

@@ -2,7 +2,7 @@
 // local books' replace machinery (the rule read as the app's Java regex, translated, with its
 // time limit, and Java's replacement syntax), a plain rule as Java's String.replace of every
 // occurrence (an empty pattern puts the replacement around every character, as Java does).
-import { JavaRegexError } from '../localbook/java-regex.js';
+import { JavaRegexError } from '../text/java-regex.js';
 import { inThread, type AsyncRuleRunner } from '../localbook/api.js';
 
 /** The replaced text; the app's exception text when the pattern does not compile. A rule past its limit throws RuleTimeoutError. */

@@ -5,7 +5,7 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { BookFile, BookFormat, ParseOptions, ParsedBook, ParsedChapter } from '../format.js';
 import { BookFileError } from '../errors.js';
 import { compileGuarded, Deadline } from '../regex-guard.js';
-import { JavaRegexError } from '../java-regex.js';
+import { JavaRegexError } from '../../text/java-regex.js';
 import { decoder, detectCharset, looksBinary, normalizeCharset, type TxtCharset } from './charset.js';
 import { BLOCK_SIZE, splitByRule, splitWithoutRule, type Split } from './split.js';
 import { chooseTocRule, tocRuleRef, type TocRuleRow } from './toc-rule.js';

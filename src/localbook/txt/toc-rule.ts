@@ -3,7 +3,7 @@
 // start more than 1,000 characters after the end of the last one counted; the best score (at
 // least 1) wins and a tie goes to the rule tried later. A rule that does not compile is skipped;
 // one that runs past its time limit fails the choice with RuleTimeoutError.
-import { JavaRegexError } from '../java-regex.js';
+import { JavaRegexError } from '../../text/java-regex.js';
 import type { RuleRef } from '../errors.js';
 import { compileGuarded, Deadline, matches } from '../regex-guard.js';
 
