@@ -53,6 +53,7 @@ export type ErrorCode =
   | 'BAD_BOOK_FILE'
   | 'UNKNOWN_BOOK'
   | 'RULE_TIMEOUT'
+  | 'RULE_THREAD_FAILED'
   | 'BAD_RULE'
   | 'JS_UNAVAILABLE';
 

@@ -162,3 +162,22 @@ test('serve: runaway TOC and replace rules answer envelope errors at their limit
   // And the server still answers.
   assert.equal((await s.get('/getBookshelf')).status, 200);
 });
+
+test('a blocking caller gives up on a rule thread silent outside a rule (RULE_THREAD_FAILED), and the next job runs', async () => {
+  // A thread that dies outside a rule's stretch (out of memory) sends nothing, and a caller
+  // blocked in Atomics.wait cannot see it end: a silence longer than quietMs ends the wait. Here
+  // the silence is the thread's own work on 20 MB before its first rule, longer than 1 ms.
+  const { ruleThreads } = await import('../src/node/rule-thread.js');
+  const { bytesFile } = await import('../src/localbook/api.js');
+  const { RuleThreadError } = await import('legado-store/errors');
+  let txt = '';
+  for (let i = 1; i <= 400; i++) txt += `第${i}章 题\n${'山水'.repeat(8000)}\n`;
+  const file = bytesFile('书.txt', new TextEncoder().encode(txt));
+  const options = { tocRules: [{ name: '章', rule: '^第\\d+章.*$', serialNumber: 1, enable: true }] };
+  assert.throws(
+    () => ruleThreads({ quietMs: 1 }).parse(file, options),
+    (e: unknown) => e instanceof RuleThreadError && e.code === 'RULE_THREAD_FAILED' && /sent nothing for 1 ms/.test(e.message),
+  );
+  // A patient runner splits the same file: the 400 chapters the headings make.
+  assert.equal(ruleThreads({ quietMs: 60_000 }).parse(file, options).chapters.length, 400);
+});

@@ -46,3 +46,10 @@ export class RuleTimeoutError extends LegadoStoreError {
     this.limitMs = limitMs;
   }
 }
+
+/** The thread that runs the users' rules failed without an answer (it ran out of memory, or never started). */
+export class RuleThreadError extends LegadoStoreError {
+  constructor(what: string) {
+    super('RULE_THREAD_FAILED', `the rule thread ${what}; nothing was stored`);
+  }
+}

@@ -11,7 +11,7 @@ import { inThread, type AsyncRuleRunner, type RuleRunner } from '../localbook/ap
 import type { BookFile, ParsedBook } from '../localbook/format.js';
 import type { ChapterReplace, ChapterReplaced } from '../localbook/replace.js';
 import type { TxtParseOptions } from '../localbook/txt/index.js';
-import { RuleTimeoutError } from '../localbook/errors.js';
+import { RuleThreadError, RuleTimeoutError } from '../localbook/errors.js';
 import * as errors from '../errors.js';
 import * as backupErrors from '../backup/errors.js';
 import * as bookErrors from '../localbook/errors.js';
@@ -54,6 +54,16 @@ const replaceRunsRules = (job: ChapterReplace): boolean => [...job.rules, ...(jo
 /** How long a new thread may take to start before a blocking caller gives up (a loaded machine takes ~0.1 s). */
 const START_MS = 30_000;
 
+export interface RuleThreadOptions {
+  /**
+   * Longest silence of a thread outside a rule's stretch before a blocking caller gives up on it
+   * (ms, default 120,000): a thread that died there (out of memory) sends nothing, and a caller
+   * blocked in Atomics.wait cannot see its exit. Our own work between rules (decoding, cutting)
+   * takes seconds at most.
+   */
+  readonly quietMs?: number;
+}
+
 class Pool {
   private readonly idle: Slot[] = [];
   private closed = false;
@@ -64,11 +74,14 @@ class Pool {
     if (slot) return slot;
     const counter = new Int32Array(new SharedArrayBuffer(4));
     const { port1, port2 } = new MessageChannel();
-    const worker = new Worker(new URL('./rule-worker.js', import.meta.url), { workerData: { port: port2, signal: counter.buffer }, transferList: [port2] });
+    const worker = new Worker(new URL('./rule-worker.js', import.meta.url), {
+      workerData: { port: port2, signal: counter.buffer },
+      transferList: [port2],
+    });
     worker.unref();
     if (blocking && Atomics.wait(counter, 0, 0, START_MS) === 'timed-out') {
       void worker.terminate();
-      throw new Error(`the rule thread did not start within ${START_MS / 1000} s`);
+      throw new RuleThreadError(`did not start within ${START_MS / 1000} s`);
     }
     return { worker, port: port1, counter };
   }
@@ -86,7 +99,12 @@ class Pool {
 
 /** Runs jobs with the caller blocked until the answer or the running rule's limit. */
 class SyncThreads implements RuleRunner {
-  private readonly pool = new Pool();
+  private readonly pool: Pool;
+  private readonly quietMs: number;
+  constructor(options: RuleThreadOptions = {}) {
+    this.pool = new Pool();
+    this.quietMs = options.quietMs ?? 120_000;
+  }
 
   parse(file: BookFile, options: TxtParseOptions): ParsedBook {
     if (!parseRunsRules(file, options)) return inThread.parse(file, options);
@@ -103,14 +121,14 @@ class SyncThreads implements RuleRunner {
     const slot = this.pool.take(true);
     slot.port.postMessage(job, transfer);
     let stage: Extract<RuleMessage, { type: 'stage' }> | undefined;
-    let end = Number.POSITIVE_INFINITY;
+    let end = Date.now() + this.quietMs;
     for (;;) {
       const seen = Atomics.load(slot.counter, 0);
       for (let got = receiveMessageOnPort(slot.port); got; got = receiveMessageOnPort(slot.port)) {
         const m = got.message as RuleMessage;
         if (m.type === 'stage') {
           stage = m.rule ? m : undefined;
-          end = m.rule ? Date.now() + m.limitMs : Number.POSITIVE_INFINITY;
+          end = Date.now() + (m.rule ? m.limitMs : this.quietMs);
         } else {
           this.pool.give(slot);
           if (m.type === 'done') return m.result;
@@ -118,9 +136,10 @@ class SyncThreads implements RuleRunner {
         }
       }
       const left = end - Date.now();
-      if (stage?.rule && left <= 0) {
+      if (left <= 0) {
         void slot.worker.terminate();
-        throw new RuleTimeoutError(stage.rule, stage.limitMs);
+        if (stage?.rule) throw new RuleTimeoutError(stage.rule, stage.limitMs);
+        throw new RuleThreadError(`sent nothing for ${this.quietMs} ms outside a rule (it may have run out of memory)`);
       }
       Atomics.wait(slot.counter, 0, seen, left);
     }
@@ -175,7 +194,7 @@ class AsyncThreads implements AsyncRuleRunner {
       };
       const onExit = (code: number): void => {
         finish(false);
-        reject(new Error(`the rule thread stopped without an answer (exit ${code})`));
+        reject(new RuleThreadError(`stopped without an answer (exit code ${code}; out of memory, or ended)`));
       };
       slot.port.on('message', onMessage);
       slot.port.ref();
@@ -187,8 +206,9 @@ class AsyncThreads implements AsyncRuleRunner {
 
 let shared: SyncThreads | undefined;
 
-/** The process's runner for the synchronous API (one pool, threads kept for the next job). */
-export function ruleThreads(): RuleRunner {
+/** The process's runner for the synchronous API (one pool, threads kept for the next job); with options, a runner of its own. */
+export function ruleThreads(options?: RuleThreadOptions): RuleRunner {
+  if (options) return new SyncThreads(options);
   shared ??= new SyncThreads();
   return shared;
 }
