@@ -54,7 +54,12 @@ export type ErrorCode =
   | 'UNKNOWN_BOOK'
   | 'RULE_TIMEOUT'
   | 'BAD_RULE'
-  | 'JS_UNAVAILABLE';
+  | 'JS_UNAVAILABLE'
+  | 'ADDRESS_REFUSED'
+  | 'TOO_MANY_REDIRECTS'
+  | 'BODY_TOO_LARGE'
+  | 'FETCH_TIMEOUT'
+  | 'FETCH_FAILED';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;
