@@ -1,0 +1,56 @@
+// The Worker's /cover on workerd (wrangler dev, offline, 127.0.0.1) goes through the network
+// policy with workerd's fetch: a cover URL naming loopback in any spelling, a private, link-local
+// or metadata address, or a local name is answered with the default cover, and the fixture
+// servers on 127.0.0.1 and ::1 never see a request (workerd under wrangler dev does reach them:
+// before the policy this same request was answered with the fixture's picture).
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { after, before, test } from 'node:test';
+import { DEFAULT_COVER } from '../../src/server/cover.js';
+import { countingServer } from '../helpers/net.js';
+import { basic, startWorker, stateDir, type RunningWorker } from './helpers.js';
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 5, 5]);
+const image = (_req: unknown, res: ServerResponse): void => void res.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
+// At the top level, not in before(): their after() hooks then run when the file's tests end.
+const v4 = await countingServer('127.0.0.1', image);
+const v6 = await countingServer('::1', image);
+let worker: RunningWorker;
+const state = stateDir('legado-worker-cover-');
+
+before(async () => {
+  worker = await startWorker(['--persist-to', state, '--var', 'LEGADO_USERS:alice:pw-a']);
+});
+after(async () => {
+  await worker?.stop();
+  rmSync(state, { recursive: true, force: true });
+});
+
+test('/cover on workerd: every spelling of loopback, private, link-local and metadata addresses gets the default cover, unreached', async () => {
+  const paths = [
+    `${v4.origin}/c.png`,
+    `http://localhost:${v4.port}/c.png`,
+    `http://LOCALHOST.:${v4.port}/c.png`,
+    `http://%6c%6fcalhost:${v4.port}/c.png`,
+    `http://2130706433:${v4.port}/c.png`,
+    `http://0x7f000001:${v4.port}/c.png`,
+    `http://0177.0.0.1:${v4.port}/c.png`,
+    `http://127.1:${v4.port}/c.png`,
+    `http://[::ffff:127.0.0.1]:${v4.port}/c.png`,
+    `http://[::1]:${v6.port}/c.png`,
+    `http://[0:0:0:0:0:0:0:1]:${v6.port}/c.png`,
+    'http://10.0.0.1/c.png',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[fd00::1]/c.png',
+    'http://[fd00:ec2::254]/latest/meta-data/',
+    'http://metadata.google.internal/computeMetadata/v1/',
+  ];
+  for (const p of paths) {
+    const res = await fetch(`${worker.url}cover?path=${encodeURIComponent(p)}`, { headers: basic('alice', 'pw-a') });
+    assert.equal(res.status, 200, p);
+    assert.equal(res.headers.get('content-type'), 'image/svg+xml', p);
+    assert.equal(await res.text(), DEFAULT_COVER, p);
+  }
+  assert.deepEqual([v4.hits, v6.hits], [[], []]);
+});
