@@ -150,3 +150,23 @@ test("a phone store's local book (content://, /storage/...) is read from the boo
     assert.match((await s.get(`/getBookContent?url=${encodeURIComponent(bookUrl)}&index=1`)).text, /水水水/);
   }
 });
+
+test('/cover serves only files of the covers folder: paths out, encoded or through a link, get the default cover', async () => {
+  const { s, books, secret } = await place();
+  const covers = join(books, 'covers');
+  mkdirSync(covers, { recursive: true });
+  symlinkSync(secret, join(covers, 'link.png'));
+  for (const path of [
+    secret,
+    '/etc/passwd',
+    `${covers}/../../outside/secret.txt`,
+    `${covers}/%2e%2e/%2e%2e/outside/secret.txt`,
+    `file://${secret}`,
+    join(covers, 'link.png'),
+    '../outside/secret.txt',
+  ]) {
+    const res = await s.get(`/cover?path=${encodeURIComponent(path)}`);
+    assert.equal(res.headers.get('content-type'), 'image/svg+xml', path);
+    assert.ok(!leaks([res.text]), path);
+  }
+});
