@@ -119,7 +119,7 @@ test('/cover on Node: loopback in every spelling is the default cover and never 
   assert.equal(v4.hits.length + v6.hits.length, paths.length);
 });
 
-test('/cover on Node: a listed site that redirects to another loopback place, 169.254.169.254 or 10.x, or loops, gets the default cover', async () => {
+test('/cover on Node: a listed site that redirects to another loopback place, or loops, gets the default cover (off-loopback targets: below)', async () => {
   const listed = await imageServer();
   const other = await imageServer();
   const s = await served({ reachableHosts: [`127.0.0.1:${listed.port}`] });
@@ -130,8 +130,7 @@ test('/cover on Node: a listed site that redirects to another loopback place, 16
     `${other.url}/c.png`,
     `http://localhost:${listed.port}/c.png`,
     `http://0x7f000001:${other.port}/c.png`,
-    'http://169.254.169.254/latest/meta-data/',
-    'http://10.0.0.1/c.png',
+    `http://[::ffff:127.0.0.1]:${other.port}/c.png`,
   ]) {
     assert.equal((await coverOf(s, `${listed.url}/to?${encodeURIComponent(target)}`)).text, DEFAULT_COVER, target);
   }
@@ -140,7 +139,7 @@ test('/cover on Node: a listed site that redirects to another loopback place, 16
   assert.equal(listed.hits.filter((h) => h === '/loop').length, 11); // the first request and ten redirects
 });
 
-test('/cover through the app: 10.x, 169.254.169.254, fd00:: and the metadata name are never handed to the host fetch', async () => {
+test('/cover through the app: 10.x, 169.254.169.254, fd00::, the metadata name, and redirects to them, are never handed to the host fetch', async () => {
   const store = openStore(':memory:', { schema: 62 });
   after(() => store.close());
   const asked: string[] = [];
@@ -165,7 +164,16 @@ test('/cover through the app: 10.x, 169.254.169.254, fd00:: and the metadata nam
   ]) {
     assert.equal(await cover(p), DEFAULT_COVER, p);
   }
-  assert.deepEqual(asked, []);
+  assert.equal(asked.length, 0, asked.join(' '));
+  // A public site redirecting there: only the public URL is asked for.
+  const redirecting: HostFetch = async (url) => {
+    asked.push(url);
+    return new Response(null, { status: 302, headers: { Location: 'http://169.254.169.254/latest/meta-data/' } });
+  };
+  const viaRedirect = createApp(store as never, { hostFetch: redirecting });
+  const r = await viaRedirect.fetch(new Request(`http://127.0.0.1/cover?path=${encodeURIComponent('https://img.example.com/r.png')}`));
+  assert.equal(await r.text(), DEFAULT_COVER);
+  assert.deepEqual(asked.splice(0), ['https://img.example.com/r.png']);
   // The control: a public URL is handed over and its picture answered.
   const res = await app.fetch(new Request(`http://127.0.0.1/cover?path=${encodeURIComponent('https://img.example.com/c.png')}`));
   assert.deepEqual(new Uint8Array(await res.arrayBuffer()), PNG);
