@@ -11,6 +11,7 @@ import { FetchFailedError, NetworkPolicyError } from '../src/net/errors.js';
 import { fetchWithPolicy, type FetchPolicy } from '../src/net/fetch.js';
 import { nodeFetch, type Resolver } from '../src/node/net-fetch.js';
 import { countingServer, rejection, type CountingServer } from './helpers/net.js';
+import { loopbackUrls } from './helpers/net-spellings.js';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
 
@@ -54,19 +55,7 @@ const onNode = (extra: Partial<FetchPolicy> = {}, resolve?: Resolver): FetchPoli
 });
 
 test('loopback in every spelling is refused before any connection; allowed, the same URLs reach the fixture', async () => {
-  const urls = [
-    `http://127.0.0.1:${A.port}/c.png`,
-    `http://localhost:${A.port}/c.png`,
-    `http://LocalHost.:${A.port}/c.png`,
-    `http://2130706433:${A.port}/c.png`,
-    `http://0x7f000001:${A.port}/c.png`,
-    `http://0177.0.0.1:${A.port}/c.png`,
-    `http://127.1:${A.port}/c.png`,
-    `http://[::ffff:127.0.0.1]:${A.port}/c.png`,
-    `http://[::ffff:7f00:1]:${A.port}/c.png`,
-    `http://[::1]:${V6.port}/c.png`,
-    `http://[0:0:0:0:0:0:0:1]:${V6.port}/c.png`,
-  ];
+  const urls = loopbackUrls(A.port, V6.port);
   for (const url of urls) {
     const e = await rejection(fetchWithPolicy(url, {}, onNode()));
     assert.ok(e instanceof NetworkPolicyError && e.code === 'ADDRESS_REFUSED', `${url}: ${e}`);
@@ -74,7 +63,7 @@ test('loopback in every spelling is refused before any connection; allowed, the 
   assert.deepEqual([A.hits.length, V6.hits.length], [0, 0]);
   // The control: with private hosts allowed each spelling reaches the fixture and gets the picture
   // (`localhost.` left out: this system's resolver does not know it).
-  const reachable = urls.filter((u) => !u.includes('LocalHost.'));
+  const reachable = loopbackUrls(A.port, V6.port, { resolvable: true });
   for (const url of reachable) assert.deepEqual((await fetchWithPolicy(url, {}, onNode({ allowPrivateHosts: true }))).bytes, PNG, url);
   assert.equal(A.hits.length + V6.hits.length, reachable.length);
   A.hits.length = V6.hits.length = 0;

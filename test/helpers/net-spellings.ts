@@ -74,3 +74,26 @@ export const ALLOWED = [
   'http://[2606:4700:4700::1111]/',
   'http://[::ffff:8.8.8.8]/',
 ];
+
+/**
+ * URLs of `/c.png` on a fixture listening on 127.0.0.1:`v4` and [::1]:`v6`, in every spelling of
+ * loopback a stranger could write. `resolvable: false` leaves out `localhost.` (a trailing dot,
+ * which this system's resolver does not know), for the controls that must reach the fixture.
+ */
+export function loopbackUrls(v4: number, v6: number, { resolvable = false } = {}): string[] {
+  return [
+    `http://127.0.0.1:${v4}/c.png`,
+    `http://localhost:${v4}/c.png`,
+    `http://LOCALHOST:${v4}/c.png`,
+    ...(resolvable ? [] : [`http://LocalHost.:${v4}/c.png`]),
+    `http://%6c%6fcalhost:${v4}/c.png`,
+    `http://2130706433:${v4}/c.png`,
+    `http://0x7f000001:${v4}/c.png`,
+    `http://0177.0.0.1:${v4}/c.png`,
+    `http://127.1:${v4}/c.png`,
+    `http://[::ffff:127.0.0.1]:${v4}/c.png`,
+    `http://[::ffff:7f00:1]:${v4}/c.png`,
+    `http://[::1]:${v6}/c.png`,
+    `http://[0:0:0:0:0:0:0:1]:${v6}/c.png`,
+  ];
+}

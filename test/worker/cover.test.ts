@@ -10,6 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { after, before, test } from 'node:test';
 import { DEFAULT_COVER } from '../../src/server/cover.js';
 import { countingServer } from '../helpers/net.js';
+import { loopbackUrls } from '../helpers/net-spellings.js';
 import { basic, startWorker, stateDir, type RunningWorker } from './helpers.js';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 5, 5]);
@@ -29,19 +30,7 @@ after(async () => {
 });
 
 test('/cover on workerd: every spelling of loopback gets the default cover, and the fixtures are never reached', async () => {
-  const paths = [
-    `${v4.origin}/c.png`,
-    `http://localhost:${v4.port}/c.png`,
-    `http://LOCALHOST.:${v4.port}/c.png`,
-    `http://%6c%6fcalhost:${v4.port}/c.png`,
-    `http://2130706433:${v4.port}/c.png`,
-    `http://0x7f000001:${v4.port}/c.png`,
-    `http://0177.0.0.1:${v4.port}/c.png`,
-    `http://127.1:${v4.port}/c.png`,
-    `http://[::ffff:127.0.0.1]:${v4.port}/c.png`,
-    `http://[::1]:${v6.port}/c.png`,
-    `http://[0:0:0:0:0:0:0:1]:${v6.port}/c.png`,
-  ];
+  const paths = loopbackUrls(v4.port, v6.port);
   for (const p of paths) {
     const res = await fetch(`${worker.url}cover?path=${encodeURIComponent(p)}`, { headers: basic('alice', 'pw-a') });
     assert.equal(res.status, 200, p);
