@@ -65,6 +65,10 @@ function decoded(res: IncomingMessage): Readable {
           : undefined;
   if (!decoder) return res;
   res.on('error', (e) => decoder.destroy(e));
+  // A body given up (too large, timed out) frees its socket too.
+  decoder.once('close', () => {
+    if (!res.complete) res.destroy();
+  });
   return res.pipe(decoder);
 }
 
