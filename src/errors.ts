@@ -55,7 +55,12 @@ export type ErrorCode =
   | 'RULE_TIMEOUT'
   | 'RULE_THREAD_FAILED'
   | 'BAD_RULE'
-  | 'JS_UNAVAILABLE';
+  | 'JS_UNAVAILABLE'
+  | 'ADDRESS_REFUSED'
+  | 'TOO_MANY_REDIRECTS'
+  | 'BODY_TOO_LARGE'
+  | 'FETCH_TIMEOUT'
+  | 'FETCH_FAILED';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;

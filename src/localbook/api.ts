@@ -48,8 +48,13 @@ export interface BookStorage {
   keep(file: BookFile, replace: boolean): { undo(): void; done(): void };
   /** Keeps a cover image beside the book; returns its path. */
   keepCover(bookUrl: string, cover: { readonly bytes: Uint8Array; readonly mediaType: string }): { path: string; undo(): void; done(): void };
-  /** The kept file of a book (by its bookUrl, else by its file name in the folder, as the app looks). */
+  /**
+   * The kept file of a book (by its bookUrl, else by its file name in the folder, as the app
+   * looks), only ever a file inside the storage: a bookUrl naming any other place is not read.
+   */
   open(bookUrl: string, originName: string): BookFile;
+  /** Whether a bookUrl names a place inside the storage (symlinks resolved), where a book may be kept. */
+  holds?(bookUrl: string): boolean;
   /** A cover this storage kept (keepCover's path), or undefined for any other path. */
   readCover?(path: string): { readonly bytes: Uint8Array; readonly mediaType: string } | undefined;
 }

@@ -17,10 +17,11 @@ import { createApp } from '../server/app.js';
 import type { AnyStore, ServeOptions } from '../server/context.js';
 import { startSockets } from './server-sockets.js';
 import { staticFolder } from './static-files.js';
+import { nodeFetch } from './net-fetch.js';
 import { defaultHosts } from '../server/origin-policy.js';
 import { asyncRuleThreads } from './rule-thread.js';
 
-export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage' | 'rules'> {
+export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage' | 'rules' | 'hostFetch'> {
   readonly host?: string;
   /** HTTP port (default 1122; 0 picks a free one, and the WebSocket port is then free-chosen too). */
   readonly port?: number;
@@ -51,6 +52,8 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
   const sync = options.webdav ? webdavSync(store, options.webdav) : undefined;
   const rules = asyncRuleThreads(); // the users' rules off the server's thread
   const staticFile = options.web ? await staticFolder(options.web) : undefined;
+  // Cover URLs are fetched checking every address a name resolves to (docs/network.md).
+  const hostFetch = nodeFetch();
   // The Host names answered depend on the port, known once listening: the app is made then, and
   // a request before that (none can come: the listen callback runs first) would be refused.
   const hostsFor = (port: number): string[] | undefined =>
@@ -62,6 +65,7 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
       allowedHosts: hostsFor(port),
       staticFile,
       databaseFile: () => databaseFile(store),
+      hostFetch,
       bookStorage: folderStorage(options.booksDir ?? defaultBooksDir(store.path)),
       uploadProgress: sync
         ? async (p) => {

@@ -4,6 +4,7 @@ import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 import type { RemoteProgress } from '../webdav/progress-file.js';
 import type { AsyncRuleRunner, BookStorage } from '../localbook/api.js';
+import type { HostFetch } from '../net/fetch.js';
 
 /** A reading position to upload to the app's WebDAV folder (the app's BookProgress) and the book it is of. */
 export type ProgressUpload = RemoteProgress & { readonly bookUrl: string };
@@ -37,6 +38,15 @@ export interface ServeOptions {
   readonly ruleTimeLimitMs?: number | undefined;
   /** The store's database file, for GET /api/database (host-specific: a file copy in Node). */
   readonly databaseFile?: () => Promise<Response>;
+  /**
+   * Let the fetches the server makes (cover URLs) reach loopback, private, link-local and the
+   * other addresses the network policy refuses (docs/network.md): a LAN, the tests. Default false.
+   */
+  readonly allowPrivateHosts?: boolean | undefined;
+  /** Hosts those fetches reach though the policy would refuse them (`name`, `name:port`, `[v6]:port`). */
+  readonly reachableHosts?: readonly string[] | undefined;
+  /** The host's fetch for them (default: the platform's; Node passes one that checks resolved addresses). */
+  readonly hostFetch?: HostFetch | undefined;
 }
 
 // The local-book API types its store as the union of store versions (store.ts AnyStore); the

@@ -2,6 +2,7 @@
 import { BookType, sortBooks } from '../domain/books.js';
 import type { Row } from '../schema/row-types.js';
 import { readChapter, readChapterAsync, refreshBook, refreshBookAsync } from '../localbook/api.js';
+import { bookUrlOutside } from '../localbook/book-url.js';
 import { readProgressFile } from '../webdav/progress-file.js';
 import type { Routes } from './app.js';
 import { NO_ENGINE, type ProgressUpload, type RouteContext } from './context.js';
@@ -11,6 +12,7 @@ import { coverAnswer } from './cover.js';
 
 const READ_CONFIG = 'webReadConfig';
 const NO_URL = '参数url不能为空，请指定书籍地址';
+const BAD_BOOK_URL = '书籍地址不可用 (a book is saved only with a URL or a place in the books folder)';
 /** Marks a local book at schema 55 and up; below it, origin `loc_book` does. */
 const isLocal = (b: Row<'books'>): boolean => b.origin === 'loc_book' || (Number(b.type) & BookType.local) !== 0;
 
@@ -33,6 +35,11 @@ export function bookRoutes(routes: Routes, ctx: RouteContext): void {
   routes.post('/saveBook', async ({ body }) => {
     const book = readEntity(store, 'books', body);
     if (!book) return fail('格式不对');
+    // A bookUrl naming a file of this machine is refused (a book kept in the books folder, a
+    // URL, or a row the store already has, a phone's local book among them, is saved).
+    const bookUrl = book.bookUrl ?? '';
+    const outside = books().has(bookUrl) ? undefined : bookUrlOutside(bookUrl, options.bookStorage);
+    if (outside) return fail(`${BAD_BOOK_URL}: ${JSON.stringify(bookUrl)} is ${outside}`);
     store.books.save(book);
     const saved = store.books.get(book.bookUrl ?? '') as Row<'books'> | undefined;
     if (saved) await upload(progressOf(saved));

@@ -3,6 +3,7 @@
 // and the app's WebSocket endpoints on the same origin.
 import type { Hono } from 'hono';
 import { createApp } from '../server/app.js';
+import type { HostFetch } from '../net/fetch.js';
 import { parseOriginList } from '../server/origin-policy.js';
 import { SOCKET_FINISH, socketReply } from '../server/socket-answer.js';
 import type { DurableStorageLike } from '../engine/drivers/durable-object.js';
@@ -44,7 +45,10 @@ export class ReaderStore {
     } catch {
       corsOrigins = [];
     }
-    return (this.app = createApp(store, { corsOrigins, databaseFile: () => databaseResponse(store) }));
+    // Covers are fetched with workerd's fetch under the network policy (src/net): literal private
+    // addresses and local names refused; names resolve on Cloudflare, which reaches no private address.
+    const hostFetch: HostFetch = (url, init) => fetch(url, init);
+    return (this.app = createApp(store, { corsOrigins, databaseFile: () => databaseResponse(store), hostFetch }));
   }
 
   async fetch(request: Request): Promise<Response> {
