@@ -12,6 +12,19 @@ import type { BookField, BookSourceJson, Expect, FixtureSource, Tier } from './s
 
 const ALL: readonly BookField[] = ['name', 'author', 'kind', 'intro', 'coverUrl', 'wordCount', 'latestChapterTitle'];
 const PLAIN_TOC = { volumes: false, vip: false, pay: false } as const;
+const FULL_TOC = { volumes: true, vip: true, pay: true } as const;
+/** Volume, VIP and pay marks where a JSON chapter item names them so (the API and the state blob). */
+const JSON_FLAGS = { isVolume: '$.volume', isVip: '$.vip', isPay: '$.pay' };
+/** The hit fields of the JS shape's JSON (search and the state blob name them alike). */
+const JS_HIT = {
+  name: '$.name',
+  author: '$.author',
+  kind: '$.kind',
+  intro: '$.intro',
+  coverUrl: '$.cover',
+  wordCount: '$.wordCount',
+  lastChapter: '$.latest',
+};
 
 function entry(base: string, id: string, name: string, fields: Partial<BookSourceJson>): BookSourceJson {
   return {
@@ -140,7 +153,7 @@ function defs(base: string, seed: number): Def[] {
       },
       ruleContent: { content: 'id.chaptercontent@html', title: 'class.chapter-title@text##（\\d+/\\d+）', nextContentUrl: 'id.next_url@href' },
     },
-    expect: expect(base, pagedBookPath, (b, c) => pagedChapterPath(b, c), { searchFields: ALL, infoFields: ALL, toc: { volumes: true, vip: true, pay: true } }),
+    expect: expect(base, pagedBookPath, (b, c) => pagedChapterPath(b, c), { searchFields: ALL, infoFields: ALL, toc: FULL_TOC }),
   });
   return [
     {
@@ -218,13 +231,11 @@ function defs(base: string, seed: number): Def[] {
           chapterList: '$.data[*]',
           chapterName: '$.title',
           chapterUrl: '/api/chapter?book={$.bookId}&id={$.id}',
-          isVolume: '$.volume',
-          isVip: '$.vip',
-          isPay: '$.pay',
+          ...JSON_FLAGS,
         },
         ruleContent: { content: '$.data.content' },
       },
-      expect: expect(base, apiBookPath, apiChapterPath, { searchFields: ALL, infoFields: ALL, toc: { volumes: true, vip: true, pay: true } }),
+      expect: expect(base, apiBookPath, apiChapterPath, { searchFields: ALL, infoFields: ALL, toc: FULL_TOC }),
     },
     {
       id: 'xpath',
@@ -302,36 +313,22 @@ function defs(base: string, seed: number): Def[] {
         searchUrl: '/js/s?wd={{key}}&t={{(function(){var s=0;for(var i=0;i<key.length;i++)s+=key.charCodeAt(i);return s%9973})()}}',
         ruleSearch: {
           bookList: '@js:JSON.parse(result.replace(/^searchCallback\\(/, "").replace(/\\);?\\s*$/, "")).data',
-          name: '$.name',
-          author: '$.author',
-          kind: '$.kind',
-          intro: '$.intro',
-          coverUrl: '$.cover',
-          wordCount: '$.wordCount',
-          lastChapter: '$.latest',
+          ...JS_HIT,
           bookUrl: '$.url',
         },
         ruleBookInfo: {
           init: '@js:JSON.parse(result.match(/window.__STATE__ = (.*?);<\\/script>/)[1]).book',
-          name: '$.name',
-          author: '$.author',
-          kind: '$.kind',
-          intro: '$.intro',
-          coverUrl: '$.cover',
-          wordCount: '$.wordCount',
-          lastChapter: '$.latest',
+          ...JS_HIT,
         },
         ruleToc: {
           chapterList: '<js>JSON.parse(result.match(/window.__STATE__ = (.*?);<\\/script>/)[1]).chapters</js>',
           chapterName: '$.title',
           chapterUrl: '$.url',
-          isVolume: '$.volume',
-          isVip: '$.vip',
-          isPay: '$.pay',
+          ...JSON_FLAGS,
         },
         ruleContent: { content: 'id.content@html@js:result.replace(/<span class="hide">[^<]*<\\/span>/g, "")' },
       },
-      expect: expect(base, js1BookPath, js1ChapterPath, { searchFields: ALL, infoFields: ALL, toc: { volumes: true, vip: true, pay: true } }),
+      expect: expect(base, js1BookPath, js1ChapterPath, { searchFields: ALL, infoFields: ALL, toc: FULL_TOC }),
     },
     {
       id: 'js-java',
@@ -345,13 +342,7 @@ function defs(base: string, seed: number): Def[] {
           '@js:\nvar k = java.base64Encode(key);\nvar sign = java.md5Encode(key + "fixture");\n"/js/search?k=" + encodeURIComponent(k) + "&sign=" + sign',
         ruleSearch: {
           bookList: '$.list[*]',
-          name: '$.name',
-          author: '$.author',
-          kind: '$.kind',
-          intro: '$.intro',
-          coverUrl: '$.cover',
-          wordCount: '$.wordCount',
-          lastChapter: '$.latest',
+          ...JS_HIT,
           bookUrl: '$.url',
         },
         ruleBookInfo: {
