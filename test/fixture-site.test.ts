@@ -11,6 +11,7 @@ import { startFixtureSite } from './helpers/fixture-site/node.js';
 import {
   bookById,
   encodeGbk,
+  expectedExplore,
   expectedSearch,
   expectedToc,
   fixtureSources,
@@ -400,6 +401,22 @@ test('each plain-template search URL of the sources reaches its page, and the ex
   const gbk = fixtureSources(base, SEED).find((f) => f.id === 'gbk')!;
   assert.equal(expectedToc(gbk, volumeBook).length, readableOf(volumeBook).length);
   assert.equal(expectedSearch(m, gbk, m.keywords.one)[0]!.intro, bookById(m, searchBooks(m, m.keywords.one)[0]!.id)!.intro);
+});
+
+test('explore: every entry of the paged and API sources lists the books of its kind', async () => {
+  for (const f of fixtureSources(base, SEED).filter((x) => x.source.exploreUrl)) {
+    const raw = f.source.exploreUrl!;
+    const entries = raw.startsWith('[')
+      ? (JSON.parse(raw) as { title: string; url: string }[]).map((e) => [e.title, e.url] as const)
+      : raw.split('\n').map((line) => line.split('::') as [string, string]);
+    assert.equal(entries.length, new Set(m.books.map((b) => b.kind)).size, f.id);
+    for (const [kind, url] of entries) {
+      const text = await (await fetch(new URL(url.replace('{{page}}', '1'), base))).text();
+      const names = expectedExplore(m, f, kind).map((h) => h.name);
+      assert.ok(names.length > 0, `${f.id} ${kind}`);
+      for (const b of m.books) assert.equal(text.includes(b.name), names.includes(b.name), `${f.id} ${kind}: ${b.name}`);
+    }
+  }
 });
 
 test('the site itself imports nothing from node:* (it runs inside workerd), only node.ts does', () => {

@@ -21,6 +21,12 @@ function fieldsOf(base: string, b: Book, fields: readonly BookField[]): Partial<
 /** The base URL a fixture source was generated for (its bookSourceUrl without the `#` tag). */
 const baseOf = (f: FixtureSource): string => f.source.bookSourceUrl.replace(/#.*$/, '');
 
+const hit = (f: FixtureSource, b: Book, fields: readonly BookField[]): BookFields => ({
+  ...fieldsOf(baseOf(f), b, fields),
+  name: b.name,
+  bookUrl: f.expect.bookUrl(b),
+});
+
 /**
  * The search hits in the site's order. One hit on a source with `bookUrlPattern` is the detail
  * page itself, so it carries the book-info fields.
@@ -28,7 +34,12 @@ const baseOf = (f: FixtureSource): string => f.source.bookSourceUrl.replace(/#.*
 export function expectedSearch(m: Model, f: FixtureSource, keyword: string): BookFields[] {
   const hits = searchBooks(m, keyword);
   const detail = hits.length === 1 && Boolean(f.source.bookUrlPattern);
-  return hits.map((b) => ({ ...fieldsOf(baseOf(f), b, detail ? f.expect.infoFields : f.expect.searchFields), name: b.name, bookUrl: f.expect.bookUrl(b) }));
+  return hits.map((b) => hit(f, b, detail ? f.expect.infoFields : f.expect.searchFields));
+}
+
+/** An explore page of a kind (the paged and API sources list each kind): that kind's books, as search hits. */
+export function expectedExplore(m: Model, f: FixtureSource, kind: string): BookFields[] {
+  return m.books.filter((b) => b.kind === kind).map((b) => hit(f, b, f.expect.searchFields));
 }
 
 export function expectedInfo(f: FixtureSource, b: Book): BookFields {

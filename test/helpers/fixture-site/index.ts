@@ -14,7 +14,7 @@ export {
 } from './model.js';
 export { fixtureSite, type Site, type SiteOptions } from './site.js';
 export { fixtureSources, sources, manySources, safetySources } from './sources.js';
-export { expectedSearch, expectedInfo, expectedToc, expectedText, type BookFields, type ExpectedChapter } from './expected.js';
+export { expectedSearch, expectedExplore, expectedInfo, expectedToc, expectedText, type BookFields, type ExpectedChapter } from './expected.js';
 export { encodeGbk, decodeGbk, gbkPercentEncode, gbkPercentDecode } from './gbk.js';
 export type { BookSourceJson, BookField, Expect, FixtureSource, Tier } from './source-shape.js';
 export { COOKIE_NAME, CLIENT_HEADER, LOGIN_USER, loginToken, DEFAULT_RATE, type RateLimit } from './shape-guarded.js';

@@ -91,7 +91,7 @@ const guardedExpect = (base: string, g: Guard, loginHeader?: Record<string, stri
   );
 
 const T2_TOC = `<js>
-var bid = java.getString("id.bookinfo@data-id");
+var bid = java.get("bid") || java.getString("id.bookinfo@data-id");
 var parts = String(java.getString("id.parts@data-parts")).split(",");
 var host = baseUrl.match(/^https?:\\/\\/[^\\/]+/)[0];
 var list = [];
@@ -334,7 +334,7 @@ function defs(base: string, seed: number): Def[] {
       id: 'js-java',
       shape: 'js',
       tier: 'T2',
-      kinds: ['url-js', 'java.md5Encode', 'java.base64Encode', 'java.base64Decode', 'java.getString', 'java.ajax-loop', 'header-json'],
+      kinds: ['url-js', 'java.md5Encode', 'java.base64Encode', 'java.base64Decode', 'java.getString', 'java.put-get', 'java.ajax-loop', 'header-json'],
       name: '脚本书城（java助手）',
       fields: {
         header: '{"X-Requested-With":"XMLHttpRequest"}',
@@ -346,7 +346,7 @@ function defs(base: string, seed: number): Def[] {
           bookUrl: '$.url',
         },
         ruleBookInfo: {
-          name: 'id.bookinfo@tag.h1@text',
+          name: 'id.bookinfo@tag.h1@text@js:java.put("bid", java.getString("id.bookinfo@data-id"));\nresult',
           author: 'class.author@text',
           kind: 'class.kind@text',
           wordCount: 'class.words@text',
