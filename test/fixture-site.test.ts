@@ -10,6 +10,7 @@ import ts from 'typescript';
 import { startFixtureSite } from './helpers/fixture-site/node.js';
 import {
   bookById,
+  checkPlan,
   encodeGbk,
   expectedExplore,
   expectedSearch,
@@ -416,6 +417,16 @@ test('explore: every entry of the paged and API sources lists the books of its k
       assert.ok(names.length > 0, `${f.id} ${kind}`);
       for (const b of m.books) assert.equal(text.includes(b.name), names.includes(b.name), `${f.id} ${kind}: ${b.name}`);
     }
+  }
+});
+
+test('the check plan of every benchmark source is requests the site answers, ending on the first chapter', async () => {
+  const shapes = new Set(manySources(base, SEED, 20).map((f) => f.id));
+  for (const f of fixtureSources(base, SEED).filter((x) => shapes.has(x.id))) {
+    const plan = checkPlan(m, f, m.keywords.many);
+    for (const r of plan) assert.equal((await fetch(r.url, { redirect: 'manual', ...r.init })).status, 200, `${f.id} ${r.url}`);
+    const first = searchBooks(m, m.keywords.many)[0]!;
+    assert.ok(plan.at(-1)!.url.startsWith(f.expect.chapterUrl(first, readableOf(first)[0]!).replace(/\.html$/, '')), f.id);
   }
 });
 

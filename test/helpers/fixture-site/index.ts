@@ -19,3 +19,4 @@ export { encodeGbk, decodeGbk, gbkPercentEncode, gbkPercentDecode } from './gbk.
 export type { BookSourceJson, BookField, Expect, FixtureSource, Tier } from './source-shape.js';
 export { COOKIE_NAME, CLIENT_HEADER, LOGIN_USER, loginToken, DEFAULT_RATE, type RateLimit } from './shape-guarded.js';
 export { PRIVATE_TARGETS } from './shape-safety.js';
+export { checkPlan, type PlannedRequest } from './plan.js';

@@ -9,6 +9,8 @@ export const guardedBookPath = (g: Guard, b: Book): string => `/${g}/book/${b.id
 export const guardedChapterPath = (g: Guard, b: Book, c: Chapter): string => `/${g}/read/${b.id}/${c.id}`;
 
 export const COOKIE_NAME = 'fx_session';
+/** The session cookie's value the site sets and wants. */
+export const sessionValue = (seed: number): string => `s${seed}`;
 export const LOGIN_USER = { username: 'reader', password: 'secret-pass' };
 export const loginToken = (seed: number): string => `fixture-token-${seed}`;
 /** The header that names a client for the rate limit (`anon` without it). */
@@ -55,7 +57,7 @@ const cookieOf = (req: Request, name: string): string | undefined =>
 
 /** /guard/: the search sets the session cookie; every other page wants it. */
 export function cookieShape(ctx: Ctx): Response | undefined {
-  const session = `s${ctx.model.seed}`;
+  const session = sessionValue(ctx.model.seed);
   const has = cookieOf(ctx.req, COOKIE_NAME) === session;
   if (ctx.url.pathname === '/guard/search') {
     const res = pages('guard', ctx)!;
