@@ -375,7 +375,11 @@ export async function readChapterAsync(
 function beginRead(store: AnyStore, storage: BookStorage, bookRef: string, index: number, options: ReadOptions) {
   const book = findLocalBook(store, bookRef);
   const row = store.chapters.get(book.bookUrl, index) as (Record<string, unknown> & { title: string; url: string }) | undefined;
-  if (!row) throw new UnknownBookError(bookRef, `${JSON.stringify(book.name)} has no chapter ${index} (it has ${book['totalChapterNum']})`);
+  if (!row) {
+    const total = Number(book['totalChapterNum'] ?? 0);
+    const range = total > 0 ? `indexes start at 0: its ${total} chapters are 0 to ${total - 1}` : 'it has no chapters';
+    throw new UnknownBookError(bookRef, `${JSON.stringify(book.name)} has no chapter ${index} (${range})`);
+  }
   const format = formatFor(book.originName);
   if (!format) throw new BookFileError(book.originName, 'extension', 'not a book file this store reads');
   const file = storage.open(book.bookUrl, book.originName);
