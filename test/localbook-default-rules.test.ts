@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { cli } from './helpers/cli.js';
 import { tempDir } from './helpers/files.js';
 import { openDb } from './helpers/engine.js';
+import { addLocalBook, openStore } from 'legado-store';
 
 const dir = tempDir();
 
@@ -86,5 +87,24 @@ test('a refused TXT leaves the rules table empty: the defaults are written with 
   assert.equal(r.code, 1);
   const raw = openDb(db, { readonly: true });
   assert.deepEqual(raw.prepare('SELECT count(*) FROM txtTocRules').raw().get(), [0]);
+  raw.close();
+});
+
+test('a store at version 49 (no example column) gets the defaults without their examples', () => {
+  const path = join(dir, 'v49.db');
+  const store = openStore(path, { schema: 49 });
+  try {
+    // Headings over 1,000 characters apart, as in the first test, so 目录 (-2) scores best.
+    const text = `第一章 甲\n${'x'.repeat(1200)}\n第二章 乙\n${'y'.repeat(1200)}\n`;
+    const r = addLocalBook(store, { fileName: 'c.txt', bytes: new TextEncoder().encode(text) });
+    assert.deepEqual(
+      r.chapters.map((c) => c.title),
+      ['第一章 甲', '第二章 乙'],
+    );
+  } finally {
+    store.close();
+  }
+  const raw = openDb(path, { readonly: true });
+  assert.deepEqual(raw.prepare('SELECT id, serialNumber, enable, name FROM txtTocRules ORDER BY serialNumber').raw().all(), APP_DEFAULTS);
   raw.close();
 });

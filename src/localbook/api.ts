@@ -262,7 +262,11 @@ function writeBook(
   coverPath: string | undefined,
 ): AddResult['book'] {
   const tocRules = store.tables.txtTocRules as unknown as { count(): number; insertMany(rows: Iterable<object>): number };
-  if (parsed.insertDefaults && tocRules.count() === 0) tocRules.insertMany(DEFAULT_TXT_TOC_RULES);
+  if (parsed.insertDefaults && tocRules.count() === 0) {
+    // Versions before 52 have no example column.
+    const withExample = hasColumn(store, 'txtTocRules', 'example');
+    tocRules.insertMany(DEFAULT_TXT_TOC_RULES.map(({ example, ...rest }) => (withExample ? { ...rest, example } : rest)));
+  }
   const books = store.tables.books as unknown as {
     insert(row: object): unknown;
     update(key: string, patch: object): unknown;
