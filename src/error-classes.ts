@@ -20,6 +20,7 @@ export {
   LimitError,
   MigrationFailedError,
   FileExistsError,
+  PortInUseError,
   DriverUnavailableError,
   WriteRefusedError,
   InvalidQueryError,

@@ -207,7 +207,7 @@ test('a chapter over 102,400 bytes is split as the app splits it: the heading ke
 });
 
 test('no rule: chapters of about 10 KiB cut at line feeds, titled 第{block}章({n})', () => {
-  const store = newStore(); // no TOC rules in the store
+  const store = newStore(); // no TOC rules in the store: the app's defaults go in, none matches
   const text = `${'y'.repeat(99)}\n`.repeat(300);
   const r = addLocalBook(store, { fileName: 'plain.txt', bytes: utf8(text) });
   // By hand: line feeds at 99, 199, ...; the first at or after 10,240 is 10,299, the next after
@@ -221,7 +221,7 @@ test('no rule: chapters of about 10 KiB cut at line feeds, titled 第{block}章(
     ],
   );
   assert.equal(r.book['tocUrl'], '');
-  assert.ok(r.notes.some((x) => /no enabled TOC rules/.test(x)));
+  assert.ok(r.notes.some((x) => /no enabled TOC rule matches/.test(x)));
   store.close();
 });
 

@@ -11,6 +11,8 @@ import { BookFileError, UnknownBookError } from './errors.js';
 import { bookExtensions, formatFor } from './formats.js';
 import { excluded, replaceChapter, ruleFields, type ChapterReplace, type ChapterReplaced, type ReplaceRuleRow } from './replace.js';
 import type { TxtParseOptions } from './txt/index.js';
+import { DEFAULT_TXT_TOC_RULES } from './txt/default-toc-rules.js';
+import type { TocRuleRow } from './txt/toc-rule.js';
 
 /**
  * Where the user's rules run: a book file's parse (TOC rules) and a chapter's replace rules. The
@@ -132,23 +134,48 @@ function splitFields(parsed: ParsedBook): Record<string, unknown> {
   };
 }
 
-/** What a parse of this file is given; throws for a file no format reads. */
-function parseInput(store: AnyStore, file: BookFile, reuse: { charset?: string | null; tocUrl?: string } | undefined, options: AddOptions): TxtParseOptions {
-  if (!formatFor(file.fileName))
-    throw new BookFileError(file.fileName, 'extension', `not a book file this store reads (extensions: ${bookExtensions().join(', ')})`);
+/** A parsed book, and whether the app's default TOC rules were used and go into the store with it. */
+type Parsed = ParsedBook & { readonly insertDefaults?: boolean };
+
+/** The enabled TOC rules; an empty table gets the app's defaults (TextFile.getTocRules), written with the book. */
+function tocRulesFor(store: AnyStore): { rules: TocRuleRow[]; defaults: boolean } {
+  const defaults = (store.tables.txtTocRules as unknown as { count(): number }).count() === 0;
+  const rows = defaults ? DEFAULT_TXT_TOC_RULES.filter((r) => r.enable) : store.txtTocRules.enabled();
+  return { rules: rows.map((r) => ({ id: Number(r.id), name: r.name, rule: r.rule, serialNumber: r.serialNumber, enable: r.enable })), defaults };
+}
+
+/** What a parse of this file is given (and whether its rules are the app's defaults); throws for a file no format reads. */
+function parseInput(
+  store: AnyStore,
+  file: BookFile,
+  reuse: { charset?: string | null; tocUrl?: string } | undefined,
+  options: AddOptions,
+): { input: TxtParseOptions; defaults: boolean } {
+  const format = formatFor(file.fileName);
+  if (!format) throw new BookFileError(file.fileName, 'extension', `not a book file this store reads (extensions: ${bookExtensions().join(', ')})`);
   if (file.size === 0) throw new BookFileError(file.fileName, 'empty', 'the file is empty');
-  const tocRules = store.txtTocRules.enabled().map((r) => ({ id: Number(r.id), name: r.name, rule: r.rule, serialNumber: r.serialNumber, enable: r.enable }));
-  return {
+  // Only a TXT without a rule of its own consults the rules, as only TextFile does.
+  const consults = format.extensions.includes('txt') && !reuse?.tocUrl;
+  const { rules: tocRules, defaults } = consults ? tocRulesFor(store) : { rules: [], defaults: false };
+  const input = {
     tocRules,
     ...(reuse?.charset ? { charset: reuse.charset } : {}),
     ...(reuse?.tocUrl ? { tocUrl: reuse.tocUrl } : {}),
     ...(options.timeLimitMs !== undefined ? { timeLimitMs: options.timeLimitMs } : {}),
   };
+  return { input, defaults };
 }
 
 /** The parse checked and completed: chapters required, name and author from the file name where the file has none. */
-function parsedBook(file: BookFile, parsed: ParsedBook): ParsedBook {
-  if (parsed.chapters.length === 0) throw new BookFileError(file.fileName, 'no-chapters', 'no chapters found');
+function parsedBook(file: BookFile, found: ParsedBook, defaults: boolean): Parsed {
+  if (found.chapters.length === 0) throw new BookFileError(file.fileName, 'no-chapters', 'no chapters found');
+  const parsed: Parsed = defaults
+    ? {
+        ...found,
+        insertDefaults: true,
+        notes: [...found.notes, `the app's ${DEFAULT_TXT_TOC_RULES.length} default TXT TOC rules added to the store (it had none)`],
+      }
+    : found;
   // A format whose file names no title or author (an EPUB without dc:creator) takes them from
   // the file name, as the app names every local book first.
   if (parsed.name && parsed.author) return parsed;
@@ -188,6 +215,7 @@ interface Add {
   readonly file: BookFile;
   readonly bookUrl: string;
   readonly input: TxtParseOptions;
+  readonly defaults: boolean;
   readonly options: AddOptions;
   readonly existing: Record<string, unknown> | undefined;
   readonly place: 'none' | 'same' | 'different';
@@ -206,12 +234,12 @@ function beginAdd(
   if (place === 'different' && !options.force) throw new FileExistsError(bookUrl, 'a book file');
   // An unchanged file keeps its charset and rule (the app re-detects both only for a changed file).
   const reuse = existing && place === 'same' ? { charset: existing['charset'] as string | null, tocUrl: existing['tocUrl'] as string } : undefined;
-  return { file, bookUrl, input: parseInput(store, file, reuse, options), options, existing, place };
+  return { file, bookUrl, ...parseInput(store, file, reuse, options), options, existing, place };
 }
 
 function finishAdd(store: AnyStore, storage: BookStorage, add: Add, result: ParsedBook, recheck: boolean): AddResult {
   const { file, bookUrl, options } = add;
-  const parsed = parsedBook(file, result);
+  const parsed = parsedBook(file, result, add.defaults);
   // After a parse off this thread, looked at again: another add may have come between.
   const existing = recheck ? (store.books.get(bookUrl) as Record<string, unknown> | undefined) : add.existing;
   const place = recheck ? storage.compare(file.fileName, file) : add.place;
@@ -234,10 +262,16 @@ function writeBook(
   store: AnyStore,
   bookUrl: string,
   originName: string,
-  parsed: ParsedBook,
+  parsed: Parsed,
   existing: Record<string, unknown> | undefined,
   coverPath: string | undefined,
 ): AddResult['book'] {
+  const tocRules = store.tables.txtTocRules as unknown as { count(): number; insertMany(rows: Iterable<object>): number };
+  if (parsed.insertDefaults && tocRules.count() === 0) {
+    // Versions before 52 have no example column.
+    const withExample = hasColumn(store, 'txtTocRules', 'example');
+    tocRules.insertMany(DEFAULT_TXT_TOC_RULES.map(({ example, ...rest }) => (withExample ? { ...rest, example } : rest)));
+  }
   const books = store.tables.books as unknown as {
     insert(row: object): unknown;
     update(key: string, patch: object): unknown;
@@ -311,11 +345,11 @@ function beginRefresh(store: AnyStore, storage: BookStorage, bookUrl: string, op
   const book = findLocalBook(store, bookUrl);
   const file = storage.open(book.bookUrl, book.originName);
   const reuse = options.redetect ? undefined : { charset: book['charset'] as string | null, tocUrl: book['tocUrl'] as string };
-  return { book, file, input: parseInput(store, file, reuse, options) };
+  return { book, file, ...parseInput(store, file, reuse, options) };
 }
 
 function finishRefresh(store: AnyStore, r: ReturnType<typeof beginRefresh>, result: ParsedBook): AddResult {
-  const parsed = parsedBook(r.file, result);
+  const parsed = parsedBook(r.file, result, r.defaults);
   const book = findLocalBook(store, r.book.bookUrl);
   const row = store.transaction(() => writeBook(store, book.bookUrl, book.originName, parsed, book, undefined));
   return { book: row, chapters: parsed.chapters, notes: parsed.notes, refreshed: true };
@@ -350,7 +384,11 @@ export async function readChapterAsync(
 function beginRead(store: AnyStore, storage: BookStorage, bookRef: string, index: number, options: ReadOptions) {
   const book = findLocalBook(store, bookRef);
   const row = store.chapters.get(book.bookUrl, index) as (Record<string, unknown> & { title: string; url: string }) | undefined;
-  if (!row) throw new UnknownBookError(bookRef, `${JSON.stringify(book.name)} has no chapter ${index} (it has ${book['totalChapterNum']})`);
+  if (!row) {
+    const total = Number(book['totalChapterNum'] ?? 0);
+    const range = total > 0 ? `indexes start at 0: its ${total} chapters are 0 to ${total - 1}` : 'it has no chapters';
+    throw new UnknownBookError(bookRef, `${JSON.stringify(book.name)} has no chapter ${index} (${range})`);
+  }
   const format = formatFor(book.originName);
   if (!format) throw new BookFileError(book.originName, 'extension', 'not a book file this store reads');
   const file = storage.open(book.bookUrl, book.originName);

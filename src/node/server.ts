@@ -14,6 +14,7 @@ import { webdavSync } from '../webdav/index.js';
 import { defaultBooksDir, folderStorage } from './localbook-files.js';
 import type { WebDavOptions } from '../webdav/sync.js';
 import { createApp } from '../server/app.js';
+import { PortInUseError } from '../errors.js';
 import type { AnyStore, ServeOptions } from '../server/context.js';
 import { startSockets } from './server-sockets.js';
 import { staticFolder } from './static-files.js';
@@ -93,9 +94,12 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
     }
   };
 
+  const inUse = (e: unknown, use: 'HTTP' | 'WebSocket', httpPort: number): unknown =>
+    (e as { code?: unknown }).code === 'EADDRINUSE' ? new PortInUseError(host, httpPort, use) : e;
+  const asked = options.port ?? 1122;
   const server = await new Promise<Server>((resolvePromise, reject) => {
-    const s = serve({ fetch, hostname: host, port: options.port ?? 1122 }, () => resolvePromise(s as Server)) as Server;
-    s.once('error', reject);
+    const s = serve({ fetch, hostname: host, port: asked }, () => resolvePromise(s as Server)) as Server;
+    s.once('error', (e) => reject(inUse(e, 'HTTP', asked)));
   });
   const port = (server.address() as AddressInfo).port;
   app = appFor(port);
@@ -108,7 +112,7 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
     });
   } catch (e) {
     server.close();
-    throw e;
+    throw inUse(e, 'WebSocket', port);
   }
   const wsPort = (sockets.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;
