@@ -48,3 +48,4 @@ export * from './webdav/errors.js';
 export * from './localbook/errors.js';
 export { BadEpubError } from './localbook/epub/errors.js';
 export { JavaRegexError } from './localbook/java-regex.js';
+export { SourceScriptError, ScriptTimeoutError, ScriptMemoryError, ScriptFailedError } from './sources/js/errors.js';

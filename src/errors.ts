@@ -51,7 +51,10 @@ export type ErrorCode =
   | 'CORRUPT'
   | 'IO_ERROR'
   | 'BAD_BOOK_FILE'
-  | 'UNKNOWN_BOOK';
+  | 'UNKNOWN_BOOK'
+  | 'SCRIPT_TIMEOUT'
+  | 'SCRIPT_MEMORY'
+  | 'SCRIPT_ERROR';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;

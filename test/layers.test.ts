@@ -25,7 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store'],
   ['backup'],
   ['fs'], // Node's file system: safe writes, byte sources over files (for the shells above)
-  ['inspect', 'curate', 'localbook', 'webdav'],
+  ['inspect', 'curate', 'localbook', 'webdav', 'sources'],
   ['sample', 'server'],
   ['node'], // Node's host shell: files, temporary copies, the HTTP server, streams
   ['drivers'], // engine/drivers/: the engine adapters (the Node ones use node/)
