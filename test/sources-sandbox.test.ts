@@ -122,8 +122,8 @@ describe('limits', () => {
       assert.match(error.message, /stack/);
       await stillWorks();
     }
-    // Shallow recursion works however V8 compiled the WASM (docs/sandbox.md: the asyncify build's
-    // frames on V8's own stack allow about 20 to 30 nested calls once optimised).
+    // Shallow recursion works however V8 compiled the WASM (docs/sandbox.md: once optimised, the
+    // asyncify build's frames on Node 20's stack allow only about 20 to 30 nested calls).
     assert.equal(await engine.run('function d(n) { return n ? d(n - 1) + 1 : 0 } d(15)'), 15);
   });
 

@@ -21,7 +21,7 @@ export interface JsLimits {
   readonly wallMs: number;
   /** Heap the call may add, and the largest single allocation (bytes). Default 32 MiB. */
   readonly memoryBytes: number;
-  /** The interpreter's stack (bytes); deeper recursion fails. Default 256 KiB (about 1,300 plain frames). */
+  /** The interpreter's stack (bytes); deeper recursion fails. Default 128 KiB (about 680 plain frames; docs/sandbox.md). */
   readonly stackBytes: number;
 }
 
@@ -29,7 +29,7 @@ export const DEFAULT_LIMITS: JsLimits = {
   timeMs: 2_000,
   wallMs: 30_000,
   memoryBytes: 32 * 1024 * 1024,
-  stackBytes: 256 * 1024,
+  stackBytes: 128 * 1024,
 };
 
 /** Which source a call belongs to: its scripts share one sandbox, where its jsLib was evaluated once. */
