@@ -18,7 +18,9 @@ const src = fileURLToPath(new URL('../../src/', import.meta.url));
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['errors'],
-  ['schema', 'io'],
+  // text/: Java regexes and replacements, shared by local books and sources; net/: the network
+  // policy every fetch a server makes goes through
+  ['schema', 'io', 'text', 'net'],
   ['engine'],
   ['table'],
   ['domain', 'migrate'],

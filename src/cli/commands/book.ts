@@ -11,9 +11,17 @@ interface Flags {
   json?: boolean;
   books?: string;
   force?: boolean;
+  timeLimit?: string;
 }
 
 const booksOption = ['--books <dir>', 'the books folder (default: books beside the store)'] as const;
+
+/** `--time-limit <ms>` as AddOptions/ReadOptions take it. */
+export function ruleTimeLimit(value: string | undefined, flag = '--time-limit'): { timeLimitMs?: number } {
+  if (value === undefined) return {};
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a positive number of milliseconds, not ${JSON.stringify(value)}`);
+  return { timeLimitMs: Number(value) };
+}
 
 export function registerBook(program: Command, io: CliRun): void {
   const book = program.command('book').description('local books: add TXT files, list their chapters, read a chapter');
@@ -24,13 +32,19 @@ export function registerBook(program: Command, io: CliRun): void {
     .argument('<file...>', 'the book files (.txt, .epub)')
     .option(...booksOption)
     .option('--force', 'replace a different file of the same name in the books folder')
+    .option('--time-limit <ms>', 'time limit of a TOC rule: per rule when choosing (default 3000), per 512,000-byte block when splitting (default 10000)')
     .option('--json', 'print JSON')
     .addHelpText('after', '\nExample:\n  $ legado-store book add legado.db 《三体》作者：刘慈欣.txt\n')
     .action((storePath: string, files: string[], flags: Flags) => {
+      const limit = ruleTimeLimit(flags.timeLimit);
       const store = openForWrite(storePath);
       try {
         const results = files.map((f) => {
-          const r = addLocalBook(store, bookFileAt(f), { ...(flags.books ? { booksDir: flags.books } : {}), ...(flags.force ? { force: true } : {}) });
+          const r = addLocalBook(store, bookFileAt(f), {
+            ...(flags.books ? { booksDir: flags.books } : {}),
+            ...(flags.force ? { force: true } : {}),
+            ...limit,
+          });
           return {
             file: f,
             bookUrl: r.book.bookUrl,
@@ -79,12 +93,14 @@ export function registerBook(program: Command, io: CliRun): void {
     .argument('<book>', 'a bookUrl or a book name')
     .argument('<index>', 'the chapter index (from 0)')
     .option(...booksOption)
+    .option('--time-limit <ms>', 'the longest a replace rule may run (its own timeoutMillisecond when shorter; default 10000)')
     .option('--json', 'print JSON')
     .action((storePath: string, ref: string, index: string, flags: Flags) => {
       if (!/^\d+$/.test(index)) throw new UsageError(`<index> must be a chapter index (0, 1, ...), not ${JSON.stringify(index)}`);
+      const limit = ruleTimeLimit(flags.timeLimit);
       const store = openStore(storePath, { create: false, readonly: true });
       try {
-        const c = readLocalChapter(store, ref, Number(index), { title: true, ...(flags.books ? { booksDir: flags.books } : {}) });
+        const c = readLocalChapter(store, ref, Number(index), { title: true, ...(flags.books ? { booksDir: flags.books } : {}), ...limit });
         if (flags.json) io.stdout.write(toJson(c) + '\n');
         else {
           io.stdout.write(c.text.endsWith('\n') ? c.text : `${c.text}\n`);

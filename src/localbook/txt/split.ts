@@ -153,7 +153,10 @@ export function splitByRule(file: BookFile, charset: TxtCharset, rule: RegExp, d
   }
   /** Splits [from, to) without a rule and names the pieces after the long chapter. */
   const splitLongChapter = (from: number, to: number, title: string | undefined): Split => {
+    // Reading a long chapter back (megabytes, no regex) is not the rule's time: the clock stops, then starts again.
+    deadline?.stop();
     const part = splitWithoutRule(file, charset, from, to);
+    deadline?.lap();
     if (title !== undefined) part.chapters.forEach((c, k) => (c.title = `${title}(${k + 1})`));
     return part;
   };
@@ -168,6 +171,7 @@ export function splitByRule(file: BookFile, charset: TxtCharset, rule: RegExp, d
         }
       }
     }
+    deadline?.lap(); // each block is a stretch of the rule's time limit
     const block = dec.decode(buf.subarray(0, end));
     buf.copyWithin(0, end, carry + length);
     carry = carry + length - end;
