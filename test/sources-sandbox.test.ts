@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type JsBindings as RuleBindings, RuleContext } from '../src/sources/index.js';
 import { QuickJsEngine, scriptValueToString, SourceScriptError } from '../src/sources/js/index.js';
 
 // Small heaps keep the memory tests short on every runtime (Bun's WASM grows memory slowly).
@@ -247,6 +248,8 @@ describe('java.ajax looks synchronous', () => {
     }
     const bindings = { java: { connect: async (url: unknown) => new Response(`at ${String(url)}`) } };
     assert.equal(await engine.run('var r = java.connect("u"); r.code() + " " + r.body()', bindings), '200 at u');
+    // Its fields stay on the host: `text` is the instance's state.
+    assert.equal(await engine.run('typeof java.connect("u").text', bindings), 'undefined');
   });
 });
 
@@ -296,5 +299,16 @@ describe('jsLib, once per source and sealed', () => {
     assert.equal(await engine.run('n', { count }, { source }), 1);
     assert.equal((await failure(engine.run('for (;;) {}', { count }, { source }))).code, 'SCRIPT_TIMEOUT');
     assert.equal(await engine.run('n', { count }, { source }), 2);
+  });
+});
+
+describe('the rule grammar through the seam', () => {
+  test("RuleContext's @js: and <js> pieces run in the sandbox, java being the rule context itself", async () => {
+    const js = { eval: (code: string, bindings: RuleBindings) => engine.run(code, { ...bindings }, { source: { key: 'https://rules.example' } }) };
+    const ctx = new RuleContext({ js }).setContent('<div class="a"><b>Hello</b> world</div>', 'https://rules.example/');
+    assert.equal(await ctx.getString('class.a@text@js:result.toUpperCase()'), 'HELLO WORLD');
+    // java.getString is async on the host, a plain call in the script.
+    assert.equal(await ctx.getString('<js>java.getString("tag.b@text") + "!"</js>'), 'Hello!');
+    assert.equal(await ctx.getString('@js:java.put("k", "v"); java.get("k") + " " + baseUrl'), 'v https://rules.example/');
   });
 });

@@ -8,7 +8,7 @@ export type HostCaller = (fn: HostFunction, self: unknown, args: unknown[]) => u
 
 const MAX_DEPTH = 64;
 
-/** Copies a host value into the context. The caller disposes the handle it gets. */
+/** Copies a host value into the context (types.ts says how). The caller disposes the handle it gets. */
 export function toGuest(ctx: QuickJSAsyncContext, value: unknown, call: HostCaller, seen: object[] = []): QuickJSHandle {
   switch (typeof value) {
     case 'undefined':
@@ -44,7 +44,12 @@ export function toGuest(ctx: QuickJSAsyncContext, value: unknown, call: HostCall
       return array;
     }
     const target = ctx.newObject();
+    // A plain object is copied whole; of a class instance (the rule engine's own `java`, a parsed
+    // page's node) only its functions come along: its fields are its state, often a whole tree.
+    const proto = Object.getPrototypeOf(object);
+    const plain = proto === Object.prototype || proto === null;
     for (const [name, item] of Object.entries(object)) {
+      if (!plain && typeof item !== 'function') continue;
       const handle = typeof item === 'function' ? hostFunction(ctx, item as HostFunction, object, call, name) : toGuest(ctx, item, call, seen);
       ctx.setProp(target, name, handle);
       handle.dispose();

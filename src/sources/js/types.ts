@@ -5,9 +5,10 @@
 export type HostFunction = (...args: unknown[]) => unknown;
 
 /**
- * A value handed to a script. Strings, numbers, booleans, null/undefined, arrays and objects are
- * copied in; a function (also as a property or prototype method of an object, bound to it)
- * becomes a callable that runs on the host, its Promise awaited while the script waits.
+ * A value handed to a script. Strings, numbers, booleans, null/undefined, arrays and plain objects
+ * are copied in; a function becomes a callable that runs on the host, its Promise awaited while
+ * the script waits. Of a class instance only its methods (bound to it) and function-valued
+ * properties come along, not its fields: `java: this` gives the script the methods, not the state.
  */
 export type JsValue = unknown;
 
