@@ -61,7 +61,10 @@ export type ErrorCode =
   | 'TOO_MANY_REDIRECTS'
   | 'BODY_TOO_LARGE'
   | 'FETCH_TIMEOUT'
-  | 'FETCH_FAILED';
+  | 'FETCH_FAILED'
+  | 'SCRIPT_TIMEOUT'
+  | 'SCRIPT_MEMORY'
+  | 'SCRIPT_ERROR';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;
