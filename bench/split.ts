@@ -8,23 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { bookFileAt } from '../src/node/localbook.js';
 import { txtFormat } from '../src/localbook/txt/index.js';
 import { benchFiles } from './files.js';
+import { DEFAULT_TOC_RULE, writeBigTxt } from './big-txt.js';
 
 const MB = Number(process.argv[2] ?? 50);
 const RUNS = Number(process.argv[3] ?? 5);
-const RULE =
-  '^[ 　\\t]{0,4}(?:序章|楔子|正文(?!完|结)|终章|后记|尾声|番外|第\\s{0,4}[\\d〇零一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟]+?\\s{0,4}(?:章|节(?!课)|卷|集(?![合和])|部(?![分赛游])|篇(?!张))).{0,30}$';
-
+const RULE = DEFAULT_TOC_RULE;
 const dir = mkdtempSync(join(benchFiles(), 'split-bench-'));
-const path = join(dir, 'big.txt');
-const para = '　　他抬起头，看见天边的云慢慢散开，远处传来钟声，城里的人们开始了新的一天。\n';
-const parts: string[] = [];
-let size = 0;
-for (let k = 1; size < MB * 1e6; k++) {
-  const ch = `第${k}章 风起云涌\n${para.repeat(50)}`;
-  parts.push(ch);
-  size += Buffer.byteLength(ch);
-}
-writeFileSync(path, parts.join(''));
+const path = writeBigTxt(dir, MB);
 const file = bookFileAt(path);
 
 function readDecode(): number {

@@ -21,12 +21,14 @@ const CONFIG = ['tsconfig.json', 'package.json', 'package-lock.json'];
 
 /**
  * The newest mtime of the files under `rels` (folders walked, `exclude` left out); Infinity when
- * `outputs` is set and a .ts file's .js is missing from dist/. prepare.js uses it too.
+ * `outputs` is set and a .ts file's .js is missing from dist/. prepare.js uses it too. Names that
+ * start with a dot are left out below the top, as tsc's include leaves them out: wrangler writes
+ * its bundles and state into `.wrangler/` beside each config (worker/, test/worker/).
  */
 export function newestMtime(dir, rels, { exclude = new Set(), outputs = false } = {}) {
   let newest = 0;
   const walk = (rel) => {
-    if (exclude.has(rel)) return;
+    if (exclude.has(rel) || (rel.includes('/') && rel.slice(rel.lastIndexOf('/') + 1).startsWith('.'))) return;
     const p = join(dir, rel);
     const st = statSync(p, { throwIfNoEntry: false });
     if (!st) return;

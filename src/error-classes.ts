@@ -20,6 +20,7 @@ export {
   LimitError,
   MigrationFailedError,
   FileExistsError,
+  PortInUseError,
   DriverUnavailableError,
   WriteRefusedError,
   InvalidQueryError,
@@ -46,5 +47,8 @@ export {
 export * from './backup/errors.js';
 export * from './webdav/errors.js';
 export * from './localbook/errors.js';
+export { NetworkPolicyError, FetchFailedError } from './net/errors.js';
 export { BadEpubError } from './localbook/epub/errors.js';
-export { JavaRegexError } from './localbook/java-regex.js';
+export { JavaRegexError } from './text/java-regex.js';
+export { RuleError, JsUnavailableError } from './sources/errors.js';
+export { SourceScriptError, ScriptTimeoutError, ScriptMemoryError, ScriptFailedError } from './sources/js/errors.js';

@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'LIMIT_REACHED'
   | 'MIGRATION_FAILED'
   | 'FILE_EXISTS'
+  | 'PORT_IN_USE'
   | 'DRIVER_UNAVAILABLE'
   | 'BAD_ARCHIVE'
   | 'ARCHIVE_LIMIT'
@@ -51,7 +52,19 @@ export type ErrorCode =
   | 'CORRUPT'
   | 'IO_ERROR'
   | 'BAD_BOOK_FILE'
-  | 'UNKNOWN_BOOK';
+  | 'UNKNOWN_BOOK'
+  | 'RULE_TIMEOUT'
+  | 'RULE_THREAD_FAILED'
+  | 'BAD_RULE'
+  | 'JS_UNAVAILABLE'
+  | 'ADDRESS_REFUSED'
+  | 'TOO_MANY_REDIRECTS'
+  | 'BODY_TOO_LARGE'
+  | 'FETCH_TIMEOUT'
+  | 'FETCH_FAILED'
+  | 'SCRIPT_TIMEOUT'
+  | 'SCRIPT_MEMORY'
+  | 'SCRIPT_ERROR';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;
@@ -271,6 +284,25 @@ export class FileNotFoundError extends LegadoStoreError {
   constructor(path: string) {
     super('FILE_NOT_FOUND', `${path}: no such file`);
     this.path = path;
+  }
+}
+
+/** `serve` cannot listen: another program holds the HTTP port, or port + 1 the WebSockets need. */
+export class PortInUseError extends LegadoStoreError {
+  readonly host: string;
+  readonly port: number;
+  /** Which of the two ports is taken. */
+  readonly use: 'HTTP' | 'WebSocket';
+  constructor(host: string, httpPort: number, use: 'HTTP' | 'WebSocket') {
+    const port = use === 'HTTP' ? httpPort : httpPort + 1;
+    const why =
+      use === 'HTTP'
+        ? `the HTTP port is taken (the server also needs port ${httpPort + 1}, port + 1, for its WebSockets)`
+        : `the server's WebSockets listen on the HTTP port + 1 (${httpPort} + 1), and that one is taken`;
+    super('PORT_IN_USE', `${host}:${port} is in use by another program: ${why}; choose another port, with ${httpPort + 1} free beside it too`);
+    this.host = host;
+    this.port = port;
+    this.use = use;
   }
 }
 

@@ -48,3 +48,26 @@ test('the build step leaves tsc out only for a tree built since its last change,
   file('src/new.ts');
   assert.equal(upToDate(dir), false, 'a new input without its output');
 });
+
+test("wrangler's files under .wrangler/ (beside worker/ and test/worker/ configs) do not make the build stale", () => {
+  const d = mkdtempSync(join(tmpdir(), 'legado-build-step-'));
+  after(() => rmSync(d, { recursive: true, force: true }));
+  const at = (rel: string, when: Date): void => {
+    mkdirSync(dirname(join(d, rel)), { recursive: true });
+    writeFileSync(join(d, rel), '');
+    utimesSync(join(d, rel), when, when);
+  };
+  for (const f of ['tsconfig.json', 'package.json', 'worker/dev.ts', 'dist/worker/dev.js', 'test/worker/helpers.ts', 'dist/test/worker/helpers.js'])
+    at(f, past);
+  markBuilt(new Date(Date.now() - 30_000), d);
+  assert.equal(upToDate(d), true);
+  // What `wrangler dev` writes while it runs: a bundle entry in TypeScript (no .js in dist/, as
+  // tsc leaves dot-folders out) and state files, all newer than the build.
+  const now = new Date();
+  at('worker/.wrangler/tmp/dev-x/middleware-loader.entry.ts', now);
+  at('worker/.wrangler/state/v3/do/db.sqlite', now);
+  at('test/worker/suites/.wrangler/tmp/bundle/index.js', now);
+  assert.equal(upToDate(d), true, 'wrangler output is no input');
+  at('worker/worker.ts', now);
+  assert.equal(upToDate(d), false, 'a real input beside it still counts');
+});

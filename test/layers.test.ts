@@ -18,14 +18,16 @@ const src = fileURLToPath(new URL('../../src/', import.meta.url));
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['errors'],
-  ['schema', 'io'],
+  // text/: Java regexes and replacements, shared by local books and sources; net/: the network
+  // policy every fetch a server makes goes through
+  ['schema', 'io', 'text', 'net'],
   ['engine'],
   ['table'],
   ['domain', 'migrate'],
   ['store'],
   ['backup'],
   ['fs'], // Node's file system: safe writes, byte sources over files (for the shells above)
-  ['inspect', 'curate', 'localbook', 'webdav'],
+  ['inspect', 'curate', 'localbook', 'webdav', 'sources'],
   ['sample', 'server'],
   ['node'], // Node's host shell: files, temporary copies, the HTTP server, streams
   ['drivers'], // engine/drivers/: the engine adapters (the Node ones use node/)

@@ -57,8 +57,8 @@ test('book add, toc and read, with --json; typed errors store nothing', async ()
   ] as const) {
     r = await cli('book', 'add', db, join(src, f), '--json');
     assert.equal(r.code, 1, f);
-    const e = JSON.parse(r.stdout) as { error: { code: string; problem: string } };
-    assert.deepEqual([e.error.code, e.error.problem], ['BAD_BOOK_FILE', problem]);
+    const [e] = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; problem: string } }[];
+    assert.deepEqual([e!.ok, e!.error.code, e!.error.problem], [false, 'BAD_BOOK_FILE', problem]);
     assert.ok(!existsSync(join(dir, 'books', f)));
   }
   r = await cli('book', 'read', db, 'nothing', '0');

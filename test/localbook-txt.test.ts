@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, addLocalBook, readLocalChapter, refreshLocalBook, FileExistsError, type AnyStore } from 'legado-store';
-import { BookFileError } from 'legado-store/errors';
+import { BookFileError, RuleTimeoutError } from 'legado-store/errors';
 import { tempDir } from './helpers/files.js';
 
 const dir = tempDir();
@@ -207,7 +207,7 @@ test('a chapter over 102,400 bytes is split as the app splits it: the heading ke
 });
 
 test('no rule: chapters of about 10 KiB cut at line feeds, titled 第{block}章({n})', () => {
-  const store = newStore(); // no TOC rules in the store
+  const store = newStore(); // no TOC rules in the store: the app's defaults go in, none matches
   const text = `${'y'.repeat(99)}\n`.repeat(300);
   const r = addLocalBook(store, { fileName: 'plain.txt', bytes: utf8(text) });
   // By hand: line feeds at 99, 199, ...; the first at or after 10,240 is 10,299, the next after
@@ -221,7 +221,7 @@ test('no rule: chapters of about 10 KiB cut at line feeds, titled 第{block}章(
     ],
   );
   assert.equal(r.book['tocUrl'], '');
-  assert.ok(r.notes.some((x) => /no enabled TOC rules/.test(x)));
+  assert.ok(r.notes.some((x) => /no enabled TOC rule matches/.test(x)));
   store.close();
 });
 
@@ -315,7 +315,7 @@ test('adding the same file again re-splits it and keeps progress; a different fi
   store.close();
 });
 
-test('TOC rules that cannot compile, may backtrack without end, or run out of time are skipped and named', () => {
+test('TOC rules that cannot compile or may backtrack without end are skipped and named; one out of time fails the add, named', () => {
   const store = newStore();
   addRules(store, [
     ['块', '第\\p{InCJKRadicalsSupplement}章', 3],
@@ -323,13 +323,16 @@ test('TOC rules that cannot compile, may backtrack without end, or run out of ti
     ['目录', RULE_MULU, 1],
   ]);
   const text = Array.from({ length: 100 }, (_, k) => `第${k + 1}章 t\n正文\n`).join('');
-  let r = addLocalBook(store, { fileName: 'skip.txt', bytes: utf8(text) });
+  const r = addLocalBook(store, { fileName: 'skip.txt', bytes: utf8(text) });
   assert.equal(r.book['tocUrl'], RULE_MULU);
   assert.ok(r.notes.some((x) => x.includes('"块" skipped') && x.includes('block')));
   assert.ok(r.notes.some((x) => x.includes('"回溯" skipped') && x.includes('backtracking')));
-  // A time limit already passed: every rule stops at its first check (after 64 matches).
-  r = addLocalBook(store, { fileName: 'slow.txt', bytes: utf8(text) }, { timeLimitMs: -1 });
-  assert.ok(r.notes.some((x) => x.includes('"目录" skipped: matching took longer')));
-  assert.equal(r.book['tocUrl'], '');
+  // A time limit already passed: the first rule tried stops, the add fails naming it, nothing is stored.
+  const books = store.tables.books.count();
+  assert.throws(
+    () => addLocalBook(store, { fileName: 'slow.txt', bytes: utf8(text) }, { timeLimitMs: -1 }),
+    (e: unknown) => e instanceof RuleTimeoutError && e.code === 'RULE_TIMEOUT' && e.rule.name === '目录' && e.rule.pattern === RULE_MULU && e.limitMs === -1,
+  );
+  assert.equal(store.tables.books.count(), books);
   store.close();
 });

@@ -221,3 +221,19 @@ test('getBookContent: its messages; a chapter the store cannot give is an envelo
     assert.match(engine.errorMsg, /does not fetch from book sources/, path);
   }
 });
+
+test("saveBook: an object or array for a string field is stored as its compact JSON text, as the app's Gson reads it", async () => {
+  // The app's GSON registers StringJsonDeserializer for String (utils/GsonExtensions.kt, since
+  // 9412c7f2d, 2023-03-21): a JSON object or array given for a String field becomes
+  // JsonElement.toString(), compact JSON; the v49-era code had no such adapter and refused.
+  const s = await served();
+  const body = '{"bookUrl":"https://b/obj","name":{"k":[1,2.5,null],"t":"é"},"author":["甲",1],"customTag":{"z":true}}';
+  assert.equal((await s.post('/saveBook', body)).text, SAVED);
+  assert.deepEqual(s.rows('SELECT bookUrl, name, author, customTag FROM books'), [
+    { bookUrl: 'https://b/obj', name: '{"k":[1,2.5,null],"t":"é"}', author: '["甲",1]', customTag: '{"z":true}' },
+  ]);
+  // An object for the key names no place a book can be kept: refused, nothing stored.
+  const key = (await s.post('/saveBook', '{"bookUrl":{"a":"/etc/passwd"},"name":"n","author":"a"}')).json() as { isSuccess: boolean };
+  assert.equal(key.isSuccess, false);
+  assert.equal(s.sql('SELECT count(*) FROM books'), 1);
+});

@@ -169,3 +169,29 @@ test('SIGTERM while a progress save waits on its WebDAV upload: the request fini
     db.close();
   }
 });
+
+test('--cors-origin and --allowed-host: said at start, a listed origin granted and a listed Host answered; others refused', async () => {
+  const s = await startServe([storeFile(), '--port', '0', '--cors-origin', 'http://Phone.local:8080/', '--allowed-host', 'Books.lan']);
+  assert.match(s.output(), /pages of http:\/\/phone\.local:8080 may read and write \(CORS\)/);
+  assert.match(s.output(), /also answering Host books\.lan/);
+  const granted = await fetch(`${s.url}getBookshelf`, { headers: { Origin: 'http://phone.local:8080' } });
+  assert.equal(granted.headers.get('access-control-allow-origin'), 'http://phone.local:8080');
+  await granted.arrayBuffer();
+  const refused = await fetch(`${s.url}saveReadConfig`, { method: 'POST', body: '{}', headers: { Origin: 'http://evil.example' } });
+  assert.equal(refused.status, 403);
+  await refused.arrayBuffer();
+  const hostStatus = (host: string) =>
+    new Promise<number>((resolve, reject) => {
+      const u = new URL(s.url);
+      request({ host: u.hostname, port: u.port, path: '/getBookshelf', headers: { Host: host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+  assert.equal(await hostStatus('books.lan'), 200);
+  assert.equal(await hostStatus(`evil.example:${new URL(s.url).port}`), 421);
+  s.child.kill('SIGTERM');
+  assert.equal(await s.exited, 0);
+});

@@ -17,6 +17,15 @@ export function wranglerNode(): string[] {
   return major > 22 || (major === 22 && minor >= 12) ? [process.execPath] : ['npx', '-y', '-p', 'node@22', 'node'];
 }
 
+/**
+ * The environment wrangler runs in: no metrics, no colours, and no fetch of Cloudflare's cf.json
+ * (miniflare's request.cf data, fetched from workers.cloudflare.com at every start unless
+ * CLOUDFLARE_CF_FETCH_ENABLED is false): the dev server and the tests stay offline.
+ */
+export function wranglerEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...base, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: base['CI'] ?? '', NO_COLOR: '1', FORCE_COLOR: '0' };
+}
+
 /** Starts `wrangler dev` with `args` for the config `config` (default the Worker's); its output is piped. */
 export function startWrangler(args: readonly string[], config = join(ROOT, 'worker', 'wrangler.jsonc')): ChildProcess {
   writeWorkerEntry(ROOT);
@@ -25,7 +34,7 @@ export function startWrangler(args: readonly string[], config = join(ROOT, 'work
   const hasIp = args.includes('--ip');
   return spawn(cmd!, [...first, wrangler, 'dev', '-c', config, ...(hasIp ? [] : ['--ip', '127.0.0.1']), ...args], {
     cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '', NO_COLOR: '1', FORCE_COLOR: '0' },
+    env: wranglerEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: process.platform !== 'win32',
   });

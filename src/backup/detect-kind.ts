@@ -24,3 +24,23 @@ export function detectKind(record: unknown): string | undefined {
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
   return KIND_SIGNS.find((s) => s.keys.every((k) => k in record))?.kind;
 }
+
+/** The kind of the app's book-list export (bookshelf menu, 导出书单): no table of its own. */
+export const BOOK_LIST = 'bookList';
+const BOOK_LIST_KEYS = new Set(['name', 'author', 'intro']);
+
+/**
+ * A record of the app's book-list export (BookshelfViewModel.exportBookshelf): only name, author
+ * and intro, no bookUrl. The app imports such a list by a precise search of its enabled sources
+ * for each name and author (importBookshelfByJson), keeping the first book found.
+ */
+export function isBookListRecord(record: unknown): boolean {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
+  const keys = Object.keys(record);
+  return typeof (record as { name?: unknown }).name === 'string' && keys.every((k) => BOOK_LIST_KEYS.has(k));
+}
+
+/** What the report says of a book list of `n` books. */
+export const bookListNotice = (n: number): string =>
+  `the app's book-list export: ${n} book${n === 1 ? '' : 's'} by name, author and intro, no bookUrl; ` +
+  'the app adds each by searching its enabled book sources for the name and author, and this store cannot search sources yet, so none was added';

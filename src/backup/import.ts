@@ -10,7 +10,7 @@ import type { Table } from '../schema/index.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 import { decryptBackupText, looksEncrypted } from './aes.js';
-import { detectKind } from './detect-kind.js';
+import { BOOK_LIST, bookListNotice, detectKind, isBookListRecord } from './detect-kind.js';
 import { ArchiveLimitError, DecryptError, ImportRejectedError, UnsupportedInputError } from './errors.js';
 import { BACKUP_FILES, backupFileByKind, backupFileByName, KIND_NAMES, NON_TABLE_KINDS, nonTableFile, type BackupFile } from './file-map.js';
 import { JsonRecordReader, type JsonRecord } from './json-stream.js';
@@ -292,7 +292,7 @@ class ImportRun {
     this.bytesBefore += reader.size;
     if (absent !== undefined) {
       report.status = 'not-imported';
-      report.reason = absent;
+      report.reason = report.kind === BOOK_LIST ? bookListNotice(report.read) : absent;
     } else if (report.read === 0) {
       report.reason = reader.root === 'empty' ? 'empty file' : 'no records';
       if (file.byName) {
@@ -319,6 +319,10 @@ class ImportRun {
     let kind: string | undefined;
     if (file.mode === 'backup') kind = file.byName?.kind;
     else kind = this.options.kind ?? detectKind(first) ?? file.byName?.kind;
+    // Not books of a backup (every one would lack its bookUrl): the app's list of names to search for.
+    if (this.options.kind === undefined && (kind === undefined || kind === 'book') && reader.root === 'array' && isBookListRecord(first)) {
+      return { kind: BOOK_LIST, absent: '' };
+    }
     if (kind === undefined) {
       const keys = typeof first === 'object' && first !== null ? Object.keys(first).slice(0, 8).join(', ') : typeof first;
       throw new UnsupportedInputError(file.display, `cannot tell what kind of records this is (keys: ${keys}); give --kind (${KIND_NAMES.join(', ')})`);

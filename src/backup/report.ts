@@ -1,6 +1,7 @@
 // What an import did, per kind of record and per file, with every skipped record's position
 // and reason. Built while the import runs; returned (and printed by the CLI as --json).
 import type { Damage } from '../errors.js';
+import { BOOK_LIST } from './detect-kind.js';
 
 export interface KindReport {
   readonly kind: string;
@@ -182,6 +183,8 @@ export function nothingStoredHint(r: ImportResult): string | undefined {
   const unreadable = r.files.filter((f) => f.error !== undefined);
   if (unreadable.length && t.read === 0) return `no file could be read (${unreadable.map((f) => `${f.file}: ${f.error}`).join(', ')})`;
   if (t.skipped > 0) return `every record was skipped (${skipSummary(r)})`;
+  const list = r.files.find((f) => f.kind === BOOK_LIST);
+  if (list) return `${list.file} is ${list.reason ?? BOOK_LIST}`;
   return 'the input holds no records of a table this store has';
 }
 

@@ -9,7 +9,36 @@ import { LOCAL_BIT, TEXT_BIT } from '../backup/book-type.js';
 import type { BookFile, ParsedBook, ParsedChapter } from './format.js';
 import { BookFileError, UnknownBookError } from './errors.js';
 import { bookExtensions, formatFor } from './formats.js';
-import { excluded, replaceContent, replaceTitle, type ReplaceRuleRow } from './replace.js';
+import { excluded, replaceChapter, ruleFields, type ChapterReplace, type ChapterReplaced, type ReplaceRuleRow } from './replace.js';
+import type { TxtParseOptions } from './txt/index.js';
+import { DEFAULT_TXT_TOC_RULES } from './txt/default-toc-rules.js';
+import type { TocRuleRow } from './txt/toc-rule.js';
+
+/**
+ * Where the user's rules run: a book file's parse (TOC rules) and a chapter's replace rules. The
+ * default runs them on the caller's thread, their limits checked between matches; a host with a
+ * thread it can stop (Node: node/rule-thread.ts) runs them there and stops a rule inside a match.
+ */
+export interface RuleRunner {
+  parse(file: BookFile, options: TxtParseOptions): ParsedBook;
+  replace(job: ChapterReplace): ChapterReplaced;
+}
+
+/** A RuleRunner whose work runs off the caller's thread (the server's, which keeps serving meanwhile). */
+export interface AsyncRuleRunner {
+  parse(file: BookFile, options: TxtParseOptions): Promise<ParsedBook>;
+  replace(job: ChapterReplace): Promise<ChapterReplaced>;
+}
+
+/** The format's own parse and the replace rules, on this thread. */
+export const inThread: RuleRunner = {
+  parse(file, options) {
+    const format = formatFor(file.fileName);
+    if (!format) throw new BookFileError(file.fileName, 'extension', `not a book file this store reads (extensions: ${bookExtensions().join(', ')})`);
+    return format.parse(file, options);
+  },
+  replace: replaceChapter,
+};
 
 /** Where book files are kept (a folder on Node). */
 export interface BookStorage {
@@ -21,8 +50,13 @@ export interface BookStorage {
   keep(file: BookFile, replace: boolean): { undo(): void; done(): void };
   /** Keeps a cover image beside the book; returns its path. */
   keepCover(bookUrl: string, cover: { readonly bytes: Uint8Array; readonly mediaType: string }): { path: string; undo(): void; done(): void };
-  /** The kept file of a book (by its bookUrl, else by its file name in the folder, as the app looks). */
+  /**
+   * The kept file of a book (by its bookUrl, else by its file name in the folder, as the app
+   * looks), only ever a file inside the storage: a bookUrl naming any other place is not read.
+   */
   open(bookUrl: string, originName: string): BookFile;
+  /** Whether a bookUrl names a place inside the storage (symlinks resolved), where a book may be kept. */
+  holds?(bookUrl: string): boolean;
   /** A cover this storage kept (keepCover's path), or undefined for any other path. */
   readCover?(path: string): { readonly bytes: Uint8Array; readonly mediaType: string } | undefined;
 }
@@ -30,7 +64,7 @@ export interface BookStorage {
 export interface AddOptions {
   /** Replace a different file of the same name in the books folder. */
   readonly force?: boolean;
-  /** Time limit of one TOC rule's matching, ms. */
+  /** Time limit of one TOC rule's matching, ms (per rule when choosing, per 512,000-byte block when splitting). */
   readonly timeLimitMs?: number;
 }
 
@@ -47,6 +81,8 @@ export interface ReadOptions {
   readonly title?: boolean;
   /** Apply the book's replace rules (default: the book's useReplaceRule setting, else true). */
   readonly replace?: boolean;
+  /** The longest time limit a replace rule gets, whatever its timeoutMillisecond (ms, default 10,000). */
+  readonly timeLimitMs?: number;
 }
 
 export interface LocalChapter {
@@ -98,19 +134,48 @@ function splitFields(parsed: ParsedBook): Record<string, unknown> {
   };
 }
 
-function parseFor(store: AnyStore, file: BookFile, reuse: { charset?: string | null; tocUrl?: string } | undefined, options: AddOptions): ParsedBook {
+/** A parsed book, and whether the app's default TOC rules were used and go into the store with it. */
+type Parsed = ParsedBook & { readonly insertDefaults?: boolean };
+
+/** The enabled TOC rules; an empty table gets the app's defaults (TextFile.getTocRules), written with the book. */
+function tocRulesFor(store: AnyStore): { rules: TocRuleRow[]; defaults: boolean } {
+  const defaults = (store.tables.txtTocRules as unknown as { count(): number }).count() === 0;
+  const rows = defaults ? DEFAULT_TXT_TOC_RULES.filter((r) => r.enable) : store.txtTocRules.enabled();
+  return { rules: rows.map((r) => ({ id: Number(r.id), name: r.name, rule: r.rule, serialNumber: r.serialNumber, enable: r.enable })), defaults };
+}
+
+/** What a parse of this file is given (and whether its rules are the app's defaults); throws for a file no format reads. */
+function parseInput(
+  store: AnyStore,
+  file: BookFile,
+  reuse: { charset?: string | null; tocUrl?: string } | undefined,
+  options: AddOptions,
+): { input: TxtParseOptions; defaults: boolean } {
   const format = formatFor(file.fileName);
   if (!format) throw new BookFileError(file.fileName, 'extension', `not a book file this store reads (extensions: ${bookExtensions().join(', ')})`);
   if (file.size === 0) throw new BookFileError(file.fileName, 'empty', 'the file is empty');
-  const tocRules = store.txtTocRules.enabled().map((r) => ({ id: Number(r.id), name: r.name, rule: r.rule, serialNumber: r.serialNumber, enable: r.enable }));
-  const opts = {
+  // Only a TXT without a rule of its own consults the rules, as only TextFile does.
+  const consults = format.extensions.includes('txt') && !reuse?.tocUrl;
+  const { rules: tocRules, defaults } = consults ? tocRulesFor(store) : { rules: [], defaults: false };
+  const input = {
     tocRules,
     ...(reuse?.charset ? { charset: reuse.charset } : {}),
     ...(reuse?.tocUrl ? { tocUrl: reuse.tocUrl } : {}),
     ...(options.timeLimitMs !== undefined ? { timeLimitMs: options.timeLimitMs } : {}),
   };
-  const parsed = format.parse(file, opts);
-  if (parsed.chapters.length === 0) throw new BookFileError(file.fileName, 'no-chapters', 'no chapters found');
+  return { input, defaults };
+}
+
+/** The parse checked and completed: chapters required, name and author from the file name where the file has none. */
+function parsedBook(file: BookFile, found: ParsedBook, defaults: boolean): Parsed {
+  if (found.chapters.length === 0) throw new BookFileError(file.fileName, 'no-chapters', 'no chapters found');
+  const parsed: Parsed = defaults
+    ? {
+        ...found,
+        insertDefaults: true,
+        notes: [...found.notes, `the app's ${DEFAULT_TXT_TOC_RULES.length} default TXT TOC rules added to the store (it had none)`],
+      }
+    : found;
   // A format whose file names no title or author (an EPUB without dc:creator) takes them from
   // the file name, as the app names every local book first.
   if (parsed.name && parsed.author) return parsed;
@@ -128,7 +193,40 @@ export function addBook(
   storage: BookStorage,
   input: BookFile | { readonly fileName: string; readonly bytes: Uint8Array },
   options: AddOptions = {},
+  runner: RuleRunner = inThread,
 ): AddResult {
+  const add = beginAdd(store, storage, input, options);
+  return finishAdd(store, storage, add, runner.parse(add.file, add.input), false);
+}
+
+/** addBook with the parse off this thread: the store is written on this thread once it is done. */
+export async function addBookAsync(
+  store: AnyStore,
+  storage: BookStorage,
+  input: BookFile | { readonly fileName: string; readonly bytes: Uint8Array },
+  options: AddOptions,
+  runner: AsyncRuleRunner,
+): Promise<AddResult> {
+  const add = beginAdd(store, storage, input, options);
+  return finishAdd(store, storage, add, await runner.parse(add.file, add.input), true);
+}
+
+interface Add {
+  readonly file: BookFile;
+  readonly bookUrl: string;
+  readonly input: TxtParseOptions;
+  readonly defaults: boolean;
+  readonly options: AddOptions;
+  readonly existing: Record<string, unknown> | undefined;
+  readonly place: 'none' | 'same' | 'different';
+}
+
+function beginAdd(
+  store: AnyStore,
+  storage: BookStorage,
+  input: BookFile | { readonly fileName: string; readonly bytes: Uint8Array },
+  options: AddOptions,
+): Add {
   const file = isBookFile(input) ? input : bytesFile(input.fileName, input.bytes);
   const bookUrl = storage.locate(file.fileName);
   const existing = store.books.get(bookUrl) as Record<string, unknown> | undefined;
@@ -136,7 +234,16 @@ export function addBook(
   if (place === 'different' && !options.force) throw new FileExistsError(bookUrl, 'a book file');
   // An unchanged file keeps its charset and rule (the app re-detects both only for a changed file).
   const reuse = existing && place === 'same' ? { charset: existing['charset'] as string | null, tocUrl: existing['tocUrl'] as string } : undefined;
-  const parsed = parseFor(store, file, reuse, options);
+  return { file, bookUrl, ...parseInput(store, file, reuse, options), options, existing, place };
+}
+
+function finishAdd(store: AnyStore, storage: BookStorage, add: Add, result: ParsedBook, recheck: boolean): AddResult {
+  const { file, bookUrl, options } = add;
+  const parsed = parsedBook(file, result, add.defaults);
+  // After a parse off this thread, looked at again: another add may have come between.
+  const existing = recheck ? (store.books.get(bookUrl) as Record<string, unknown> | undefined) : add.existing;
+  const place = recheck ? storage.compare(file.fileName, file) : add.place;
+  if (place === 'different' && !options.force) throw new FileExistsError(bookUrl, 'a book file');
   const kept = place === 'same' ? undefined : storage.keep(file, place === 'different');
   const cover = parsed.cover ? storage.keepCover(bookUrl, parsed.cover) : undefined;
   try {
@@ -155,10 +262,16 @@ function writeBook(
   store: AnyStore,
   bookUrl: string,
   originName: string,
-  parsed: ParsedBook,
+  parsed: Parsed,
   existing: Record<string, unknown> | undefined,
   coverPath: string | undefined,
 ): AddResult['book'] {
+  const tocRules = store.tables.txtTocRules as unknown as { count(): number; insertMany(rows: Iterable<object>): number };
+  if (parsed.insertDefaults && tocRules.count() === 0) {
+    // Versions before 52 have no example column.
+    const withExample = hasColumn(store, 'txtTocRules', 'example');
+    tocRules.insertMany(DEFAULT_TXT_TOC_RULES.map(({ example, ...rest }) => (withExample ? { ...rest, example } : rest)));
+  }
   const books = store.tables.books as unknown as {
     insert(row: object): unknown;
     update(key: string, patch: object): unknown;
@@ -205,20 +318,77 @@ export function findLocalBook(store: AnyStore, ref: string): Record<string, unkn
 }
 
 /** Re-splits a book from its kept file (changed or not): chapters replaced, progress kept. */
-export function refreshBook(store: AnyStore, storage: BookStorage, bookUrl: string, options: AddOptions & { redetect?: boolean } = {}): AddResult {
+export function refreshBook(
+  store: AnyStore,
+  storage: BookStorage,
+  bookUrl: string,
+  options: AddOptions & { redetect?: boolean } = {},
+  runner: RuleRunner = inThread,
+): AddResult {
+  const r = beginRefresh(store, storage, bookUrl, options);
+  return finishRefresh(store, r, runner.parse(r.file, r.input));
+}
+
+/** refreshBook with the parse off this thread. */
+export async function refreshBookAsync(
+  store: AnyStore,
+  storage: BookStorage,
+  bookUrl: string,
+  options: AddOptions & { redetect?: boolean },
+  runner: AsyncRuleRunner,
+): Promise<AddResult> {
+  const r = beginRefresh(store, storage, bookUrl, options);
+  return finishRefresh(store, r, await runner.parse(r.file, r.input));
+}
+
+function beginRefresh(store: AnyStore, storage: BookStorage, bookUrl: string, options: AddOptions & { redetect?: boolean }) {
   const book = findLocalBook(store, bookUrl);
   const file = storage.open(book.bookUrl, book.originName);
   const reuse = options.redetect ? undefined : { charset: book['charset'] as string | null, tocUrl: book['tocUrl'] as string };
-  const parsed = parseFor(store, file, reuse, options);
+  return { book, file, ...parseInput(store, file, reuse, options) };
+}
+
+function finishRefresh(store: AnyStore, r: ReturnType<typeof beginRefresh>, result: ParsedBook): AddResult {
+  const parsed = parsedBook(r.file, result, r.defaults);
+  const book = findLocalBook(store, r.book.bookUrl);
   const row = store.transaction(() => writeBook(store, book.bookUrl, book.originName, parsed, book, undefined));
   return { book: row, chapters: parsed.chapters, notes: parsed.notes, refreshed: true };
 }
 
 /** One chapter's text as the app shows it: the format's text, then the book's replace rules. */
-export function readChapter(store: AnyStore, storage: BookStorage, bookRef: string, index: number, options: ReadOptions = {}): LocalChapter {
+export function readChapter(
+  store: AnyStore,
+  storage: BookStorage,
+  bookRef: string,
+  index: number,
+  options: ReadOptions = {},
+  runner: RuleRunner = inThread,
+): LocalChapter {
+  const r = beginRead(store, storage, bookRef, index, options);
+  return finishRead(r, r.job ? runner.replace(r.job) : undefined, options);
+}
+
+/** readChapter with the replace rules off this thread. */
+export async function readChapterAsync(
+  store: AnyStore,
+  storage: BookStorage,
+  bookRef: string,
+  index: number,
+  options: ReadOptions,
+  runner: AsyncRuleRunner,
+): Promise<LocalChapter> {
+  const r = beginRead(store, storage, bookRef, index, options);
+  return finishRead(r, r.job ? await runner.replace(r.job) : undefined, options);
+}
+
+function beginRead(store: AnyStore, storage: BookStorage, bookRef: string, index: number, options: ReadOptions) {
   const book = findLocalBook(store, bookRef);
   const row = store.chapters.get(book.bookUrl, index) as (Record<string, unknown> & { title: string; url: string }) | undefined;
-  if (!row) throw new UnknownBookError(bookRef, `${JSON.stringify(book.name)} has no chapter ${index} (it has ${book['totalChapterNum']})`);
+  if (!row) {
+    const total = Number(book['totalChapterNum'] ?? 0);
+    const range = total > 0 ? `indexes start at 0: its ${total} chapters are 0 to ${total - 1}` : 'it has no chapters';
+    throw new UnknownBookError(bookRef, `${JSON.stringify(book.name)} has no chapter ${index} (${range})`);
+  }
   const format = formatFor(book.originName);
   if (!format) throw new BookFileError(book.originName, 'extension', 'not a book file this store reads');
   const file = storage.open(book.bookUrl, book.originName);
@@ -232,18 +402,28 @@ export function readChapter(store: AnyStore, storage: BookStorage, bookRef: stri
     ...(row['endFragmentId'] != null ? { endFragmentId: String(row['endFragmentId']) } : {}),
   };
   const charset = book['charset'] as string | null;
-  let text = format.chapterText(file, charset ? { charset, name: book.name } : { name: book.name }, chapter);
-  const notes: string[] = [];
-  let title = row.title;
-  if (options.replace ?? useReplaceRule(book['readConfig'])) {
-    const name = book.name;
-    const origin = String(book['origin']);
-    const inScope = (rows: readonly Record<string, unknown>[]): ReplaceRuleRow[] =>
-      rows.map((r) => r as unknown as ReplaceRuleRow).filter((r) => !excluded(r, name, origin));
-    text = replaceContent(text, inScope(store.replaceRules.forContent(name, origin) as never), notes);
-    if (options.title) title = replaceTitle(title, inScope(store.replaceRules.forTitle(name, origin) as never), notes);
-  }
-  return { index, title, text: options.title ? `${title}\n${text}` : text, notes };
+  const text = format.chapterText(file, charset ? { charset, name: book.name } : { name: book.name }, chapter);
+  if (!(options.replace ?? useReplaceRule(book['readConfig']))) return { index, title: row.title, text, job: undefined };
+  const name = book.name;
+  const origin = String(book['origin']);
+  const inScope = (rows: readonly Record<string, unknown>[]): ReplaceRuleRow[] =>
+    rows
+      .map((r) => r as unknown as ReplaceRuleRow)
+      .filter((r) => !excluded(r, name, origin))
+      .map(ruleFields);
+  const job: ChapterReplace = {
+    text,
+    rules: inScope(store.replaceRules.forContent(name, origin) as never),
+    ...(options.title ? { title: row.title, titleRules: inScope(store.replaceRules.forTitle(name, origin) as never) } : {}),
+    ...(options.timeLimitMs !== undefined ? { maxLimitMs: options.timeLimitMs } : {}),
+  };
+  return { index, title: row.title, text, job };
+}
+
+function finishRead(r: ReturnType<typeof beginRead>, replaced: ChapterReplaced | undefined, options: ReadOptions): LocalChapter {
+  const text = replaced?.text ?? r.text;
+  const title = replaced?.title ?? r.title;
+  return { index: r.index, title, text: options.title ? `${title}\n${text}` : text, notes: replaced?.notes ?? [] };
 }
 
 /** The book's readConfig.useReplaceRule (JSON), true when not set (the app's default for TXT). */

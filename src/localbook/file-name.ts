@@ -1,7 +1,7 @@
 // A book's name and author from its file name, as the app's LocalBook.analyzeNameAuthor reads
 // them (without the user's optional import script): four patterns tried in turn, else the
 // whole name cleaned by the app's name and author regexes.
-import { translateJavaRegex } from './java-regex.js';
+import { translateJavaRegex } from '../text/java-regex.js';
 
 const compile = (p: string): RegExp => {
   const r = translateJavaRegex(p).regex;

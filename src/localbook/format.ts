@@ -46,7 +46,13 @@ export interface ParsedBook {
 
 export interface ParseOptions {
   /** TXT only: the enabled TXT TOC rules, as rows of the txtTocRules table. */
-  readonly tocRules?: readonly { readonly name: string; readonly rule: string; readonly serialNumber: number; readonly enable: boolean }[];
+  readonly tocRules?: readonly {
+    readonly name: string;
+    readonly rule: string;
+    readonly serialNumber: number;
+    readonly enable: boolean;
+    readonly id?: number;
+  }[];
   /** The charset to use instead of detecting one (a book being re-split). */
   readonly charset?: string;
 }

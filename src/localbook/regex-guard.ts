@@ -1,8 +1,10 @@
 // Rules that could run away. A JS regex cannot be interrupted while it runs, so two guards:
 // a pattern with a repeated group that itself repeats without bound (the shape behind
-// catastrophic backtracking, e.g. `(\s*\S+)+`) is refused before it runs, and matching is
-// checked against a time limit between matches, so a slow rule stops at the next match.
-import { translateJavaRegex, type JavaFlags, type JavaRegex, JavaRegexError } from './java-regex.js';
+// catastrophic backtracking, e.g. `(\s*\S+)+`) is refused before it runs, and matching runs
+// against a time limit: checked between matches here, and inside a match by a host that runs
+// the rules on a thread it can stop (the watch below).
+import { translateJavaRegex, type JavaFlags, type JavaRegex, JavaRegexError } from '../text/java-regex.js';
+import { RuleTimeoutError, type RuleRef } from './errors.js';
 
 /** Why a Java pattern may backtrack without end, or undefined. */
 export function backtrackRisk(pattern: string): string | undefined {
@@ -52,28 +54,38 @@ export function compileGuarded(pattern: string, flags: JavaFlags = {}): JavaRege
   return translateJavaRegex(pattern, flags);
 }
 
-/** Thrown when matching took longer than its limit. */
-export class RegexTimeout extends Error {
-  constructor(
-    readonly pattern: string,
-    readonly limitMs: number,
-  ) {
-    super(`the regex ${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 57)}...` : pattern)} took longer than ${limitMs} ms`);
-    this.name = 'RegexTimeout';
-  }
+/**
+ * Told when a rule starts a stretch of matching with its limit (undefined: no rule runs now). A
+ * host that runs rules on a thread it can stop (node/rule-thread.ts) sets it there and stops the
+ * thread when a stretch outlasts its limit, inside one match; elsewhere only `check()` holds.
+ */
+export type RuleWatch = (rule: RuleRef | undefined, limitMs: number) => void;
+let watch: RuleWatch | undefined;
+
+/** Sets (or clears) the watch of this thread. */
+export function watchRules(w: RuleWatch | undefined): void {
+  watch = w;
 }
 
-/** A clock shared by the matches of one task: `check()` throws once the limit has passed. */
+/** A rule's clock: each `lap()` starts a stretch of `limitMs` (one block, one text); `check()` throws past it. */
 export class Deadline {
-  private readonly end: number;
+  private end = 0;
   constructor(
-    readonly pattern: string,
+    readonly rule: RuleRef,
     readonly limitMs: number,
   ) {
-    this.end = Date.now() + limitMs;
+    this.lap();
+  }
+  lap(): void {
+    this.end = Date.now() + this.limitMs;
+    watch?.(this.rule, this.limitMs);
   }
   check(): void {
-    if (Date.now() > this.end) throw new RegexTimeout(this.pattern, this.limitMs);
+    if (Date.now() > this.end) throw new RuleTimeoutError(this.rule, this.limitMs);
+  }
+  /** The rule is done: the watch stops timing it. */
+  stop(): void {
+    watch?.(undefined, 0);
   }
 }
 

@@ -1,11 +1,18 @@
 // The book's replace rules on chapter text, as the app's ContentProcessor.replaceContent applies
 // them: every line trimmed, then each enabled rule in scope in sortOrder, a regex rule with its
-// time limit (timeoutMillisecond). A rule that does not compile or runs out of time is left out
-// and named in the notes (the app logs the first and disables the second).
-import { JavaRegexError, type JavaRegex } from './java-regex.js';
-import { compileGuarded, Deadline, RegexTimeout, matches } from './regex-guard.js';
+// time limit (timeoutMillisecond, at most the host's). A rule that does not compile is left out
+// and named in the notes, as the app logs it; one that runs past its limit fails the read with
+// RuleTimeoutError naming it (the app disables it; here the user's store is not changed).
+import { JavaRegexError } from '../text/java-regex.js';
+import { expandReplacement } from '../text/java-replacement.js';
+import { compileGuarded, Deadline, matches } from './regex-guard.js';
+import { RuleTimeoutError } from './errors.js';
+
+/** The default longest time a replace rule gets, whatever its timeoutMillisecond (ms). */
+export const REPLACE_LIMIT_MS = 10000;
 
 export interface ReplaceRuleRow {
+  readonly id?: number | string;
   readonly name: string;
   readonly pattern: string;
   readonly replacement: string;
@@ -14,84 +21,86 @@ export interface ReplaceRuleRow {
   readonly excludeScope?: string | null;
 }
 
-/** Java's Matcher.appendReplacement: `$n`, `${name}`, and `\` quoting the next character. */
-function expand(replacement: string, rx: JavaRegex, m: RegExpExecArray): string {
-  let out = '';
-  for (let i = 0; i < replacement.length; i++) {
-    const c = replacement[i]!;
-    if (c === '\\') {
-      i++;
-      if (i < replacement.length) out += replacement[i];
-      continue;
-    }
-    if (c !== '$') {
-      out += c;
-      continue;
-    }
-    if (replacement[i + 1] === '{') {
-      const close = replacement.indexOf('}', i);
-      const name = replacement.slice(i + 2, close);
-      if (close < 0 || (m.groups?.[name] === undefined && !(m.groups && name in m.groups))) throw new Error(`no group named ${name}`);
-      out += m.groups[name] ?? '';
-      i = close;
-      continue;
-    }
-    let n = -1;
-    let j = i + 1;
-    while (j < replacement.length && /\d/.test(replacement[j]!)) {
-      const next = (n < 0 ? 0 : n * 10) + Number(replacement[j]);
-      if (n >= 0 && next >= rx.groups.length) break;
-      n = next;
-      j++;
-    }
-    if (n < 0 || n >= rx.groups.length) throw new Error(`no group ${n < 0 ? '' : n} in the replacement ${JSON.stringify(replacement)}`);
-    out += m[rx.groups[n]!] ?? '';
-    i = j - 1;
-  }
-  return out;
-}
-
-/** One rule on a text; throws RegexTimeout or JavaRegexError. */
-export function applyRule(text: string, rule: ReplaceRuleRow): string {
+/** One rule on a text; throws RuleTimeoutError or JavaRegexError. */
+export function applyRule(text: string, rule: ReplaceRuleRow, maxLimitMs = REPLACE_LIMIT_MS): string {
   if (!rule.isRegex) return text.split(rule.pattern).join(rule.replacement);
   const rx = compileGuarded(rule.pattern);
-  const deadline = new Deadline(rule.pattern, rule.timeoutMillisecond ?? 3000);
+  const limit = Math.min(rule.timeoutMillisecond ?? 3000, maxLimitMs);
+  const deadline = new Deadline({ kind: 'replace rule', name: rule.name, id: rule.id, pattern: rule.pattern }, limit);
   let out = '';
   let last = 0;
   for (const m of matches(rx.regex, text, deadline)) {
-    out += text.slice(last, m.index) + expand(rule.replacement, rx, m);
+    out += text.slice(last, m.index) + expandReplacement(rule.replacement, rx, m);
     last = m.index + m[0].length;
   }
   deadline.check();
+  deadline.stop();
   return out + text.slice(last);
 }
+
+/** A chapter's text and title with the replace rules to apply: what a rule thread is given. */
+export interface ChapterReplace {
+  readonly text: string;
+  readonly rules: readonly ReplaceRuleRow[];
+  readonly title?: string;
+  readonly titleRules?: readonly ReplaceRuleRow[];
+  /** The longest time limit a rule gets (default REPLACE_LIMIT_MS). */
+  readonly maxLimitMs?: number;
+  /** The app's testReplaceRule: the one rule on the text as it is (no trimming), a pattern that does not compile thrown. */
+  readonly raw?: boolean;
+}
+
+export interface ChapterReplaced {
+  readonly text: string;
+  readonly title?: string;
+  readonly notes: string[];
+}
+
+/** The content rules on the text, the title rules on the title (when given). */
+export function replaceChapter(job: ChapterReplace): ChapterReplaced {
+  if (job.raw) return { text: job.rules.reduce((t, rule) => applyRule(t, rule, job.maxLimitMs), job.text), notes: [] };
+  const notes: string[] = [];
+  const text = replaceContent(job.text, job.rules, notes, job.maxLimitMs);
+  if (job.title === undefined) return { text, notes };
+  return { text, title: replaceTitle(job.title, job.titleRules ?? [], notes, job.maxLimitMs), notes };
+}
+
+/** Only the fields a rule is applied with (a store row has more; a rule thread is sent these). */
+export const ruleFields = (r: ReplaceRuleRow): ReplaceRuleRow => ({
+  ...(r.id !== undefined ? { id: String(r.id) } : {}),
+  name: r.name,
+  pattern: r.pattern,
+  replacement: r.replacement,
+  isRegex: r.isRegex,
+  ...(r.timeoutMillisecond !== undefined ? { timeoutMillisecond: Number(r.timeoutMillisecond) } : {}),
+});
 
 const KT_TRIM = /^[\t\n\x0B\f\r\x1C-\x1F\p{Z}]+|[\t\n\x0B\f\r\x1C-\x1F\p{Z}]+$/gu;
 
 /** Rules applied in order to chapter text (lines trimmed first, as the app does). */
-export function replaceContent(text: string, rules: readonly ReplaceRuleRow[], notes: string[]): string {
+export function replaceContent(text: string, rules: readonly ReplaceRuleRow[], notes: string[], maxLimitMs?: number): string {
   let t = text
     .split(/\r\n|\n|\r/)
     .map((l) => l.replace(KT_TRIM, ''))
     .join('\n');
-  for (const rule of rules) t = applyOne(t, rule, notes);
+  for (const rule of rules) t = applyOne(t, rule, notes, maxLimitMs);
   return t;
 }
 
 /** Rules applied in order to a title (no trimming). */
-export function replaceTitle(title: string, rules: readonly ReplaceRuleRow[], notes: string[]): string {
+export function replaceTitle(title: string, rules: readonly ReplaceRuleRow[], notes: string[], maxLimitMs?: number): string {
   let t = title;
-  for (const rule of rules) t = applyOne(t, rule, notes);
+  for (const rule of rules) t = applyOne(t, rule, notes, maxLimitMs);
   return t;
 }
 
-function applyOne(text: string, rule: ReplaceRuleRow, notes: string[]): string {
+function applyOne(text: string, rule: ReplaceRuleRow, notes: string[], maxLimitMs?: number): string {
   if (rule.pattern === '') return text;
   try {
-    return applyRule(text, rule);
+    return applyRule(text, rule, maxLimitMs);
   } catch (e) {
-    if (e instanceof RegexTimeout) notes.push(`replace rule ${JSON.stringify(rule.name)} left out: it ran longer than ${e.limitMs} ms`);
-    else if (e instanceof JavaRegexError) notes.push(`replace rule ${JSON.stringify(rule.name)} left out: ${e.reason}`);
+    if (e instanceof RuleTimeoutError) throw e;
+    if (e instanceof JavaRegexError) notes.push(`replace rule ${JSON.stringify(rule.name)} left out: ${e.reason}`);
     else notes.push(`replace rule ${JSON.stringify(rule.name)} left out: ${e instanceof Error ? e.message : String(e)}`);
     return text;
   }

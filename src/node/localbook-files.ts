@@ -15,19 +15,20 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { BookFile } from '../localbook/format.js';
 import type { BookStorage } from '../localbook/api.js';
 import { BookFileError } from '../localbook/errors.js';
 import { FileNotFoundError } from '../errors.js';
 
 /** A BookFile over a file on disk, read by range (never held whole). */
-export function diskFile(path: string, fileName = basename(path)): BookFile {
+export function diskFile(path: string, fileName = basename(path)): BookFile & { readonly path: string } {
   if (!existsSync(path)) throw new FileNotFoundError(path);
   const size = statSync(path).size;
   return {
     fileName,
     size,
+    path, // a rule thread opens the file itself (node/rule-thread.ts)
     read(start, end) {
       const s = Math.min(start, size);
       const n = Math.max(0, Math.min(end, size) - s);
@@ -72,9 +73,40 @@ function safeName(fileName: string): string {
   return name;
 }
 
+/** Whether `path` is `folder` or lies under it (both absolute, resolved). */
+const within = (folder: string, path: string): boolean => {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+/** `path` with symlinks resolved as far as it exists (the part that does not exist yet kept as written). */
+function realOf(path: string): string {
+  let at = resolve(path);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(at), ...rest);
+    } catch {
+      const parent = dirname(at);
+      if (parent === at) return resolve(path);
+      rest.unshift(basename(at));
+      at = parent;
+    }
+  }
+}
+
 export function folderStorage(dir: string): BookStorage {
   const root = resolve(dir);
   const pathOf = (fileName: string): string => join(root, safeName(fileName));
+  /** The real path of a file inside the folder, symlinks resolved; undefined for anything else. */
+  const contained = (path: string): string | undefined => {
+    try {
+      const real = realpathSync(path);
+      return within(realOf(root), real) && statSync(real).isFile() ? real : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   /** Writes `write` to a temporary file and renames it to `target`; the old file is set aside until done(). */
   const place = (target: string, write: (tmp: string) => void): { undo(): void; done(): void } => {
     mkdirSync(dirname(target), { recursive: true });
@@ -99,7 +131,9 @@ export function folderStorage(dir: string): BookStorage {
     compare(fileName, file) {
       const p = pathOf(fileName);
       if (!existsSync(p)) return 'none';
-      return sameBytes(diskFile(p), file) ? 'same' : 'different';
+      // A link out of the folder is never read: it is a different file, replaced only when asked.
+      const real = contained(p);
+      return real && sameBytes(diskFile(real), file) ? 'same' : 'different';
     },
     keep(file) {
       const target = pathOf(file.fileName);
@@ -133,11 +167,23 @@ export function folderStorage(dir: string): BookStorage {
       const mediaType = ext === 'png' ? 'image/png' : ext === 'gif' ? 'image/gif' : ext === 'webp' ? 'image/webp' : 'image/jpeg';
       return { bytes: new Uint8Array(readFileSync(real)), mediaType };
     },
+    holds(bookUrl) {
+      return isAbsolute(bookUrl) && within(root, resolve(bookUrl)) && within(realOf(root), realOf(bookUrl));
+    },
     open(bookUrl, originName) {
-      if (existsSync(bookUrl)) return diskFile(bookUrl, originName);
-      const inFolder = pathOf(originName);
-      if (existsSync(inFolder)) return diskFile(inFolder, originName);
-      throw new FileNotFoundError(bookUrl);
+      // Only ever a file inside the folder, symlinks resolved: the bookUrl when it is one, else the
+      // file of that name there (a store from a phone names content:// or /storage/... places).
+      const direct = isAbsolute(bookUrl) ? contained(bookUrl) : undefined;
+      if (direct) return diskFile(direct, originName);
+      let inFolder: string | undefined;
+      try {
+        inFolder = pathOf(originName);
+      } catch {
+        inFolder = undefined;
+      }
+      const byName = inFolder === undefined ? undefined : contained(inFolder);
+      if (byName) return diskFile(byName, originName);
+      throw new FileNotFoundError(inFolder ?? root);
     },
   };
 }

@@ -14,11 +14,15 @@ import { webdavSync } from '../webdav/index.js';
 import { defaultBooksDir, folderStorage } from './localbook-files.js';
 import type { WebDavOptions } from '../webdav/sync.js';
 import { createApp } from '../server/app.js';
+import { PortInUseError } from '../errors.js';
 import type { AnyStore, ServeOptions } from '../server/context.js';
 import { startSockets } from './server-sockets.js';
 import { staticFolder } from './static-files.js';
+import { nodeFetch } from './net-fetch.js';
+import { defaultHosts } from '../server/origin-policy.js';
+import { asyncRuleThreads } from './rule-thread.js';
 
-export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage'> {
+export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage' | 'rules' | 'hostFetch'> {
   readonly host?: string;
   /** HTTP port (default 1122; 0 picks a free one, and the WebSocket port is then free-chosen too). */
   readonly port?: number;
@@ -47,27 +51,41 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => {});
   const sync = options.webdav ? webdavSync(store, options.webdav) : undefined;
-  const app = createApp(store, {
-    ...options,
-    staticFile: options.web ? await staticFolder(options.web) : undefined,
-    databaseFile: () => databaseFile(store),
-    bookStorage: folderStorage(options.booksDir ?? defaultBooksDir(store.path)),
-    uploadProgress: sync
-      ? async (p) => {
-          try {
-            await sync.pushProgress(p);
-            return true;
-          } catch (e) {
-            log(`progress upload failed for ${p.name} / ${p.author}: ${(e as Error).message}`);
-            return false;
+  const rules = asyncRuleThreads(); // the users' rules off the server's thread
+  const staticFile = options.web ? await staticFolder(options.web) : undefined;
+  // Cover URLs are fetched checking every address a name resolves to (docs/network.md).
+  const hostFetch = nodeFetch();
+  // The Host names answered depend on the port, known once listening: the app is made then, and
+  // a request before that (none can come: the listen callback runs first) would be refused.
+  const hostsFor = (port: number): string[] | undefined =>
+    options.auth && !options.allowedHosts?.length ? undefined : defaultHosts(host, port, options.allowedHosts ?? []);
+  const appFor = (port: number) =>
+    createApp(store, {
+      ...options,
+      rules,
+      allowedHosts: hostsFor(port),
+      staticFile,
+      databaseFile: () => databaseFile(store),
+      hostFetch,
+      bookStorage: folderStorage(options.booksDir ?? defaultBooksDir(store.path)),
+      uploadProgress: sync
+        ? async (p) => {
+            try {
+              await sync.pushProgress(p);
+              return true;
+            } catch (e) {
+              log(`progress upload failed for ${p.name} / ${p.author}: ${(e as Error).message}`);
+              return false;
+            }
           }
-        }
-      : undefined,
-  });
+        : undefined,
+    });
+  let app: ReturnType<typeof createApp> | undefined;
 
   let inFlight = 0;
   let drained: (() => void) | undefined;
   const fetch = async (req: Request): Promise<Response> => {
+    if (!app) return new Response('Service Unavailable: starting', { status: 503 });
     inFlight++;
     try {
       return await app.fetch(req);
@@ -76,17 +94,25 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
     }
   };
 
+  const inUse = (e: unknown, use: 'HTTP' | 'WebSocket', httpPort: number): unknown =>
+    (e as { code?: unknown }).code === 'EADDRINUSE' ? new PortInUseError(host, httpPort, use) : e;
+  const asked = options.port ?? 1122;
   const server = await new Promise<Server>((resolvePromise, reject) => {
-    const s = serve({ fetch, hostname: host, port: options.port ?? 1122 }, () => resolvePromise(s as Server)) as Server;
-    s.once('error', reject);
+    const s = serve({ fetch, hostname: host, port: asked }, () => resolvePromise(s as Server)) as Server;
+    s.once('error', (e) => reject(inUse(e, 'HTTP', asked)));
   });
   const port = (server.address() as AddressInfo).port;
+  app = appFor(port);
   let sockets: WebSocketServer;
   try {
-    sockets = await startSockets(host, options.port === 0 ? 0 : port + 1);
+    sockets = await startSockets(host, options.port === 0 ? 0 : port + 1, {
+      httpPort: port,
+      corsOrigins: new Set(options.corsOrigins ?? []),
+      allowedHosts: (wsPort) => hostsFor(wsPort),
+    });
   } catch (e) {
     server.close();
-    throw e;
+    throw inUse(e, 'WebSocket', port);
   }
   const wsPort = (sockets.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;
@@ -110,6 +136,7 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
       if (inFlight > 0) await Promise.race([new Promise<void>((r) => (drained = r)), limit]);
       await Promise.race([stopped, limit]);
       clearInterval(sweep);
+      await rules.close();
     })());
 
   return { url: `http://${shown}:${port}/`, wsUrl: `ws://${shown}:${wsPort}/`, port, wsPort, close };

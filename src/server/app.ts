@@ -12,12 +12,16 @@ import { ourRoutes } from './routes-ours.js';
 import { ruleRoutes } from './routes-rules.js';
 import { sourceRoutes } from './routes-sources.js';
 import { welcomePage } from './page.js';
+import { checkHost, checkOrigin, grantHeaders, PREFLIGHT_HEADERS } from './origin-policy.js';
 import type { AnyStore, RouteContext, ServeOptions } from './context.js';
 
 export type { ServeOptions, ProgressUpload } from './context.js';
 export { NO_ENGINE } from './context.js';
 
 export const DEFAULT_MAX_BODY = 32 << 20;
+
+/** The answer to a body over the limit: 413 with the app's envelope. */
+export const tooLarge = (max: number): Response => apiAnswer(fail(`请求体过大: the request body is larger than ${max} bytes`), 413);
 
 /** A handler of the app's API: given the request's query and raw body, an envelope. */
 export type ApiHandler = (req: ApiRequest) => Envelope | Response | Promise<Envelope | Response>;
@@ -40,13 +44,22 @@ export function createApp(store: AnyStore, options: ServeOptions = {}): Hono {
   const app = new Hono();
   const ctx: RouteContext = { store, options };
 
-  // Preflights carry no credentials (browsers never send them there) and reveal nothing.
-  app.options('*', (c) => {
-    const h: Record<string, string> = { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'content-type' };
-    const origin = c.req.header('origin');
-    if (origin !== undefined) h['Access-Control-Allow-Origin'] = origin;
-    return c.body('', 200, h);
+  // The front door first: a foreign Host or a foreign origin's write is refused before credentials
+  // are asked for (no login prompt on another site's page) and before any body is read.
+  const listed = new Set(options.corsOrigins ?? []);
+  app.use('*', async (c, next) => {
+    const host = checkHost(c.req.raw, options.allowedHosts);
+    if (host) return c.text(host.text, host.status);
+    const origin = checkOrigin(c.req.raw, listed);
+    if (origin.refusal) return c.text(origin.refusal.text, origin.refusal.status);
+    await next();
+    // Vary: a cache must not hand a listed origin's answer (with its grant) to another one.
+    if (origin.grant !== undefined) c.res = withHeaders(c.res, grantHeaders(origin.grant));
+    else if (listed.size > 0) c.res = withHeaders(c.res, { Vary: 'Origin' });
   });
+  // Preflights carry no credentials (browsers never send them there) and reveal nothing; the
+  // front door gave a listed origin its grant and refused the others.
+  app.options('*', (c) => c.body('', 200, PREFLIGHT_HEADERS));
 
   if (options.auth) {
     const { user, password } = options.auth;
@@ -57,7 +70,7 @@ export function createApp(store: AnyStore, options: ServeOptions = {}): Hono {
     '*',
     bodyLimit({
       maxSize: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
-      onError: (c) => envelope(c, fail(`请求体过大: the request body is larger than ${options.maxBodyBytes ?? DEFAULT_MAX_BODY} bytes`), 413),
+      onError: () => tooLarge(options.maxBodyBytes ?? DEFAULT_MAX_BODY),
     }),
   );
 
@@ -65,7 +78,7 @@ export function createApp(store: AnyStore, options: ServeOptions = {}): Hono {
     const req = await apiRequest(c);
     const out = await handler(req);
     if (out instanceof Response) return out;
-    return envelope(c, out);
+    return apiAnswer(out);
   };
   const routes: Routes = {
     get: (path, handler) => void app.get(path, (c) => run(c, handler)),
@@ -100,7 +113,12 @@ export function createApp(store: AnyStore, options: ServeOptions = {}): Hono {
   return app;
 }
 
-const envelope = (c: Context, env: Envelope, status = 200): Response => apiAnswer(c.req.header('origin'), env, status);
+/** The answer with headers added (a copy when its headers are immutable, as a fetched answer's are). */
+function withHeaders(res: Response, headers: Record<string, string>): Response {
+  const out = new Response(res.body, res);
+  for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
+  return out;
+}
 
 const decoder = new TextDecoder('utf-8');
 

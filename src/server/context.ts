@@ -3,7 +3,8 @@ import type { BookshelfSortValue } from '../domain/books.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
 import type { RemoteProgress } from '../webdav/progress-file.js';
-import type { BookStorage } from '../localbook/api.js';
+import type { AsyncRuleRunner, BookStorage } from '../localbook/api.js';
+import type { HostFetch } from '../net/fetch.js';
 
 /** A reading position to upload to the app's WebDAV folder (the app's BookProgress) and the book it is of. */
 export type ProgressUpload = RemoteProgress & { readonly bookUrl: string };
@@ -15,6 +16,10 @@ export interface ServeOptions {
   readonly maxBodyBytes?: number;
   /** HTTP Basic credentials every request must carry (required off 127.0.0.1 by the CLI). */
   readonly auth?: { readonly user: string; readonly password: string } | undefined;
+  /** Origins (`scheme://host[:port]`, normalised: origin-policy.ts) of pages elsewhere that may read and write, with a CORS grant; others may change nothing. */
+  readonly corsOrigins?: readonly string[] | undefined;
+  /** Host header values answered (`name:port`, or `name` on any port); undefined: any (a server behind credentials). Others get 421. */
+  readonly allowedHosts?: readonly string[] | undefined;
   /**
    * Uploads a book's progress to the app's WebDAV folder and records the sync (syncTime);
    * resolves false, never rejects, when the upload failed. None: nothing is uploaded.
@@ -24,8 +29,24 @@ export interface ServeOptions {
   readonly staticFile?: ((path: string, request: Request) => Promise<Response | undefined>) | undefined;
   /** Where local book files are kept (a folder on Node); none: local books are not read. */
   readonly bookStorage?: BookStorage;
+  /**
+   * Where the users' TOC and replace rules run: off the server's thread, stopped at their limit
+   * inside a match (Node: worker threads). None: on this thread, checked between matches.
+   */
+  readonly rules?: AsyncRuleRunner | undefined;
+  /** Time limit of a TOC rule (per rule when choosing, per 512,000-byte block when splitting) and the longest a replace rule gets, ms. */
+  readonly ruleTimeLimitMs?: number | undefined;
   /** The store's database file, for GET /api/database (host-specific: a file copy in Node). */
   readonly databaseFile?: () => Promise<Response>;
+  /**
+   * Let the fetches the server makes (cover URLs) reach loopback, private, link-local and the
+   * other addresses the network policy refuses (docs/network.md): a LAN, the tests. Default false.
+   */
+  readonly allowPrivateHosts?: boolean | undefined;
+  /** Hosts those fetches reach though the policy would refuse them (`name`, `name:port`, `[v6]:port`). */
+  readonly reachableHosts?: readonly string[] | undefined;
+  /** The host's fetch for them (default: the platform's; Node passes one that checks resolved addresses). */
+  readonly hostFetch?: HostFetch | undefined;
 }
 
 // The local-book API types its store as the union of store versions (store.ts AnyStore); the

@@ -1,9 +1,10 @@
 // GET /cover?path=: a book's cover (BookController.getCover). The app answers the picture scaled
 // to 84x112 as PNG, or its default cover when loading fails. Here: a cover the books folder
-// kept (an EPUB's) or a plain http(s) URL fetched within a time and size bound, answered as the
-// picture's own bytes and type (no scaling: no image library in the core; a browser scales it),
-// and the default cover otherwise. Never an error, never a hang.
-import { concatBytes } from '../backup/byte-source.js';
+// kept (an EPUB's) or a plain http(s) URL fetched under the network policy (src/net: public
+// addresses only, every redirect checked, a time and size bound), answered as the picture's own
+// bytes and type (no scaling: no image library in the core; a browser scales it), and the
+// default cover otherwise. Never an error, never a hang.
+import { fetchWithPolicy } from '../net/fetch.js';
 import type { RouteContext } from './context.js';
 
 /** Longest wait for a cover URL, in ms. */
@@ -22,39 +23,27 @@ const image = (bytes: Uint8Array | string, type: string): Response =>
 
 export const defaultCover = (): Response => image(DEFAULT_COVER, 'image/svg+xml');
 
-export async function coverAnswer(path: string | undefined, { options }: RouteContext, fetchImpl: typeof fetch = fetch): Promise<Response> {
+export async function coverAnswer(path: string | undefined, { options }: RouteContext): Promise<Response> {
   if (!path) return defaultCover();
   const kept = options.bookStorage?.readCover?.(path);
   if (kept) return image(kept.bytes, kept.mediaType);
   if (!/^https?:\/\//i.test(path)) return defaultCover();
   try {
-    const res = await fetchImpl(path, { signal: AbortSignal.timeout(COVER_TIMEOUT_MS), redirect: 'follow' });
+    const res = await fetchWithPolicy(
+      path,
+      {},
+      {
+        fetch: options.hostFetch,
+        allowPrivateHosts: options.allowPrivateHosts,
+        reachableHosts: options.reachableHosts,
+        maxBytes: COVER_MAX_BYTES,
+        timeoutMs: COVER_TIMEOUT_MS,
+      },
+    );
     const type = res.headers.get('content-type') ?? '';
-    const declared = Number(res.headers.get('content-length') ?? 0);
-    if (!res.ok || !/^image\//i.test(type) || declared > COVER_MAX_BYTES || !res.body) {
-      await res.body?.cancel();
-      return defaultCover();
-    }
-    const bytes = await readAtMost(res.body, COVER_MAX_BYTES);
-    return bytes ? image(bytes, type) : defaultCover();
+    return res.status >= 200 && res.status < 300 && /^image\//i.test(type) ? image(res.bytes, type) : defaultCover();
   } catch {
+    // Refused by the policy, unreachable, too large or too slow: the app's default cover.
     return defaultCover();
-  }
-}
-
-/** The whole body, or undefined (and the stream cancelled) once it passes `limit` bytes. */
-async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | undefined> {
-  const reader = body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return concatBytes(parts, size);
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    parts.push(value);
   }
 }

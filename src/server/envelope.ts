@@ -61,10 +61,12 @@ function streamEnvelope(env: Envelope, items: readonly unknown[]): ReadableStrea
   });
 }
 
-/** The envelope with the CORS headers the app puts on every API answer (the Origin echoed). */
-export function apiAnswer(origin: string | undefined, env: Envelope, status = 200): Response {
-  const headers: Record<string, string> = { 'Access-Control-Allow-Methods': 'GET, POST' };
-  if (origin !== undefined) headers['Access-Control-Allow-Origin'] = origin;
-  const res = envelopeResponse(env, headers);
+/**
+ * The envelope with the CORS header the app puts on every API answer. The app also echoes any
+ * Origin as Access-Control-Allow-Origin; here only an origin the operator listed gets that, from
+ * the front door (app.ts, origin-policy.ts).
+ */
+export function apiAnswer(env: Envelope, status = 200): Response {
+  const res = envelopeResponse(env, { 'Access-Control-Allow-Methods': 'GET, POST' });
   return status === 200 ? res : new Response(res.body, { status, headers: res.headers });
 }

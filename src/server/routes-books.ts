@@ -1,7 +1,8 @@
 // The shelf, chapters, reading progress and the web reader's settings (BookController.kt).
 import { BookType, sortBooks } from '../domain/books.js';
 import type { Row } from '../schema/row-types.js';
-import { readChapter, refreshBook } from '../localbook/api.js';
+import { readChapter, readChapterAsync, refreshBook, refreshBookAsync } from '../localbook/api.js';
+import { bookUrlOutside } from '../localbook/book-url.js';
 import { readProgressFile } from '../webdav/progress-file.js';
 import type { Routes } from './app.js';
 import { NO_ENGINE, type ProgressUpload, type RouteContext } from './context.js';
@@ -11,6 +12,7 @@ import { coverAnswer } from './cover.js';
 
 const READ_CONFIG = 'webReadConfig';
 const NO_URL = '参数url不能为空，请指定书籍地址';
+const BAD_BOOK_URL = '书籍地址不可用 (a book is saved only with a URL or a place in the books folder)';
 /** Marks a local book at schema 55 and up; below it, origin `loc_book` does. */
 const isLocal = (b: Row<'books'>): boolean => b.origin === 'loc_book' || (Number(b.type) & BookType.local) !== 0;
 
@@ -33,6 +35,11 @@ export function bookRoutes(routes: Routes, ctx: RouteContext): void {
   routes.post('/saveBook', async ({ body }) => {
     const book = readEntity(store, 'books', body);
     if (!book) return fail('格式不对');
+    // A bookUrl naming a file of this machine is refused (a book kept in the books folder, a
+    // URL, or a row the store already has, a phone's local book among them, is saved).
+    const bookUrl = book.bookUrl ?? '';
+    const outside = books().has(bookUrl) ? undefined : bookUrlOutside(bookUrl, options.bookStorage);
+    if (outside) return fail(`${BAD_BOOK_URL}: ${JSON.stringify(bookUrl)} is ${outside}`);
     store.books.save(book);
     const saved = store.books.get(book.bookUrl ?? '') as Row<'books'> | undefined;
     if (saved) await upload(progressOf(saved));
@@ -74,14 +81,16 @@ export function bookRoutes(routes: Routes, ctx: RouteContext): void {
     return ok('');
   });
 
-  const refreshToc = (url: string | undefined): Envelope => {
+  const limits = options.ruleTimeLimitMs !== undefined ? { timeLimitMs: options.ruleTimeLimitMs } : {};
+  const refreshToc = async (url: string | undefined): Promise<Envelope> => {
     if (!url) return fail(NO_URL);
     const book = store.books.get(url) as Row<'books'> | undefined;
     if (!book) return fail('未在数据库找到对应书籍，请先添加');
     if (isLocal(book)) {
       if (!options.bookStorage) return fail('this server keeps no local book files');
       try {
-        refreshBook(store as never, options.bookStorage, book.bookUrl);
+        if (options.rules) await refreshBookAsync(store as never, options.bookStorage, book.bookUrl, limits, options.rules);
+        else refreshBook(store as never, options.bookStorage, book.bookUrl, limits);
       } catch (e) {
         return fail((e as Error).message || 'refresh toc error');
       }
@@ -101,7 +110,7 @@ export function bookRoutes(routes: Routes, ctx: RouteContext): void {
     return ok(chapters.map((c) => toEntity(store, 'chapters', c)));
   });
 
-  routes.get('/getBookContent', (req) => {
+  routes.get('/getBookContent', async (req) => {
     const url = req.query('url');
     const indexText = req.query('index');
     if (!url) return fail(NO_URL);
@@ -117,7 +126,10 @@ export function bookRoutes(routes: Routes, ctx: RouteContext): void {
     if (isLocal(book) && options.bookStorage) {
       // The file's text after the book's replace rules, title left out, as the app's ContentProcessor gives it.
       try {
-        return ok(readChapter(store as never, options.bookStorage, book.bookUrl, chapter.index).text);
+        const read = options.rules
+          ? await readChapterAsync(store as never, options.bookStorage, book.bookUrl, chapter.index, limits, options.rules)
+          : readChapter(store as never, options.bookStorage, book.bookUrl, chapter.index, limits);
+        return ok(read.text);
       } catch (e) {
         return fail((e as Error).message);
       }

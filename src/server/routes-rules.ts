@@ -8,8 +8,9 @@ import type { RouteContext } from './context.js';
 import { isObject, parseJson, readEntity, toEntity } from './entities.js';
 import { fail, ok, untouched } from './envelope.js';
 import { replaceText } from './replace-text.js';
+import { RuleTimeoutError } from '../localbook/errors.js';
 
-export function ruleRoutes(routes: Routes, { store }: RouteContext): void {
+export function ruleRoutes(routes: Routes, { store, options }: RouteContext): void {
   const t = () => store.tables.replace_rules;
 
   routes.get('/getReplaceRules', () => ok(gsonPretty(store.replaceRules.all().map((r) => toEntity(store, 'replace_rules', r)))));
@@ -36,7 +37,7 @@ export function ruleRoutes(routes: Routes, { store }: RouteContext): void {
     return untouched();
   });
 
-  routes.post('/testReplaceRule', ({ body }) => {
+  routes.post('/testReplaceRule', async ({ body }) => {
     if (body === undefined) return fail('数据不能为空');
     const map = parseJson(body);
     if (typeof map !== 'object' || map === null || Array.isArray(map)) return fail('格式不对');
@@ -56,8 +57,9 @@ export function ruleRoutes(routes: Routes, { store }: RouteContext): void {
     if (typeof text !== 'string') throw new Error(`java.lang.ClassCastException: text is ${text === undefined ? 'null' : typeof text}, not a String`);
     let content: string;
     try {
-      content = replaceText(text, pattern, replacement, isRegex);
+      content = await replaceText(text, pattern, replacement, isRegex, options.rules);
     } catch (e) {
+      if (e instanceof RuleTimeoutError) return fail(e.message);
       content = `java.lang.IllegalArgumentException: ${(e as Error).message}`;
     }
     return ok(content);

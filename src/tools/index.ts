@@ -68,6 +68,6 @@ export { bookFileAt, type LocalBookOptions } from '../node/localbook.js';
 export { bytesFile, findLocalBook, type AddResult, type LocalChapter, type ReadOptions, type BookStorage } from '../localbook/api.js';
 export type { BookFile, BookFormat, ParsedBook, ParsedChapter, ParseOptions } from '../localbook/format.js';
 export type { BookFileProblem } from '../localbook/errors.js';
-export { translateJavaRegex, type JavaRegex } from '../localbook/java-regex.js';
+export { translateJavaRegex, type JavaRegex } from '../text/java-regex.js';
 export { FORMATS, formatFor } from '../localbook/formats.js';
 export { txtChapterUrl } from '../localbook/txt/index.js';

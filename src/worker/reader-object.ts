@@ -3,6 +3,8 @@
 // and the app's WebSocket endpoints on the same origin.
 import type { Hono } from 'hono';
 import { createApp } from '../server/app.js';
+import type { HostFetch } from '../net/fetch.js';
+import { parseOriginList } from '../server/origin-policy.js';
 import { SOCKET_FINISH, socketReply } from '../server/socket-answer.js';
 import type { DurableStorageLike } from '../engine/drivers/durable-object.js';
 import type { AnyStore } from '../store/store.js';
@@ -36,7 +38,17 @@ export class ReaderStore {
   private handler(reader: string): Hono {
     if (this.app) return this.app;
     const store = (this.store = openDurableStore(this.state.storage, { name: `durable-object:${reader}` }));
-    return (this.app = createApp(store, { databaseFile: () => databaseResponse(store) }));
+    // The Worker refused a bad LEGADO_CORS_ORIGINS before asking the object: none is listed then.
+    let corsOrigins: string[] = [];
+    try {
+      corsOrigins = [...parseOriginList((this.env as { LEGADO_CORS_ORIGINS?: string } | undefined)?.LEGADO_CORS_ORIGINS)];
+    } catch {
+      corsOrigins = [];
+    }
+    // Covers are fetched with workerd's fetch under the network policy (src/net): literal private
+    // addresses and local names refused; names resolve on Cloudflare, which reaches no private address.
+    const hostFetch: HostFetch = (url, init) => fetch(url, init);
+    return (this.app = createApp(store, { corsOrigins, databaseFile: () => databaseResponse(store), hostFetch }));
   }
 
   async fetch(request: Request): Promise<Response> {

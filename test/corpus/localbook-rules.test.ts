@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chooseTocRule } from '../../src/localbook/txt/toc-rule.js';
 import { compileGuarded } from '../../src/localbook/regex-guard.js';
+import { DEFAULT_TXT_TOC_RULES } from '../../src/localbook/txt/default-toc-rules.js';
 
 import { corpora } from './shared.js';
 
@@ -45,4 +46,11 @@ test('every rule in the app defaults and txt-toc-rules compiles or is named in t
     }
   }
   assert.ok(compiled > 50);
+});
+
+test("the default TOC rules a store inserts are the app's defaultData/txtTocRule.json, field for field", () => {
+  const app = JSON.parse(readFileSync(join(CORPORA, 'legado-defaultData', 'txtTocRule.json'), 'utf8')) as Record<string, unknown>[];
+  const ours = DEFAULT_TXT_TOC_RULES.map((r) => ({ ...r }));
+  const fields = (r: Record<string, unknown>) => [r['id'], r['name'], r['rule'], r['example'] ?? null, r['serialNumber'], r['enable']];
+  assert.deepEqual(ours.map(fields), app.map(fields));
 });

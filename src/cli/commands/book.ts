@@ -4,16 +4,59 @@ import { toJson } from '../../inspect/format.js';
 import { openStore } from '../../store/open.js';
 import { addLocalBook, bookFileAt, readLocalChapter } from '../../node/localbook.js';
 import { findLocalBook } from '../../localbook/api.js';
-import { UsageError } from '../exit.js';
+import { EXIT, UsageError } from '../exit.js';
+import { errorJson, type ErrorJson } from '../errors.js';
+import { printable } from '../printable.js';
+import type { AnyStore } from '../../store/store.js';
 import { openForWrite } from '../open-store.js';
 
 interface Flags {
   json?: boolean;
   books?: string;
   force?: boolean;
+  timeLimit?: string;
+}
+
+type Added = {
+  ok: true;
+  file: string;
+  bookUrl: string;
+  name: string;
+  author: unknown;
+  chapters: number;
+  charset: unknown;
+  tocUrl: unknown;
+  refreshed: boolean;
+  notes: readonly string[];
+};
+type AddReport = Added | { ok: false; file: string; error: ErrorJson };
+
+function addOne(store: AnyStore, f: string, flags: Flags, limit: { timeLimitMs?: number }): AddReport {
+  try {
+    const r = addLocalBook(store, bookFileAt(f), { ...(flags.books ? { booksDir: flags.books } : {}), ...(flags.force ? { force: true } : {}), ...limit });
+    const b = r.book;
+    const fields = { bookUrl: b.bookUrl, name: b.name, author: b['author'], chapters: r.chapters.length, charset: b['charset'], tocUrl: b['tocUrl'] };
+    return { ok: true, file: f, ...fields, refreshed: r.refreshed, notes: r.notes };
+  } catch (e) {
+    return { ok: false, file: f, error: errorJson(e) };
+  }
+}
+
+/** One added book: a TXT names its charset; an EPUB has none (its XHTML declares its own). */
+function addedText(r: Added): string {
+  const kind = /\.epub$/i.test(r.file) ? 'EPUB' : `TXT, ${r.charset}`;
+  const head = `${r.refreshed ? 're-split' : 'added'} ${r.name}${r.author ? ` (${r.author})` : ''}: ${r.chapters} chapters, ${kind}`;
+  return `${head}\n  ${r.bookUrl}\n${r.notes.map((n) => `  - ${n}\n`).join('')}`;
 }
 
 const booksOption = ['--books <dir>', 'the books folder (default: books beside the store)'] as const;
+
+/** `--time-limit <ms>` as AddOptions/ReadOptions take it. */
+export function ruleTimeLimit(value: string | undefined, flag = '--time-limit'): { timeLimitMs?: number } {
+  if (value === undefined) return {};
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a positive number of milliseconds, not ${JSON.stringify(value)}`);
+  return { timeLimitMs: Number(value) };
+}
 
 export function registerBook(program: Command, io: CliRun): void {
   const book = program.command('book').description('local books: add TXT files, list their chapters, read a chapter');
@@ -24,31 +67,24 @@ export function registerBook(program: Command, io: CliRun): void {
     .argument('<file...>', 'the book files (.txt, .epub)')
     .option(...booksOption)
     .option('--force', 'replace a different file of the same name in the books folder')
+    .option('--time-limit <ms>', 'time limit of a TOC rule: per rule when choosing (default 3000), per 512,000-byte block when splitting (default 10000)')
     .option('--json', 'print JSON')
     .addHelpText('after', '\nExample:\n  $ legado-store book add legado.db 《三体》作者：刘慈欣.txt\n')
     .action((storePath: string, files: string[], flags: Flags) => {
+      const limit = ruleTimeLimit(flags.timeLimit);
       const store = openForWrite(storePath);
       try {
-        const results = files.map((f) => {
-          const r = addLocalBook(store, bookFileAt(f), { ...(flags.books ? { booksDir: flags.books } : {}), ...(flags.force ? { force: true } : {}) });
-          return {
-            file: f,
-            bookUrl: r.book.bookUrl,
-            name: r.book.name,
-            author: r.book['author'],
-            chapters: r.chapters.length,
-            charset: r.book['charset'],
-            tocUrl: r.book['tocUrl'],
-            refreshed: r.refreshed,
-            notes: r.notes,
-          };
-        });
+        // Each file on its own (its own transaction): a refused file is reported and the rest go on.
+        const results = files.map((f) => addOne(store, f, flags, limit));
+        const refused = results.filter((r) => !r.ok).length;
         if (flags.json) io.stdout.write(toJson(results) + '\n');
         else
-          for (const r of results)
-            io.stdout.write(
-              `${r.refreshed ? 're-split' : 'added'} ${r.name}${r.author ? ` (${r.author})` : ''}: ${r.chapters} chapters, ${r.charset}\n  ${r.bookUrl}\n${r.notes.map((n) => `  - ${n}\n`).join('')}`,
-            );
+          for (const r of results) {
+            if (r.ok) io.stdout.write(addedText(r));
+            else io.stderr.write(`legado-store: ${r.error.code}: ${r.file}: ${printable(r.error.message.replace(/\s*\n\s*/g, ' '))}\n`);
+          }
+        if (!flags.json && files.length > 1) io.stdout.write(`${results.length - refused} added, ${refused} refused\n`);
+        if (refused > 0) io.exitCode = EXIT.failure;
       } finally {
         store.close();
       }
@@ -74,17 +110,19 @@ export function registerBook(program: Command, io: CliRun): void {
     });
   book
     .command('read')
-    .description("one chapter's text as the app shows it (replace rules applied), the title first")
+    .description("one chapter's text as the app shows it (replace rules applied), the title first; chapter indexes start at 0")
     .argument('<store>', 'the store file')
     .argument('<book>', 'a bookUrl or a book name')
-    .argument('<index>', 'the chapter index (from 0)')
+    .argument('<index>', 'the chapter index: the first chapter is 0, as `book toc` numbers them')
     .option(...booksOption)
+    .option('--time-limit <ms>', 'the longest a replace rule may run (its own timeoutMillisecond when shorter; default 10000)')
     .option('--json', 'print JSON')
     .action((storePath: string, ref: string, index: string, flags: Flags) => {
       if (!/^\d+$/.test(index)) throw new UsageError(`<index> must be a chapter index (0, 1, ...), not ${JSON.stringify(index)}`);
+      const limit = ruleTimeLimit(flags.timeLimit);
       const store = openStore(storePath, { create: false, readonly: true });
       try {
-        const c = readLocalChapter(store, ref, Number(index), { title: true, ...(flags.books ? { booksDir: flags.books } : {}) });
+        const c = readLocalChapter(store, ref, Number(index), { title: true, ...(flags.books ? { booksDir: flags.books } : {}), ...limit });
         if (flags.json) io.stdout.write(toJson(c) + '\n');
         else {
           io.stdout.write(c.text.endsWith('\n') ? c.text : `${c.text}\n`);

@@ -11,7 +11,9 @@ import { openStore } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
 import { EXIT, UsageError } from '../exit.js';
 import { secretFromEnv } from '../secret.js';
+import { parseAllowedHost, parseListedOrigin } from '../../server/origin-policy.js';
 import { PASSWORD_ENV as WEBDAV_PASSWORD_ENV } from './webdav.js';
+import { ruleTimeLimit } from './book.js';
 
 export const SERVE_PASSWORD_ENV = 'LEGADO_SERVE_PASSWORD';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -26,7 +28,12 @@ interface Flags {
   webdavUrl?: string;
   webdavDir: string;
   webdavUser?: string;
+  corsOrigin: string[];
+  allowedHost: string[];
+  ruleTimeLimit?: string;
 }
+
+const collect = (v: string, all: string[]) => [...all, v];
 
 export function registerServe(program: Command, io: CliRun): void {
   program
@@ -37,11 +44,17 @@ export function registerServe(program: Command, io: CliRun): void {
     .option('--port <n>', "HTTP port, as the app's webPort setting", '1122')
     .option('--web <dir>', "the app's web folder (assets/web, the built front-end under vue/), served for every other path")
     .option('--user <name>', `require HTTP Basic credentials: this user, the password from ${SERVE_PASSWORD_ENV}`)
+    .option('--cors-origin <origin>', 'pages of this origin (scheme://host[:port]) may read and write (CORS); repeatable', collect, [])
+    .option('--allowed-host <name>', 'also answer requests for this Host (name or name:port); repeatable', collect, [])
     .option('--sort <n>', "the app's bookshelfSort setting for /getBookshelf: 0 last read, 1 latest chapter, 2 name, 3 manual", '0')
     .option('--max-body <MiB>', 'largest request body in MiB', '32')
     .option('--webdav-url <url>', `upload reading progress to the app's WebDAV folder on every save (password from ${WEBDAV_PASSWORD_ENV})`)
     .option('--webdav-dir <dir>', "the app's WebDAV sub-folder", 'legado')
     .option('--webdav-user <account>', 'the WebDAV account')
+    .option(
+      '--rule-time-limit <ms>',
+      "a TOC rule's time limit (per rule when choosing: default 3000; per 512,000-byte block when splitting: default 10000) and the longest a replace rule may run (default 10000)",
+    )
     .addHelpText(
       'after',
       `\nExamples:\n  $ legado-store serve legado.db\n  $ legado-store serve legado.db --web ./assets/web\n  $ ${SERVE_PASSWORD_ENV}=... legado-store serve legado.db --host 0.0.0.0 --user me\n`,
@@ -58,6 +71,17 @@ export function registerServe(program: Command, io: CliRun): void {
       if (!LOOPBACK.has(flags.host) && flags.user === undefined) {
         throw new UsageError(`listening on ${flags.host} lets other machines in: give --user and the password in ${SERVE_PASSWORD_ENV}`);
       }
+      const corsOrigins = flags.corsOrigin.map((o) => {
+        const origin = parseListedOrigin(o);
+        if (origin === undefined)
+          throw new UsageError(`--cors-origin must be an origin, scheme://host[:port] (http or https, no path), not ${JSON.stringify(o)}`);
+        return origin;
+      });
+      const allowedHosts = flags.allowedHost.map((h) => {
+        const name = parseAllowedHost(h);
+        if (name === undefined) throw new UsageError(`--allowed-host must be a host name or address, optionally with :port, not ${JSON.stringify(h)}`);
+        return name;
+      });
       const webdav = flags.webdavUrl
         ? {
             url: flags.webdavUrl,
@@ -69,6 +93,7 @@ export function registerServe(program: Command, io: CliRun): void {
           }
         : undefined;
 
+      const limit = ruleTimeLimit(flags.ruleTimeLimit, '--rule-time-limit').timeLimitMs;
       const store = openStore(path, { create: false }) as Store<SchemaVersion>;
       try {
         const server = await startServer(store, {
@@ -78,7 +103,10 @@ export function registerServe(program: Command, io: CliRun): void {
           bookshelfSort: Number(flags.sort) as BookshelfSortValue,
           maxBodyBytes: Math.round(maxBody * (1 << 20)),
           auth: flags.user !== undefined ? { user: flags.user, password: password! } : undefined,
+          corsOrigins,
+          allowedHosts,
           webdav,
+          ...(limit !== undefined ? { ruleTimeLimitMs: limit } : {}),
           log: (line) => io.stderr.write(`${line}\n`),
         });
         const out = io.stdout;
@@ -90,6 +118,8 @@ export function registerServe(program: Command, io: CliRun): void {
             ? `  HTTP Basic credentials required (user ${flags.user}, password from ${SERVE_PASSWORD_ENV})\n`
             : '  no credentials: only this machine can connect\n',
         );
+        if (corsOrigins.length > 0) out.write(`  pages of ${corsOrigins.join(', ')} may read and write (CORS)\n`);
+        if (allowedHosts.length > 0) out.write(`  also answering Host ${allowedHosts.join(', ')}\n`);
         if (webdav) out.write(`  progress uploaded to ${flags.webdavUrl} (${flags.webdavDir})\n`);
         out.write('Ctrl-C stops it.\n');
         const signal = await new Promise<string>((resolve) => {

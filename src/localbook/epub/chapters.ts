@@ -47,10 +47,13 @@ export function contentsOf(pkg: EpubPackage, toc: readonly TocEntry[]): Resource
   return [...seen.values()];
 }
 
+/** Every entry in document order (a stack of its own: no recursion on the table's depth). */
 function walk(entries: readonly TocEntry[], visit: (entry: TocEntry) => void): void {
-  for (const entry of entries) {
+  const stack = [...entries].reverse();
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
     visit(entry);
-    walk(entry.children, visit);
+    for (let i = entry.children.length - 1; i >= 0; i--) stack.push(entry.children[i]!);
   }
 }
 
@@ -58,7 +61,7 @@ function walk(entries: readonly TocEntry[], visit: (entry: TocEntry) => void): v
 export function pageTitle(archive: EpubArchive, resource: Resource): string {
   const bytes = archive.bytes(resource.href);
   if (!bytes) return '';
-  const title = descendants(parseHtml(new TextDecoder('utf-8').decode(bytes)), 'title')[0];
+  const title = descendants(parseHtml(new TextDecoder('utf-8').decode(bytes), { file: archive.file, entry: resource.href }), 'title')[0];
   return title ? normalizedText(title) : '';
 }
 

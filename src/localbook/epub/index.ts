@@ -50,7 +50,9 @@ function parse(file: BookFile): ParsedBook {
     name: firstTitle(pkg) || file.fileName.replaceAll('.epub', ''),
     // Without a creator the app keeps the author it took from the file name (the caller's part).
     author: author === undefined ? '' : author.replace(/^, |, $/g, ''),
-    ...(description !== undefined && { intro: isXml(description) ? normalizedText(parseHtml(description)) : description }),
+    ...(description !== undefined && {
+      intro: isXml(description) ? normalizedText(parseHtml(description, { file: file.fileName, entry: `${pkg.path} (dc:description)` })) : description,
+    }),
     ...(cover && pkg.coverImage && { cover: { bytes: cover, mediaType: pkg.coverImage.mediaType } }),
     chapters: chapters.map(({ nextUrl: _, ...chapter }) => chapter),
     notes: [

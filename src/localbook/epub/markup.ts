@@ -3,17 +3,61 @@
 // container are read as XML; navigation and chapter documents as HTML with XHTML's self-closing
 // tags honoured (`<a id="c2"/>` is empty, as a reader expects). Names are matched by their
 // local part: `dc:title`, `opf:item` and `item` are alike here.
-import { DomUtils, parseDocument } from 'htmlparser2';
-import type { AnyNode, Document, Element } from 'domhandler';
+//
+// A hostile document can nest elements without end (200,000 <div>s) or hold millions of them: the
+// parse stops at a depth and a count no book comes near, with BadEpubError naming the entry, and
+// nothing here recurses on the depth of a document (the walks keep their own stacks).
+import { Parser } from 'htmlparser2';
+import { DomHandler, type AnyNode, type Document, type Element } from 'domhandler';
+import { BadEpubError } from './errors.js';
 
 export type { AnyNode, Document, Element };
 
-export function parseXml(text: string): Document {
-  return parseDocument(text, { xmlMode: true });
+/** The most elements one inside another, and in all, that one document may have. */
+export const DOCUMENT_LIMITS = { depth: 1000, elements: 500_000 };
+
+/** Where a document is, for the error when it passes a limit. */
+export interface DocumentPlace {
+  readonly file: string;
+  readonly entry: string;
 }
 
-export function parseHtml(text: string): Document {
-  return parseDocument(text, { recognizeSelfClosing: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+class CappedHandler extends DomHandler {
+  private count = 0;
+  constructor(
+    private readonly place: DocumentPlace,
+    options: { xmlMode?: boolean },
+  ) {
+    super(undefined, options);
+  }
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    // tagStack holds the document itself below the open elements.
+    if (this.tagStack.length > DOCUMENT_LIMITS.depth) {
+      throw new BadEpubError(this.place.file, this.place.entry, `elements nested deeper than ${DOCUMENT_LIMITS.depth} (a limit of this reader)`);
+    }
+    if (++this.count > DOCUMENT_LIMITS.elements) {
+      throw new BadEpubError(this.place.file, this.place.entry, `more than ${DOCUMENT_LIMITS.elements} elements (a limit of this reader)`);
+    }
+    super.onopentag(name, attribs);
+  }
+}
+
+function parse(
+  text: string,
+  place: DocumentPlace,
+  options: { xmlMode?: boolean; recognizeSelfClosing?: boolean; lowerCaseTags?: boolean; lowerCaseAttributeNames?: boolean },
+): Document {
+  const handler = new CappedHandler(place, options);
+  new Parser(handler, options).end(text);
+  return handler.root;
+}
+
+export function parseXml(text: string, place: DocumentPlace): Document {
+  return parse(text, place, { xmlMode: true });
+}
+
+export function parseHtml(text: string, place: DocumentPlace): Document {
+  return parse(text, place, { recognizeSelfClosing: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
 }
 
 export const isElement = (node: AnyNode): node is Element => node.type === 'tag' || node.type === 'script' || node.type === 'style';
@@ -23,15 +67,36 @@ export function localName(element: Element): string {
   return colon < 0 ? element.name : element.name.slice(colon + 1);
 }
 
+const childrenOf = (node: AnyNode): readonly AnyNode[] => ('children' in node ? (node.children as AnyNode[]) : []);
+
+/**
+ * The nodes under `roots` (the roots included) in document order, walked with a stack of its
+ * own; `skip(node)` true leaves that node's children out.
+ */
+export function* preorder(roots: readonly AnyNode[], skip?: (node: AnyNode) => boolean): Generator<AnyNode> {
+  const stack: AnyNode[] = [];
+  for (let i = roots.length - 1; i >= 0; i--) stack.push(roots[i]!);
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    yield node;
+    if (skip?.(node)) continue;
+    const children = childrenOf(node);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+}
+
+const under = (root: AnyNode | readonly AnyNode[]): readonly AnyNode[] => (Array.isArray(root) ? root : childrenOf(root as AnyNode));
+
 /** Descendant elements with this local name, in document order. */
 export function descendants(root: AnyNode | readonly AnyNode[], name: string): Element[] {
-  const nodes = Array.isArray(root) ? root : 'children' in (root as object) ? (root as Element).children : [];
-  return DomUtils.findAll((e) => localName(e) === name, nodes as AnyNode[]);
+  const out: Element[] = [];
+  for (const node of preorder(under(root))) if (isElement(node) && localName(node) === name) out.push(node);
+  return out;
 }
 
 export function firstDescendant(root: AnyNode | readonly AnyNode[], name: string): Element | undefined {
-  const nodes = Array.isArray(root) ? root : 'children' in (root as object) ? (root as Element).children : [];
-  return DomUtils.findOne((e) => localName(e) === name, nodes as AnyNode[]) ?? undefined;
+  for (const node of preorder(under(root))) if (isElement(node) && localName(node) === name) return node;
+  return undefined;
 }
 
 /** Child elements with this local name. */
@@ -49,9 +114,11 @@ export function attr(element: Element, name: string): string {
   return '';
 }
 
-/** All text inside, as the DOM's textContent. */
+/** All text inside, as the DOM's textContent (text and CDATA; comments left out). */
 export function textContent(node: AnyNode): string {
-  return DomUtils.textContent(node);
+  let out = '';
+  for (const n of preorder([node])) if (n.type === 'text') out += n.data;
+  return out;
 }
 
 /** Java's String.trim: every char up to U+0020 at either end. */

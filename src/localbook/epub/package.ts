@@ -83,7 +83,7 @@ const DEFAULT_PACKAGE = 'OEBPS/content.opf';
 
 export function xmlOf(archive: EpubArchive, path: string): ReturnType<typeof parseXml> | undefined {
   const bytes = archive.bytes(path);
-  return bytes && parseXml(decodeXml(bytes));
+  return bytes && parseXml(decodeXml(bytes), { file: archive.file, entry: path });
 }
 
 function packagePath(archive: EpubArchive): { path: string; why: string } {
@@ -104,7 +104,7 @@ export function readPackage(archive: EpubArchive): EpubPackage {
   const bytes = archive.bytes(path);
   if (!bytes) throw new BadEpubError(archive.file, path, `no package document (OPF): ${why}`);
   // epublib mends ` mlns="` and ` smlns="` (seen in home-made books); names are matched by local part here anyway.
-  const root = rootElement(parseXml(decodeXml(bytes)));
+  const root = rootElement(parseXml(decodeXml(bytes), { file: archive.file, entry: path }));
   if (!root || root.name.slice(root.name.indexOf(':') + 1) !== 'package') {
     throw new BadEpubError(archive.file, path, `not a package document: its root element is ${root ? `<${root.name}>` : 'missing'}, not <package>`);
   }

@@ -14,7 +14,7 @@
 // produces the same lines (see docs/local-books-epub.md for where the two can part).
 import type { EpubArchive } from './archive.js';
 import type { EpubChapter } from './chapters.js';
-import { isElement, localName, parseHtml, type AnyNode, type Element } from './markup.js';
+import { isElement, localName, parseHtml, preorder, type AnyNode, type Element } from './markup.js';
 import type { Resource } from './package.js';
 import { folderOf, hasScheme, resolvePath, urlDecode } from './paths.js';
 
@@ -77,7 +77,7 @@ function body(archive: EpubArchive, resource: Resource, start: string | undefine
     return;
   }
   const bytes = archive.bytes(resource.href) ?? new Uint8Array(0);
-  const document = parseHtml(new TextDecoder('utf-8').decode(bytes));
+  const document = parseHtml(new TextDecoder('utf-8').decode(bytes), { file: archive.file, entry: resource.href });
   const bodyElement = findBody(document.children);
   const roots = bodyElement ? [bodyElement] : document.children.filter((n) => !(isElement(n) && n.name === 'head'));
 
@@ -88,70 +88,72 @@ function body(archive: EpubArchive, resource: Resource, start: string | undefine
   let endAt = end !== start ? cuttable(byId(end)) : undefined;
   if (startAt && endAt && !precedes(startAt, endAt)) endAt = undefined;
 
-  const state = { phase: startAt ? ('before' as const) : ('in' as const) } as { phase: 'before' | 'in' | 'done' };
-  const walk = (nodes: readonly AnyNode[], emit: boolean, pre: boolean) => {
-    for (const node of nodes) {
-      if (state.phase === 'done') return;
-      if (node === endAt) {
-        state.phase = 'done';
-        return;
-      }
-      if (node === startAt) {
-        state.phase = 'in';
-        continue;
-      }
-      const on = emit && state.phase === 'in';
-      if (node.type === 'text') {
-        if (on) out.push(textPiece(node.data, pre));
-        continue;
-      }
-      if (!isElement(node)) continue; // comments, CDATA, processing instructions
-      const name = localName(node).toLowerCase();
-      if (name === 'script' || name === 'style') continue;
-      if (name === 'img' || name === 'image') {
-        if (on) out.push({ img: imageSource(resource.href, name === 'img' ? node.attribs['src'] : node.attribs['xlink:href']) });
-        continue;
-      }
-      const hidden = name === 'title' || (node.attribs['style'] ?? '').toLowerCase().includes('display:none');
-      const breaks = BLOCK.has(name) || WRAP.test(name);
-      if (breaks && on) out.push(BREAK);
-      walk(node.children, emit && !hidden, pre || name === 'pre');
-      if (breaks && emit && state.phase === 'in') out.push(BREAK);
-    }
+  // Document order with a stack of its own (no recursion on the document's depth); an `exit`
+  // frame puts the line break after a block once its children are done.
+  type Frame =
+    | { readonly node: AnyNode; readonly emit: boolean; readonly pre: boolean }
+    | { readonly exit: true; readonly breaks: boolean; readonly emit: boolean };
+  let phase: 'before' | 'in' | 'done' = startAt ? 'before' : 'in';
+  const stack: Frame[] = [];
+  const pushChildren = (nodes: readonly AnyNode[], emit: boolean, pre: boolean): void => {
+    for (let i = nodes.length - 1; i >= 0; i--) stack.push({ node: nodes[i]!, emit, pre });
   };
-  walk(roots, true, false);
+  pushChildren(roots, true, false);
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if ('exit' in frame) {
+      if (frame.breaks && frame.emit && phase === 'in') out.push(BREAK);
+      continue;
+    }
+    const { node, emit, pre } = frame;
+    if (node === endAt) {
+      phase = 'done';
+      break;
+    }
+    if (node === startAt) {
+      phase = 'in';
+      continue;
+    }
+    const on = emit && phase === 'in';
+    if (node.type === 'text') {
+      if (on) out.push(textPiece(node.data, pre));
+      continue;
+    }
+    if (!isElement(node)) continue; // comments, CDATA, processing instructions
+    const name = localName(node).toLowerCase();
+    if (name === 'script' || name === 'style') continue;
+    if (name === 'img' || name === 'image') {
+      if (on) out.push({ img: imageSource(resource.href, name === 'img' ? node.attribs['src'] : node.attribs['xlink:href']) });
+      continue;
+    }
+    const hidden = name === 'title' || (node.attribs['style'] ?? '').toLowerCase().includes('display:none');
+    const breaks = BLOCK.has(name) || WRAP.test(name);
+    if (breaks && on) out.push(BREAK);
+    stack.push({ exit: true, breaks, emit });
+    pushChildren(node.children, emit && !hidden, pre || name === 'pre');
+  }
   out.push(BREAK);
 }
 
-function findBody(nodes: readonly AnyNode[]): Element | undefined {
-  for (const node of nodes) {
-    if (!isElement(node)) continue;
-    if (node.name === 'body') return node;
-    const inner = findBody(node.children);
-    if (inner) return inner;
-  }
+/** The first element (elements only, in document order) that passes `test`. */
+function findElement(nodes: readonly AnyNode[], test: (e: Element) => boolean): Element | undefined {
+  for (const node of preorder(nodes, (n) => !isElement(n))) if (isElement(node) && test(node)) return node;
   return undefined;
 }
 
-function findById(nodes: readonly AnyNode[], id: string): Element | undefined {
-  for (const node of nodes) {
-    if (!isElement(node)) continue;
-    if (node.attribs['id'] === id) return node;
-    const inner = findById(node.children, id);
-    if (inner) return inner;
-  }
-  return undefined;
-}
+const findBody = (nodes: readonly AnyNode[]): Element | undefined => findElement(nodes, (e) => e.name === 'body');
+const findById = (nodes: readonly AnyNode[], id: string): Element | undefined => findElement(nodes, (e) => e.attribs['id'] === id);
 
 /** The element when Jsoup prints it on one line (so the app's cut finds it), else undefined. */
 function cuttable(element: Element | undefined): Element | undefined {
   return element && oneLine(element) ? element : undefined;
 }
 
+/** A block with content prints over several lines, and so does anything holding a block (at any depth). */
 function oneLine(element: Element): boolean {
   const name = element.name.toLowerCase();
   if (BLOCK.has(name) && !INLINE_CONTENT.has(name) && element.children.length > 0) return false;
-  return element.children.every((child) => !isElement(child) || (!BLOCK.has(child.name.toLowerCase()) && oneLine(child)));
+  return !findElement(element.children, (e) => BLOCK.has(e.name.toLowerCase()));
 }
 
 /** True when `a` ends before `b` starts in document order. */

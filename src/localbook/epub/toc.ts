@@ -31,7 +31,7 @@ export function readToc(archive: EpubArchive, pkg: EpubPackage, notes: string[])
   try {
     if (pkg.version.startsWith('3.') && !toc.href.endsWith('.ncx')) {
       const bytes = archive.bytes(toc.href) ?? new Uint8Array(0);
-      const nav = firstDescendant(parseHtml(decodeXml(bytes)), 'nav');
+      const nav = firstDescendant(parseHtml(decodeXml(bytes), { file: archive.file, entry: toc.href }), 'nav');
       if (nav) {
         const ol = firstDescendant(nav, 'ol');
         if (!ol) throw new Unreadable(`its <nav> has no <ol>`);
@@ -64,34 +64,51 @@ function target(archive: EpubArchive, pkg: EpubPackage, toc: Resource, raw: stri
   return { resource: pkg.byHref.get(href), fragmentId: fragment };
 }
 
-function ncxEntries(archive: EpubArchive, pkg: EpubPackage, toc: Resource, parent: Element): TocEntry[] {
-  return childElements(parent, 'navPoint').map((point) => {
+/** Entries built in document order with a stack of their own (no recursion on the table's depth). */
+function entries<T>(roots: readonly T[], entry: (item: T) => { fields: Omit<TocEntry, 'children'>; children: readonly T[] }): TocEntry[] {
+  const top: TocEntry[] = [];
+  const stack: { item: T; into: TocEntry[] }[] = [];
+  const push = (items: readonly T[], into: TocEntry[]) => {
+    for (let i = items.length - 1; i >= 0; i--) stack.push({ item: items[i]!, into });
+  };
+  push(roots, top);
+  while (stack.length > 0) {
+    const { item, into } = stack.pop()!;
+    const { fields, children } = entry(item);
+    const kids: TocEntry[] = [];
+    into.push({ ...fields, children: kids });
+    push(children, kids);
+  }
+  return top;
+}
+
+function ncxEntries(archive: EpubArchive, pkg: EpubPackage, toc: Resource, navMap: Element): TocEntry[] {
+  return entries(childElements(navMap, 'navPoint'), (point) => {
     const label = firstDescendant(point, 'navLabel');
     if (!label) throw new Unreadable('a navPoint without a navLabel');
     const text = firstDescendant(label, 'text');
     const content = firstDescendant(point, 'content');
     return {
-      title: text ? ownText(text) : null,
-      ...target(archive, pkg, toc, content ? attr(content, 'src') : null),
-      children: ncxEntries(archive, pkg, toc, point),
+      fields: { title: text ? ownText(text) : null, ...target(archive, pkg, toc, content ? attr(content, 'src') : null) },
+      children: childElements(point, 'navPoint'),
     };
   });
 }
 
+const items = (ol: Element): Element[] => ol.children.filter((c): c is Element => isElement(c) && localName(c) === 'li');
+
 function navEntries(archive: EpubArchive, pkg: EpubPackage, toc: Resource, ol: Element): TocEntry[] {
-  return ol.children
-    .filter((c): c is Element => isElement(c) && localName(c) === 'li')
-    .map((li) => {
-      // The first <a> anywhere inside (a volume's <span> label yields to its first chapter's <a>).
-      const a = firstDescendant(li, 'a');
-      if (!a) throw new Unreadable('an entry without an <a>');
-      let title = textContent(a);
-      if (title.trim() === '') {
-        const span = firstDescendant(li, 'span');
-        if (!span) throw new Unreadable('an entry whose <a> is empty and that has no <span>');
-        title = textContent(span);
-      }
-      const childOl = firstDescendant(li, 'ol');
-      return { title, ...target(archive, pkg, toc, a.attribs['href'] ?? ''), children: childOl ? navEntries(archive, pkg, toc, childOl) : [] };
-    });
+  return entries(items(ol), (li) => {
+    // The first <a> anywhere inside (a volume's <span> label yields to its first chapter's <a>).
+    const a = firstDescendant(li, 'a');
+    if (!a) throw new Unreadable('an entry without an <a>');
+    let title = textContent(a);
+    if (title.trim() === '') {
+      const span = firstDescendant(li, 'span');
+      if (!span) throw new Unreadable('an entry whose <a> is empty and that has no <span>');
+      title = textContent(span);
+    }
+    const childOl = firstDescendant(li, 'ol');
+    return { fields: { title, ...target(archive, pkg, toc, a.attribs['href'] ?? '') }, children: childOl ? items(childOl) : [] };
+  });
 }

@@ -4,11 +4,11 @@ import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { BookFile, BookFormat, ParseOptions, ParsedBook, ParsedChapter } from '../format.js';
 import { BookFileError } from '../errors.js';
-import { compileGuarded, Deadline, RegexTimeout } from '../regex-guard.js';
-import { JavaRegexError } from '../java-regex.js';
+import { compileGuarded, Deadline } from '../regex-guard.js';
+import { JavaRegexError } from '../../text/java-regex.js';
 import { decoder, detectCharset, looksBinary, normalizeCharset, type TxtCharset } from './charset.js';
 import { BLOCK_SIZE, splitByRule, splitWithoutRule, type Split } from './split.js';
-import { chooseTocRule } from './toc-rule.js';
+import { chooseTocRule, tocRuleRef, type TocRuleRow } from './toc-rule.js';
 import { nameAndAuthor } from '../file-name.js';
 import { wordCountFormat } from '../word-count.js';
 
@@ -16,7 +16,7 @@ import { wordCountFormat } from '../word-count.js';
 export interface TxtParseOptions extends ParseOptions {
   /** A TOC rule already chosen for the book (its tocUrl): used instead of choosing again. */
   readonly tocUrl?: string;
-  /** Time limit of one rule's matching, in ms (default 10,000 for splitting, 3,000 per rule when choosing). */
+  /** Time limit of one rule's matching, in ms: per block of 512,000 bytes when splitting (default 10,000), per rule when choosing (default 3,000). */
   readonly timeLimitMs?: number;
   /** The book's splitLongChapter setting (default true, as for a new book). */
   readonly splitLongChapter?: boolean;
@@ -45,35 +45,33 @@ function parse(file: BookFile, options: TxtParseOptions = {}): TxtParsedBook {
   let split: Split | undefined;
   let tocUrl = '';
   const splitLong = options.splitLongChapter ?? true;
-  const trySplit = (pattern: string, regex: RegExp, name: string): Split | undefined => {
-    const limit = options.timeLimitMs ?? 10000;
-    try {
-      return splitByRule(file, charset, regex, new Deadline(pattern, limit * Math.max(1, Math.ceil(file.size / BLOCK_SIZE))), splitLong);
-    } catch (e) {
-      if (!(e instanceof RegexTimeout)) throw e;
-      notes.push(`TOC rule ${name} stopped: matching took longer than its time limit; chapters cut without a rule`);
-      return undefined;
-    }
+  // A rule past its limit fails the parse (RuleTimeoutError names it); each block of the split is a stretch of its own.
+  const splitWith = (row: Pick<TocRuleRow, 'name' | 'rule' | 'id'>, regex: RegExp): Split => {
+    const deadline = new Deadline(tocRuleRef(row), options.timeLimitMs ?? 10000);
+    const done = splitByRule(file, charset, regex, deadline, splitLong);
+    deadline.stop();
+    return done;
   };
   if (options.tocUrl) {
+    let regex: RegExp | undefined;
     try {
-      const regex = compileGuarded(options.tocUrl, { multiline: true }).regex;
-      tocUrl = options.tocUrl;
-      split = trySplit(options.tocUrl, regex, 'of the book (tocUrl)');
-      if (!split) tocUrl = '';
+      regex = compileGuarded(options.tocUrl, { multiline: true }).regex;
     } catch (e) {
       if (!(e instanceof JavaRegexError)) throw e;
       notes.push(`the book's TOC rule (tocUrl) cannot be used: ${e.reason}; chapters cut without a rule`);
+    }
+    if (regex) {
+      const row = options.tocRules?.find((r) => r.rule === options.tocUrl) ?? { name: "the book's TOC rule (tocUrl)", rule: options.tocUrl };
+      split = splitWith(row, regex);
+      tocUrl = options.tocUrl;
     }
   } else if (options.tocRules && options.tocRules.length > 0) {
     const firstBlock = decoder(charset).decode(sample);
     const chosen = chooseTocRule(options.tocRules, firstBlock, notes, options.timeLimitMs ?? 3000);
     if (chosen) {
-      split = trySplit(chosen.row.rule, chosen.regex, JSON.stringify(chosen.row.name));
-      if (split) {
-        tocUrl = chosen.row.rule;
-        notes.push(`TOC rule ${JSON.stringify(chosen.row.name)} chosen`);
-      }
+      split = splitWith(chosen.row, chosen.regex);
+      tocUrl = chosen.row.rule;
+      notes.push(`TOC rule ${JSON.stringify(chosen.row.name)} chosen`);
     } else notes.push('no enabled TOC rule matches the first block; chapters cut without a rule');
   } else notes.push('no enabled TOC rules in the store; chapters cut without a rule');
   if (split && split.chapters.length === 0) throw new BookFileError(file.fileName, 'no-chapters', `the TOC rule ${JSON.stringify(tocUrl)} finds no chapter`);

@@ -7,10 +7,14 @@
 //   block passes 102,400 bytes (and then split from where the app splits it);
 // - a long chapter keeps its heading as an empty chapter, followed by `title(1)`, `title(2)`...;
 // - without a rule, a block consumed to its very end leaves the previous carry-over in place.
+// One quirk is not kept: after a long chapter split mid-block the app's offsets of the block's
+// later chapters point too early; the decisions follow the app, the stored ranges are the real
+// bytes (true-ranges.ts).
 import type { BookFile } from '../format.js';
 import { wordCountFormat } from '../word-count.js';
 import { byteLength, decoder, type TxtCharset } from './charset.js';
 import { matches, type Deadline } from '../regex-guard.js';
+import { placePieces, settleRanges } from './true-ranges.js';
 
 export const BLOCK_SIZE = 512000;
 const NO_TOC_MAX = 10 * 1024;
@@ -23,6 +27,8 @@ export interface DraftChapter {
   end: number;
   isVolume?: boolean;
   wordCount?: string;
+  /** Where the chapter really starts in the file, while the app's arithmetic runs (see true-ranges.ts). */
+  at?: number;
 }
 
 export interface Split {
@@ -153,7 +159,10 @@ export function splitByRule(file: BookFile, charset: TxtCharset, rule: RegExp, d
   }
   /** Splits [from, to) without a rule and names the pieces after the long chapter. */
   const splitLongChapter = (from: number, to: number, title: string | undefined): Split => {
+    // Reading a long chapter back (megabytes, no regex) is not the rule's time: the clock stops, then starts again.
+    deadline?.stop();
     const part = splitWithoutRule(file, charset, from, to);
+    deadline?.lap();
     if (title !== undefined) part.chapters.forEach((c, k) => (c.title = `${title}(${k + 1})`));
     return part;
   };
@@ -168,22 +177,27 @@ export function splitByRule(file: BookFile, charset: TxtCharset, rule: RegExp, d
         }
       }
     }
+    deadline?.lap(); // each block is a stretch of the rule's time limit
     const block = dec.decode(buf.subarray(0, end));
     buf.copyWithin(0, end, carry + length);
     carry = carry + length - end;
     length = end;
     let seekPos = 0;
+    let seekBytes = 0; // bytes of block[0, seekPos): the app leaves them out of its offsets
     for (const m of matches(rule, block, deadline)) {
       const at = m.index;
       const contentBytes = byteLength(block, seekPos, at, charset);
+      const here = curOffset + seekBytes + contentBytes;
       const last = toc[toc.length - 1];
       const lastStart = last ? last.start : curOffset;
       if (splitLong && curOffset + contentBytes - lastStart > TOC_MAX) {
         if (last) last.end = last.start;
-        const part = splitLongChapter(lastStart + (last ? bytesOf(last.title) : 0), curOffset + contentBytes, last?.title);
+        const titleBytes = last ? bytesOf(last.title) : 0;
+        const part = splitLongChapter(lastStart + titleBytes, curOffset + contentBytes, last?.title);
+        placePieces(part.chapters, lastStart + titleBytes, last?.at !== undefined ? last.at + titleBytes : curOffset + seekBytes, here);
         for (const c of part.chapters) toc.push(c); // not a spread: a long book can have 100,000+ parts
         words += part.words;
-        toc.push({ title: m[0], start: curOffset + contentBytes, end: curOffset + contentBytes });
+        toc.push({ title: m[0], start: curOffset + contentBytes, end: curOffset + contentBytes, at: here });
         lastWords = 0;
       } else {
         const isVolume = (ch: DraftChapter): boolean => {
@@ -194,29 +208,30 @@ export function splitByRule(file: BookFile, charset: TxtCharset, rule: RegExp, d
         if (seekPos === 0 && at !== 0) {
           if (!last) {
             if (!blankBetween(block, 0, at)) {
-              toc.push({ title: '前言', start: curOffset, end: curOffset + contentBytes, wordCount: wordCountFormat(at) });
+              toc.push({ title: '前言', start: curOffset, end: curOffset + contentBytes, wordCount: wordCountFormat(at), at: curOffset });
               intro = block.slice(0, Math.min(at, 500));
             }
-            toc.push({ title: m[0], start: curOffset + contentBytes, end: curOffset + contentBytes });
+            toc.push({ title: m[0], start: curOffset + contentBytes, end: curOffset + contentBytes, at: here });
           } else {
             last.isVolume = isVolume(last);
             last.end += contentBytes;
             lastWords += at;
             last.wordCount = wordCountFormat(lastWords);
-            toc.push({ title: m[0], start: last.end, end: last.end });
+            toc.push({ title: m[0], start: last.end, end: last.end, at: here });
           }
         } else if (last) {
           last.isVolume = isVolume(last);
           last.end = last.start + contentBytes;
           last.wordCount = wordCountFormat(at - seekPos);
-          toc.push({ title: m[0], start: last.end, end: last.end });
+          toc.push({ title: m[0], start: last.end, end: last.end, at: here });
         } else {
-          toc.push({ title: m[0], start: curOffset, end: curOffset, wordCount: wordCountFormat(at - seekPos) });
+          toc.push({ title: m[0], start: curOffset, end: curOffset, wordCount: wordCountFormat(at - seekPos), at: here });
         }
         words += at - seekPos;
         lastWords = 0;
       }
       seekPos = at;
+      seekBytes += contentBytes;
     }
     const rest = block.length - seekPos;
     words += rest;
@@ -232,7 +247,11 @@ export function splitByRule(file: BookFile, charset: TxtCharset, rule: RegExp, d
   if (last && splitLong && last.end - last.start > TOC_MAX) {
     const end = last.end;
     last.end = last.start;
-    for (const c of splitLongChapter(last.start + bytesOf(last.title), end, last.title).chapters) toc.push(c);
+    const titleBytes = bytesOf(last.title);
+    const part = splitLongChapter(last.start + titleBytes, end, last.title);
+    placePieces(part.chapters, last.start + titleBytes, (last.at ?? last.start) + titleBytes, end);
+    for (const c of part.chapters) toc.push(c);
   }
+  settleRanges(toc, curOffset);
   return intro === undefined ? { chapters: toc, words } : { chapters: toc, words, intro };
 }

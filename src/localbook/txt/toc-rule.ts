@@ -1,9 +1,11 @@
 // Which TXT TOC rule a book gets, as the app's TextFile.getTocRule chooses: the enabled rules
 // tried from the highest serialNumber down, each scored on the first block by its matches that
 // start more than 1,000 characters after the end of the last one counted; the best score (at
-// least 1) wins and a tie goes to the rule tried later. A rule that does not compile is skipped.
-import { JavaRegexError } from '../java-regex.js';
-import { compileGuarded, Deadline, matches, RegexTimeout } from '../regex-guard.js';
+// least 1) wins and a tie goes to the rule tried later. A rule that does not compile is skipped;
+// one that runs past its time limit fails the choice with RuleTimeoutError.
+import { JavaRegexError } from '../../text/java-regex.js';
+import type { RuleRef } from '../errors.js';
+import { compileGuarded, Deadline, matches } from '../regex-guard.js';
 
 export interface TocRuleRow {
   readonly name: string;
@@ -36,6 +38,9 @@ export function daoOrder<T extends TocRuleRow>(rules: readonly T[]): T[] {
   return rules.filter((r) => r.enable).sort((a, b) => a.serialNumber - b.serialNumber || (a.id ?? 0) - (b.id ?? 0));
 }
 
+/** A TOC rule as errors name it. */
+export const tocRuleRef = (row: Pick<TocRuleRow, 'name' | 'rule' | 'id'>): RuleRef => ({ kind: 'TOC rule', name: row.name, id: row.id, pattern: row.rule });
+
 export function chooseTocRule(rules: readonly TocRuleRow[], firstBlock: string, notes: string[], limitMs: number): ChosenRule | undefined {
   let best = 1;
   let chosen: ChosenRule | undefined;
@@ -48,14 +53,11 @@ export function chooseTocRule(rules: readonly TocRuleRow[], firstBlock: string, 
       notes.push(`TOC rule ${JSON.stringify(row.name)} skipped: ${e.reason}`);
       continue;
     }
-    let score: number;
-    try {
-      score = scoreRule(regex, firstBlock, new Deadline(row.rule, limitMs));
-    } catch (e) {
-      if (!(e instanceof RegexTimeout)) throw e;
-      notes.push(`TOC rule ${JSON.stringify(row.name)} skipped: matching took longer than ${limitMs} ms`);
-      continue;
-    }
+    // A rule past its limit fails the whole choice (RuleTimeoutError names it): the user's rule
+    // is broken, and the choice without it would not be the app's.
+    const deadline = new Deadline(tocRuleRef(row), limitMs);
+    const score = scoreRule(regex, firstBlock, deadline);
+    deadline.stop();
     if (score >= best) {
       best = score;
       chosen = { row, regex };

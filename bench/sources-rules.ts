@@ -1,0 +1,86 @@
+// Book-source rule evaluation against a hand-written parse5 + css-select extraction of the same
+// fields from the same page (a search list of ~200 KB written from the seeded model of
+// test/helpers/source-model.ts). Both parse the page every round; the rules are compiled once
+// (cached), as a source's rules are over many pages. Paired rounds in a shuffled order; the
+// ratio rules / hand with its bootstrap 95% interval (target: 1.2 or less).
+//   node dist/bench/sources-rules.js [--rounds 40]
+import { parse } from 'parse5';
+import { adapter } from 'parse5-htmlparser2-tree-adapter';
+import { compile, selectAll, selectOne } from 'css-select';
+import type { Element } from 'domhandler';
+import { RuleContext } from '../src/sources/index.js';
+import { text } from '../src/sources/dom.js';
+import { listPage, makeBooks } from '../test/helpers/source-model.js';
+import { flag, load } from './paired.js';
+import { bootstrapMedian, pairedRatios, prng, shuffle } from './stats.js';
+
+const BASE = 'https://s.test/search/list.php?q=x';
+const books = makeBooks(7, 520);
+const page = listPage(books);
+
+interface Row {
+  name: string;
+  author: string;
+  intro: string;
+  cover: string;
+  url: string;
+}
+
+const q = {
+  item: compile('ul.result-list li.book-item'),
+  name: compile('h3.bookname a'),
+  author: compile('p.Author span'),
+  intro: compile('div.intro'),
+  cover: compile('img.cover'),
+};
+
+function hand(): Row[] {
+  const doc = parse(page, { treeAdapter: adapter, scriptingEnabled: false });
+  return (selectAll(q.item, doc) as unknown as Element[]).map((li) => {
+    const a = selectOne(q.name, li) as Element;
+    return {
+      name: a.attribs['title'] ?? '',
+      author: text(selectOne(q.author, li) as Element),
+      intro: text(selectOne(q.intro, li) as Element),
+      cover: new URL((selectOne(q.cover, li) as Element).attribs['src']!, BASE).href,
+      url: new URL(a.attribs['href']!, BASE).href,
+    };
+  });
+}
+
+async function rules(): Promise<Row[]> {
+  const r = new RuleContext().setContent(page, BASE);
+  const out: Row[] = [];
+  for (const item of await r.getElements('class.result-list@class.book-item')) {
+    r.setContent(item);
+    out.push({
+      name: await r.getString('class.bookname@tag.a@title'),
+      author: await r.getString('class.author@tag.span@text'),
+      intro: await r.getString('class.intro@text'),
+      cover: await r.getString('class.cover@src', { isUrl: true }),
+      url: await r.getString('tag.h3@tag.a@href', { isUrl: true }),
+    });
+  }
+  return out;
+}
+
+const rounds = Number(flag('rounds', '40'));
+const WARMUP = 10; // the rules path has more code for the JIT to settle
+const a = hand();
+const b = await rules();
+if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error('the two extractions differ');
+const times: Record<string, number[]> = { hand: [], rules: [] };
+const random = prng(7);
+for (let round = 0; round < rounds + WARMUP; round++) {
+  for (const name of shuffle(['hand', 'rules'], random)) {
+    const t0 = performance.now();
+    if (name === 'hand') hand();
+    else await rules();
+    if (round >= WARMUP) times[name]!.push(performance.now() - t0);
+  }
+}
+const ci = bootstrapMedian(pairedRatios(times['rules']!, times['hand']!));
+const med = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+console.log(`page ${(page.length / 1024).toFixed(0)} KB, ${books.length} items, ${rounds} rounds, load ${load()}`);
+console.log(`hand ${med(times['hand']!).toFixed(1)} ms, rules ${med(times['rules']!).toFixed(1)} ms per page`);
+console.log(`rules / hand: ${ci.median.toFixed(3)} [${ci.low.toFixed(3)}–${ci.high.toFixed(3)}]`);

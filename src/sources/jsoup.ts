@@ -1,0 +1,335 @@
+// The app's default rule language (AnalyzeByJSoup): steps cut at `@`, each `class.x`, `tag.a`,
+// `id.x`, `text.foo`, `children` or a CSS selector, with positions (`.N`, `!N:M`, `[0, 2:-1]`,
+// `[!…]`), the last step of a string rule an extractor (`text`, `textNodes`, `ownText`, `html`,
+// `all` or an attribute); `@CSS:` rules are one selector and an extractor. Rules are compiled
+// once per string and kept.
+import type { Element, ParentNode } from 'domhandler';
+import { childElements, collect, data, hasClass, javaTrim, ownText, text, textNodes } from './dom.js';
+import { cssSelector } from './css.js';
+import { outerHtml } from './html-out.js';
+import { combine, splitRule, trimAt } from './split.js';
+import { RuleError } from './errors.js';
+
+type Range = readonly [start: number | null, end: number | null, step: number];
+
+/** One step: what it selects and which of those it keeps. */
+interface Single {
+  readonly select: (el: ParentNode) => Element[];
+  /** '.' keep the positions, '!' drop them, ' ' keep all. */
+  readonly split: '.' | '!' | ' ';
+  readonly positions: readonly number[];
+  readonly ranges: readonly (number | Range)[] | null;
+}
+
+/** Positions written at the end of a step, read from the end as the app reads them. */
+function parsePositions(rule: string): { before: string; split: '.' | '!' | ' '; positions: number[]; ranges: (number | Range)[] | null } {
+  const rus = javaTrim(rule);
+  let l = '';
+  let minus = false;
+  if (rus.endsWith(']')) {
+    const ranges: (number | Range)[] = [];
+    const cur: (number | null)[] = [];
+    let split: '.' | '!' = '.';
+    for (let p = rus.length - 2; p >= 0; p--) {
+      let rl = rus[p]!;
+      if (rl === ' ') continue;
+      if (rl >= '0' && rl <= '9') {
+        l = rl + l;
+        continue;
+      }
+      if (rl === '-') {
+        minus = true;
+        continue;
+      }
+      const n = l === '' ? null : minus ? -Number(l) : Number(l);
+      if (rl === ':') cur.push(n);
+      else {
+        if (cur.length === 0) {
+          if (n === null) break;
+          ranges.push(n);
+        } else {
+          ranges.push([n, cur[cur.length - 1]!, cur.length === 2 ? (cur[0] ?? 1) : 1]);
+          cur.length = 0;
+        }
+        if (rl === '!') {
+          split = '!';
+          do rl = rus[--p]!;
+          while (p > 0 && rl === ' ');
+        }
+        if (rl === '[') return { before: rus.slice(0, p), split, positions: [], ranges: ranges.reverse() };
+        if (rl !== ',') break;
+      }
+      l = '';
+      minus = false;
+    }
+    return { before: rus, split: ' ', positions: [], ranges: null };
+  }
+  const positions: number[] = [];
+  for (let p = rus.length - 1; p > 0; p--) {
+    const rl = rus[p]!;
+    if (rl === ' ') continue;
+    if (rl >= '0' && rl <= '9') {
+      l = rl + l;
+      continue;
+    }
+    if (rl === '-') {
+      minus = true;
+      continue;
+    }
+    if ((rl !== '!' && rl !== '.' && rl !== ':') || l === '') break;
+    positions.push(minus ? -Number(l) : Number(l));
+    if (rl !== ':') return { before: rus.slice(0, p), split: rl, positions: positions.reverse(), ranges: null };
+    l = '';
+    minus = false;
+  }
+  // A rule that is only a position (`.0`, `!1`): the children.
+  if ((rus[0] === '.' || rus[0] === '!') && l !== '' && /^[.!][-\d: ]+$/.test(rus)) {
+    positions.push(minus ? -Number(l) : Number(l));
+    return { before: '', split: rus[0], positions: positions.reverse(), ranges: null };
+  }
+  return { before: rus, split: ' ', positions: [], ranges: null };
+}
+
+function selector(before: string): (el: ParentNode) => Element[] {
+  if (before === '') return childElements;
+  const dot = before.indexOf('.');
+  const head = dot < 0 ? before : before.slice(0, dot);
+  if (head === 'children') return childElements;
+  if (head === 'class' || head === 'tag' || head === 'id' || head === 'text') {
+    if (dot < 0) throw new RuleError(before, `${head} needs a name: ${head}.name`);
+    const next = before.indexOf('.', dot + 1);
+    const arg = before.slice(dot + 1, next < 0 ? undefined : next);
+    if (head === 'class') {
+      const name = arg.toLowerCase();
+      return (el) => collect(el, (e) => hasClass(e, name));
+    }
+    if (head === 'id') return (el) => collect(el, (e) => e.attribs['id'] === arg);
+    if (head === 'tag') {
+      const name = arg.trim().toLowerCase();
+      return (el) => collect(el, (e) => e.name === name);
+    }
+    const want = arg.replace(/[ \t\n\f\r\u00a0]+/g, ' ').toLowerCase();
+    return (el) => collect(el, (e) => ownText(e).toLowerCase().includes(want));
+  }
+  return cssSelector(before);
+}
+
+function compileSingle(rule: string): Single {
+  const p = parsePositions(rule);
+  return { select: selector(p.before), split: p.split, positions: p.positions, ranges: p.ranges };
+}
+
+/** The indices a step keeps or drops, in order and without repeats (ElementsSingle). */
+function indexSet(s: Single, len: number): Set<number> {
+  const set = new Set<number>();
+  const one = (i: number): void => {
+    if (i >= 0 && i < len) set.add(i);
+    else if (i < 0 && len >= -i) set.add(i + len);
+  };
+  if (!s.ranges) {
+    for (const i of s.positions) one(i);
+    return set;
+  }
+  for (const r of s.ranges) {
+    if (typeof r === 'number') {
+      one(r);
+      continue;
+    }
+    let start = r[0] ?? 0;
+    if (start < 0) start += len;
+    let end = r[1] ?? len - 1;
+    if (end < 0) end += len;
+    if ((start < 0 && end < 0) || (start >= len && end >= len)) continue;
+    start = Math.min(Math.max(start, 0), len - 1);
+    end = Math.min(Math.max(end, 0), len - 1);
+    if (start === end || r[2] >= len) {
+      set.add(start);
+      continue;
+    }
+    const step = r[2] > 0 ? r[2] : -r[2] < len ? r[2] + len : 1;
+    if (end > start) for (let i = start; i <= end; i += step) set.add(i);
+    else for (let i = start; i >= end; i -= step) set.add(i);
+  }
+  return set;
+}
+
+function runSingle(s: Single, el: ParentNode): Element[] {
+  const all = s.select(el);
+  if (s.split === ' ' || all.length === 0) return all;
+  const set = indexSet(s, all.length);
+  if (s.split === '.') return [...set].map((i) => all[i]!);
+  return all.filter((_, i) => !set.has(i));
+}
+
+/** A rule for elements (getElements): parts cut at &&, ||, %%, each a CSS selector or a chain of steps. */
+interface ElementsRule {
+  readonly type: string;
+  readonly parts: readonly ((el: ParentNode) => Element[])[];
+}
+
+/** A rule for strings (getStringList): each part a chain of steps and an extractor. */
+interface StringsRule {
+  readonly empty: boolean;
+  readonly type: string;
+  readonly parts: readonly { readonly steps: readonly ((el: ParentNode) => Element[])[]; readonly last: string }[];
+}
+
+const isCss = (rule: string): boolean => rule.length >= 5 && rule.slice(0, 5).toLowerCase() === '@css:';
+
+const elementsCache = new Map<string, ElementsRule>();
+const stringsCache = new Map<string, StringsRule>();
+
+function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let v = cache.get(key);
+  if (v === undefined) {
+    v = make();
+    if (cache.size > 4096) cache.clear();
+    cache.set(key, v);
+  }
+  return v;
+}
+
+function compileElements(rule: string): ElementsRule {
+  return remember(elementsCache, rule, () => {
+    const css = isCss(rule);
+    const body = css ? javaTrim(rule.slice(5)) : rule;
+    const split = splitRule(body, ['&&', '||', '%%']);
+    const parts = split.parts.map((part): ((el: ParentNode) => Element[]) => {
+      if (css) return cssSelector(part);
+      const steps = splitRule(trimAt(part), ['@']).parts;
+      if (steps.length === 1) {
+        const single = compileSingle(part);
+        return (el) => runSingle(single, el);
+      }
+      const chain = steps.map((s) => compileElements(s));
+      return (el) => {
+        let current: ParentNode[] = [el];
+        for (const step of chain) {
+          const next: Element[] = [];
+          for (const e of current) for (const x of elementsOf(step, e)) next.push(x);
+          current = next;
+        }
+        return current as Element[];
+      };
+    });
+    return { type: split.type, parts };
+  });
+}
+
+function elementsOf(rule: ElementsRule, el: ParentNode): Element[] {
+  const results: Element[][] = [];
+  for (const part of rule.parts) {
+    const found = part(el);
+    results.push(found);
+    if (found.length > 0 && rule.type === '||') break;
+  }
+  return combine(rule.type, results);
+}
+
+/** The elements a default-syntax rule selects under `el` (AnalyzeByJSoup.getElements). */
+export function jsoupElements(el: ParentNode, rule: string): Element[] {
+  if (rule === '') return [];
+  return elementsOf(compileElements(rule), el);
+}
+
+function compileStrings(rule: string): StringsRule {
+  return remember(stringsCache, rule, () => {
+    const css = isCss(rule);
+    const body = css ? javaTrim(rule.slice(5)) : rule;
+    if (body === '') return { empty: true, type: '', parts: [] };
+    const split = splitRule(body, ['&&', '||', '%%']);
+    const parts = split.parts.map((part) => {
+      if (css) {
+        const at = part.lastIndexOf('@');
+        if (at < 0) throw new RuleError(rule, '@CSS: needs @ and what to take (@text, @href...)');
+        return { steps: [cssSelector(part.slice(0, at))], last: part.slice(at + 1) };
+      }
+      const steps = splitRule(trimAt(part), ['@']).parts;
+      const singles = steps.slice(0, -1).map((s) => {
+        const single = compileSingle(s);
+        return (el: ParentNode) => runSingle(single, el);
+      });
+      return { steps: singles, last: steps[steps.length - 1]! };
+    });
+    return { empty: false, type: split.type, parts };
+  });
+}
+
+function attr(el: Element, name: string): string {
+  const v = el.attribs[name] ?? el.attribs[name.toLowerCase()];
+  if (v !== undefined) return v;
+  // abs:href with no base URI (the app parses without one): absolute values only.
+  if (name.startsWith('abs:')) {
+    const raw = el.attribs[name.slice(4).toLowerCase()] ?? '';
+    return /^[a-z][a-z0-9+.-]*:/i.test(raw) ? raw : '';
+  }
+  return '';
+}
+
+/** What the last step takes from the elements (getResultLast). */
+function extract(elements: readonly ParentNode[], last: string): string[] {
+  const out: string[] = [];
+  switch (last) {
+    case 'text':
+      for (const e of elements) {
+        const t = text(e);
+        if (t) out.push(t);
+      }
+      return out;
+    case 'textNodes':
+      for (const e of elements) {
+        const t = textNodes(e).join('\n');
+        if (t) out.push(t);
+      }
+      return out;
+    case 'ownText':
+      for (const e of elements) {
+        const t = ownText(e);
+        if (t) out.push(t);
+      }
+      return out;
+    case 'html': {
+      const h = elements.map((e) => outerHtml(e, { skipScripts: true })).join('\n');
+      if (h) out.push(h);
+      return out;
+    }
+    case 'all':
+      out.push(elements.map((e) => outerHtml(e)).join('\n'));
+      return out;
+    default:
+      for (const e of elements) {
+        if (!('attribs' in e)) continue; // the document itself has no attributes
+        const v = attr(e, last);
+        if (v.trim() !== '' && !out.includes(v)) out.push(v);
+      }
+      return out;
+  }
+}
+
+/** The strings a default-syntax rule gives on `el` (AnalyzeByJSoup.getStringList). */
+export function jsoupStrings(el: ParentNode, rule: string): string[] {
+  if (rule === '') return [];
+  const compiled = compileStrings(rule);
+  if (compiled.empty) return [data(el)];
+  const results: string[][] = [];
+  for (const part of compiled.parts) {
+    let current: ParentNode[] = [el];
+    for (const step of part.steps) {
+      const next: Element[] = [];
+      for (const e of current) for (const x of step(e)) next.push(x);
+      current = next;
+    }
+    const found = current.length === 0 ? [] : extract(current, part.last);
+    if (found.length > 0) {
+      results.push(found);
+      if (compiled.type === '||') break;
+    }
+  }
+  return combine(compiled.type, results);
+}
+
+/** Compiles a default-syntax rule without running it (throws RuleError), for checking sources. */
+export function checkJsoupRule(rule: string, list: boolean): void {
+  if (list) compileElements(rule);
+  else compileStrings(rule);
+}
