@@ -339,8 +339,15 @@ export class LimitError extends LegadoStoreError {
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   if (typeof value === 'number' && !Number.isInteger(value)) return `non-integer number ${value}`;
-  if (typeof value === 'object') return Array.isArray(value) ? 'array' : 'object';
+  if (typeof value === 'object') {
+    if (Array.isArray(value)) return 'array';
+    // A Map, a Date, a class instance: named, since "object" is what was expected.
+    const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
+    if (proto === null || Object.getPrototypeOf(proto) === null) return 'object';
+    return `${proto.constructor?.name || 'non-plain'} object`;
+  }
   if (typeof value === 'function') return `${value.constructor.name === 'AsyncFunction' ? 'an async function' : 'a function'} ${value.name || '(anonymous)'}`;
   return `${typeof value} ${show(value)}`;
 }

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cli, CLI, cliProcess } from './helpers/cli.js';
@@ -75,4 +75,29 @@ test('a failure prints CODE: message on one stderr line; with --json a JSON erro
   r = await cli('info', dir, '--json');
   assert.equal(r.code, 1);
   assert.equal((JSON.parse(r.stdout) as { error: { code: string } }).error.code, 'CANNOT_OPEN');
+});
+
+test('every import refusal is one line of the form legado-store: CODE: message, exit 1', async () => {
+  const write = (name: string, records: unknown) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(records));
+    return path;
+  };
+  const store = join(dir, 'refusals.db');
+  const sources = write('sources.json', [{ bookSourceUrl: 'https://s.example', bookSourceName: 'S' }]);
+  const cases: [string, string[]][] = [
+    ['every record skipped', [store, write('blank.json', [{ bookSourceUrl: '' }, { bookSourceUrl: ' ' }])]],
+    ['another kind than --kind', [store, sources, '--kind', 'replaceRule']],
+    ['no records', [store, write('empty.json', [])]],
+    ['strict, a record refused', [store, write('strict.json', [{ bookSourceUrl: 'https://t.example' }, { bookSourceName: 'no url' }]), '--strict']],
+    ['no such input', [store, join(dir, 'no-such.json')]],
+    ['not JSON', [store, (writeFileSync(join(dir, 'bad.json'), '[{'), join(dir, 'bad.json'))]],
+  ];
+  for (const [what, args] of cases) {
+    const r = await cli('import', ...args);
+    assert.equal(r.code, 1, `${what}: ${r.stdout}${r.stderr}`);
+    const lines = r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('legado-store: created '));
+    assert.ok(lines.length > 0, what);
+    for (const line of lines) assert.match(line, /^legado-store: [A-Z][A-Z_]+: \S/, `${what}: ${line}`);
+  }
 });

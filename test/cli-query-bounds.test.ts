@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI } from './helpers/cli.js';
 import { openDb } from './helpers/engine.js';
@@ -100,4 +100,58 @@ test('a runaway recursive CTE stops at --timeout with QUERY_TIMEOUT (exit 1), no
   assert.equal(cli('query', store, 'SELECT 1', '--timeout', 'soon').code, 2);
   // The default limit leaves an ordinary query alone.
   assert.equal(untouched('query', store, 'SELECT 6 * 7 AS n', '--csv').stdout, 'n\r\n42\r\n');
+});
+
+/** The pids whose parent is `pid`, from /proc (the process table). */
+function childrenOf(pid: number): number[] {
+  const kids: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      // The fields after the command's closing parenthesis: state, then the parent's pid.
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) kids.push(Number(d));
+    } catch {
+      // Gone while read.
+    }
+  }
+  return kids;
+}
+
+/** True while the process exists and is not a zombie waiting to be reaped. */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test("query's timed child ends when its parent is SIGKILLed mid-query, its private TMPDIR removed", async () => {
+  const tmp = join(dir, 'tmp-kill');
+  mkdirSync(tmp);
+  const parent = spawn(process.execPath, [CLI, 'query', store, `SELECT count(*) FROM (${ENDLESS})`, '--timeout', '600'], {
+    stdio: 'ignore',
+    env: { ...process.env, TMPDIR: tmp },
+  });
+  const parentGone = new Promise((resolve) => parent.on('exit', resolve));
+  let child: number | undefined;
+  for (let i = 0; i < 300 && child === undefined; i++) {
+    await pause(50);
+    child = childrenOf(parent.pid!)[0];
+  }
+  assert.ok(child !== undefined, 'the query runs in a child of the command');
+  const folder = readdirSync(tmp).find((n) => n.startsWith('legado-store-query-'));
+  assert.ok(folder, "the child's private TMPDIR");
+  parent.kill('SIGKILL');
+  await parentGone;
+  // A bounded wait (the query itself would run for ten minutes), then the process table.
+  for (let i = 0; i < 200 && running(child); i++) await pause(50);
+  const left = running(child);
+  if (left) process.kill(child, 'SIGKILL');
+  assert.equal(left, false, `child ${child} still runs after its parent was killed`);
+  assert.equal(existsSync(join(tmp, folder)), false, 'the private TMPDIR is removed');
 });

@@ -247,7 +247,7 @@ test('cache purge: expired entries go, ones without a deadline or not yet due st
   assert.ok(!existsSync(join(dir, 'none.db')));
 });
 
-test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names what it could not keep, prints a summary; --list the sets', async () => {
+test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names the fields no column holds, prints a summary; --list the sets', async () => {
   const input = join(dir, 'modern.json');
   writeFileSync(
     input,
@@ -265,7 +265,7 @@ test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names wh
   assert.equal(
     r.stdout,
     `4 source(s), 2 duplicate set(s), 2 to drop\nwrote 2 source(s) to ${out}\n` +
-      'not kept (no column of book_sources at schema 75): forkOnlyField ×1\n--list shows every set (--json too)\n',
+      'kept as given (no column of book_sources at schema 75): forkOnlyField ×1\n--list shows every set (--json too)\n',
   );
   const written = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>[];
   assert.deepEqual(
@@ -293,4 +293,37 @@ test('dedupe --write keeps jsLib and exploreScreen (file and 75 store), names wh
     (JSON.parse(readFileSync(fromStore, 'utf8')) as Record<string, unknown>[]).map((x) => [x.bookSourceUrl, x.jsLib, x.exploreScreen]),
     [['https://j.example', 'function a() {}', '[]']],
   );
+});
+
+test("dedupe --write keeps every field of the app's JSON, enabledReview and fields no schema has among them, with its value", async () => {
+  // A source as the app's JSON carries it at 3.23 (enabledReview, rule objects, a login UI) and
+  // one with a field of a fork's; each with a duplicate that goes.
+  const app = {
+    ...source('https://r.example', { lastUpdateTime: 5, bookSourceGroup: '精品', bookSourceComment: 'c' }),
+    enabledReview: true,
+    enabledCookieJar: false,
+    loginUi: '[{"name":"user","type":"text"}]',
+    ruleSearch: { bookList: '$.data', name: '$.name', author: '$.author' },
+    ruleContent: { content: '#content@html', nextContentUrl: '' },
+    variableComment: 'v',
+  };
+  const fork = { ...source('https://f.example', { lastUpdateTime: 9 }), ruleSearch: { bookList: 'li' }, enabledReview: false, forkOnlyField: { a: [1, 2] } };
+  const input = join(dir, 'every-field.json');
+  writeFileSync(input, JSON.stringify([app, source('https://r.example/'), fork, source('https://f.example/')]));
+  const out = join(dir, 'every-field.dedup.json');
+  const r = await cli('sources', 'dedupe', input, '--write', out);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^kept as given \(no column of book_sources at schema 75\): enabledReview ×2, forkOnlyField ×1$/m);
+  const written = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>[];
+  assert.deepEqual(
+    written.map((w) => w.bookSourceUrl),
+    ['https://r.example', 'https://f.example'],
+  );
+  // Every field of each kept input record is in the file written, with the value given.
+  for (const [given, w] of [
+    [app, written[0]!],
+    [fork, written[1]!],
+  ] as const) {
+    for (const [field, value] of Object.entries(given)) assert.deepEqual(w[field], value, `${String(w.bookSourceUrl)}: ${field}`);
+  }
 });

@@ -28,7 +28,7 @@ for (const fileName of ['bookshelf.json', 'books.json']) {
     assert.doesNotMatch(r.stdout, /skipped:|no bookUrl\b.*\[0\]/);
     assert.match(r.stdout, new RegExp(`not imported: .*${fileName.replace('.', '\\.')} \\(the app's book-list export: 3 books by name, author and intro`));
     assert.match(r.stdout, /searching its enabled book sources .* cannot search sources yet/);
-    assert.match(r.stderr, /^legado-store: nothing was stored: .* is the app's book-list export: 3 books/);
+    assert.match(r.stderr, /^legado-store: IMPORT_REJECTED: nothing was stored: .* is the app's book-list export: 3 books/);
     r = await cli('import', db, file, '--json');
     const report = JSON.parse(r.stdout) as { files: { kind: string; status: string; read: number }[]; skipped: unknown[] };
     assert.deepEqual(

@@ -48,7 +48,8 @@ function rawExec(path: string, sql: string): void {
   }
 }
 
-type Verified = { ok: boolean; differences: { message: string }[]; damage: { table?: string; key?: string; message: string }[] };
+type Found = { table?: string; key?: string; message: string }[];
+type Verified = { ok: boolean; differences: { message: string }[]; damage: Found; warnings: Found };
 async function verify(path: string, ...flags: string[]): Promise<{ code: number | null; report: Verified }> {
   const r = await cli('verify', path, '--json', ...flags);
   return { code: r.code, report: JSON.parse(r.stdout) as Verified };
@@ -125,7 +126,7 @@ test('verify runs quick_check: a damaged page is reported with its table and exi
   );
 });
 
-test('verify --deep: orphan rows by foreign_key_check, blank keys and group bits no group has, each with table and key; plain verify passes them', async () => {
+test('verify --deep: orphan rows by foreign_key_check, blank keys and group ids that are no bit, each with table and key; group bits no group has as warnings; plain verify passes them', async () => {
   const path = storeWith('deep.db', 'gone', 3);
   // As a plain sqlite3 session would: foreign keys off, the book deleted, its chapters left.
   rawExec(
@@ -153,10 +154,13 @@ test('verify --deep: orphan rows by foreign_key_check, blank keys and group bits
     books.some((d) => d.key === 'bookUrl=""' && /blank key/.test(d.message)),
     JSON.stringify(books),
   );
-  assert.ok(
-    books.some((d) => d.key === 'bookUrl="u2"' && /group 8 has bits no group has \(8\)/.test(d.message)),
-    JSON.stringify(books),
+  // A bit no group has is what the app lives with (a bookshelf restored without its groups): a warning.
+  assert.ok(!books.some((d) => d.key === 'bookUrl="u2"'), JSON.stringify(books));
+  assert.deepEqual(
+    report.warnings.map((d) => [d.table, d.key]),
+    [['books', 'bookUrl="u2"']],
   );
+  assert.match(report.warnings[0]!.message, /group 8 has bits no group has \(8\)/);
   assert.ok(
     byTable('book_groups').some((d) => d.key === 'groupId=6'),
     JSON.stringify(report.damage),
@@ -215,4 +219,37 @@ test('after SQLite reports the file damaged, closing the store leaves the file a
   // (The -shm is SQLite's index of the -wal, rebuilt at will; the file and the -wal are the data.)
   assert.ok(readFileSync(path).equals(before), 'the store file is unchanged');
   assert.ok(readFileSync(`${path}-wal`).equals(walBefore), 'the -wal is still there, not merged');
+});
+
+test('a bookshelf whose books carry group bits no group has: import says so and stores it as the app does, verify --deep passes it with a warning', async () => {
+  // As a backup with bookshelf.json and no bookGroup.json (a real one: backup-tzc110112-read).
+  const shelf = join(dir, 'bookshelf.json');
+  writeFileSync(
+    shelf,
+    JSON.stringify([
+      { bookUrl: 'https://b.example/1', name: '一', author: 'A', origin: 'https://s.example', type: 0, group: 1 },
+      { bookUrl: 'https://b.example/2', name: '二', author: 'A', origin: 'https://s.example', type: 0, group: 6 },
+      { bookUrl: 'https://b.example/3', name: '三', author: 'A', origin: 'https://s.example', type: 0, group: 0 },
+    ]),
+  );
+  const path = join(dir, 'stray-bits.db');
+  const imported = await cli('import', path, shelf);
+  assert.equal(imported.code, 0, imported.stderr);
+  const warned = imported.stdout.split('\n').filter((l) => l.startsWith('warning: '));
+  assert.deepEqual(warned, [
+    'warning: books bookUrl="https://b.example/1": group 1 has bits no group has (1); the app keeps such bits: a group it creates later takes the lowest free bit, and the book with it',
+    'warning: books bookUrl="https://b.example/2": group 6 has bits no group has (6); the app keeps such bits: a group it creates later takes the lowest free bit, and the book with it',
+  ]);
+  // Stored as given (the app restores group without remapping), read with raw SQL.
+  const db = openDb(path, { readonly: true });
+  assert.deepEqual(db.prepare('SELECT "group" FROM books ORDER BY bookUrl').pluck().all(), [1, 6, 0]);
+  db.close();
+  const { code, report } = await verify(path, '--deep');
+  assert.equal(code, 0, JSON.stringify(report));
+  assert.deepEqual(report.damage, []);
+  assert.deepEqual(
+    report.warnings.map((d) => d.key),
+    ['bookUrl="https://b.example/1"', 'bookUrl="https://b.example/2"'],
+  );
+  assert.match((await cli('verify', path, '--deep')).stdout, /^warnings: +2 \(what the app lives with; not damage\)$/m);
 });

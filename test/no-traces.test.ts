@@ -3,8 +3,8 @@
 // is refused; and the private copy is owner-only while it exists. Real child processes (the CLI),
 // real signals; the directories are listed afterwards.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -105,10 +105,14 @@ test('read-only commands on a damaged store leave nothing beside it', async () =
   const dir = tempDir();
   const { damaged: store, intact: other } = damagedStore(dir, 's');
   for (const args of [
+    ['info', store],
+    ['info', store, '--json'],
     ['list', store, 'book_sources'],
     ['diff', store, other],
     ['export', store, join(dir, 'out.zip')],
     ['verify', store],
+    ['verify', store, '--deep'],
+    ['verify', store, '--deep', '--json'],
     ['shelf', store],
   ]) {
     const r = await cli(...args);
@@ -118,3 +122,46 @@ test('read-only commands on a damaged store leave nothing beside it', async () =
   assert.equal(db.prepare('SELECT count(*) FROM book_sources').pluck().get(), 3000);
   db.close();
 });
+
+test('info and verify on a file damaged in other ways (its schema page, a b-tree root, its tail cut) leave nothing beside it, in the real process', () => {
+  const dir = tempDir();
+  const { intact } = damagedStore(dir, 'base');
+  const pageSize = 4096;
+  const damages: [string, (path: string) => void][] = [
+    ['schema page zeroed past the header', (p) => overwrite(p, 100, pageSize - 100, 0x00)],
+    ['schema page garbage past the header', (p) => overwrite(p, 100, pageSize - 100, 0xa5)],
+    ['a b-tree root zeroed', (p) => overwrite(p, rootOf(intact, 'book_sources') * pageSize - pageSize, pageSize, 0x00)],
+    ['an index root garbage', (p) => overwrite(p, rootOf(intact, 'index_book_sources_bookSourceUrl') * pageSize - pageSize, pageSize, 0xa5)],
+    ['its last pages cut off', (p) => truncateSync(p, statSync(p).size - 3 * pageSize)],
+  ];
+  for (const [what, damage] of damages) {
+    const work = join(dir, what.replace(/\W+/g, '-'));
+    mkdirSync(work);
+    const store = join(work, 's.db');
+    copyFileSync(intact, store);
+    damage(store);
+    for (const args of [
+      ['info', store],
+      ['verify', store],
+      ['verify', store, '--deep'],
+    ]) {
+      // The real bin in a process of its own: whatever it leaves when it exits is on the disk.
+      const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+      assert.deepEqual(readdirSync(work), ['s.db'], `${what}: ${args.join(' ')}: exit ${r.status} ${r.stderr}`);
+    }
+  }
+});
+
+function overwrite(path: string, at: number, length: number, fill: number): void {
+  const fd = openSync(path, 'r+');
+  writeSync(fd, Buffer.alloc(length, fill), 0, length, at);
+  closeSync(fd);
+}
+
+function rootOf(path: string, name: string): number {
+  const db = openDb(path, { readonly: true });
+  const root = Number(db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').pluck().get(name));
+  db.close();
+  assert.ok(Number.isInteger(root) && root > 1, `${name} has a root page`);
+  return root;
+}

@@ -3,6 +3,7 @@
 // string fields, rule objects given as JSON strings, and `[]` or other non-objects for a rule
 // meaning "no rule". The core codec stays strict; this layer runs before it.
 import type { Column } from '../schema/index.js';
+import { loneSurrogateAt, loneSurrogateReason } from '../table/text.js';
 import { gsonCompact, gsonPretty } from './gson.js';
 import { isJsonObjectColumn, NO_OBJECT_TEXT } from './json-columns.js';
 
@@ -20,7 +21,6 @@ export type Coerced =
   | { readonly refuse: string };
 
 const INT_TEXT = /^[+-]?\d+$/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -53,7 +53,8 @@ export function coerce(table: string, c: Column, v: unknown, text: TextChecks = 
 function toText(v: unknown, separators: boolean): Coerced {
   if (typeof v === 'string') {
     // SQLite keeps UTF-8: a lone UTF-16 surrogate would come back as replacement characters.
-    return !LONE_SURROGATE.test(v) ? { value: v } : { refuse: 'holds a lone UTF-16 surrogate, which UTF-8 text cannot store' };
+    const at = loneSurrogateAt(v);
+    return at < 0 ? { value: v } : { refuse: loneSurrogateReason(at) };
   }
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return { value: String(v), changed: true };
   return { value: gsonCompact(v, separators), changed: true };

@@ -7,7 +7,7 @@ import { asOpenError, type Db, type DriverOptions } from '../engine/connection.j
 import { quickCheck } from '../engine/integrity.js';
 import type { Driver } from '../engine/driver.js';
 import { resolveDriver } from '../engine/registry.js';
-import { refuseDamagedStore } from './store-check.js';
+import { afterImportNotes, refuseDamagedStore } from './store-check.js';
 import { CorruptError, type Damage } from '../errors.js';
 import { readIdentityHash } from '../engine/inspect.js';
 import { openForeignDatabase } from '../engine/traceless-read.js';
@@ -68,7 +68,7 @@ export function importDatabase(store: Store<SchemaVersion>, path: string, option
   const started = performance.now();
   const driver = resolveDriver(options.driver);
   if (samePath(driver, store.path, path)) throw new UnsupportedInputError(path, 'this is the store itself');
-  refuseDamagedStore(store);
+  refuseDamagedStore(store, 'all');
   const source = openForeignDatabase(path, driver);
   try {
     const db = source.db;
@@ -170,7 +170,7 @@ export function importDatabase(store: Store<SchemaVersion>, path: string, option
       options.onProgress?.({ file: path, records: done, bytes: totalRows, totalBytes: totalRows });
       if (options.strict && merger.skipped.length > 0) throw new ImportRejectedError(result());
     });
-    return result();
+    return { ...result(), ...afterImportNotes(store) };
   } finally {
     source.close();
   }

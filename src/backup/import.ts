@@ -5,7 +5,7 @@
 // transaction: an import is stored whole or not at all, and a strict import fails on the first
 // skipped record. No Node module is imported here: the browser bundle takes this file.
 import { LegadoStoreError, FileAccessError } from '../errors.js';
-import { refuseDamagedStore } from './store-check.js';
+import { afterImportNotes, refuseDamagedStore } from './store-check.js';
 import type { Table } from '../schema/index.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Store } from '../store/store.js';
@@ -398,8 +398,12 @@ function definedOnly(options: ImportOptions): Partial<ImportChoices> {
 
 export function runImport(store: Store<SchemaVersion>, plan: Plan, options: ImportOptions): ImportResult {
   // A damaged page the import does not touch would be left as it is, behind a successful import:
-  // the store's pages are checked first, and a damaged store takes nothing.
-  refuseDamagedStore(store);
+  // the store's pages are checked first, and the indexes of the tables it writes against their
+  // rows (a unique index that lost a row would let a duplicate in); a damaged store takes nothing.
+  refuseDamagedStore(
+    store,
+    BACKUP_FILES.map((f) => f.table),
+  );
   const started = performance.now();
   const totalBytes = plan.files.reduce((n, f) => n + f.source.size, 0);
   const run = new ImportRun(store, options, totalBytes);
@@ -418,7 +422,7 @@ export function runImport(store: Store<SchemaVersion>, plan: Plan, options: Impo
     for (const file of plan.files) run.importFile(file);
     if (options.strict && run.merger.skipped.length > 0) throw new ImportRejectedError(result());
   });
-  return result();
+  return { ...result(), ...afterImportNotes(store) };
 }
 
 keepSpecimen(new ImportRun(undefined as never, {}, 0));

@@ -1,5 +1,6 @@
 // What an import did, per kind of record and per file, with every skipped record's position
 // and reason. Built while the import runs; returned (and printed by the CLI as --json).
+import type { Damage } from '../errors.js';
 import { BOOK_LIST } from './detect-kind.js';
 
 export interface KindReport {
@@ -90,6 +91,11 @@ export interface ImportResult {
   durationMs: number;
   /** A database file's import only: what the file was. */
   readonly source?: DatabaseSource;
+  /**
+   * What the store holds after the import that the app lives with but a reader may want to know
+   * (books whose group has bits no group has: the app shows them in 未分组); absent when none.
+   */
+  readonly warnings?: readonly Damage[];
   /** A database file's import only: its tables and columns the store had no place for. */
   readonly notCarried?: { readonly tables: readonly TableNotCarried[]; readonly columns: readonly ColumnNotCarried[] };
 }

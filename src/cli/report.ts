@@ -15,6 +15,10 @@ export function renderInspection(r: FileInspection, withRows = true): string {
     lines.push(`content:        ${r.damage.length === 0 ? `sound (${what})` : `${r.damage.length} problem(s) found by ${what}`}`);
     for (const d of r.damage) lines.push(`  - ${d.message}`);
   }
+  if (r.warnings.length) {
+    lines.push(`warnings:       ${r.warnings.length} (what the app lives with; not damage)`);
+    for (const d of r.warnings) lines.push(`  - ${d.message}`);
+  }
   if (!r.supported && r.version > 0)
     lines.push(`import:         legado-store import <store> ${r.path} (carries the tables and columns a store shares with it)`);
   if (r.extraTables.length) lines.push(`other tables:   ${r.extraTables.join(', ')}`);

@@ -6,6 +6,7 @@
 // is killed when the time is up. What a killed child leaves is removed here: its temporary
 // copies (it gets a private TMPDIR) and a -wal/-shm it made beside the store.
 import { spawn } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +16,37 @@ import type { CliIo } from './io.js';
 
 /** Set in the child's environment: run the command here, without another child. */
 export const CHILD_ENV = 'LEGADO_STORE_TIMED_CHILD';
+/** The parent's pid, in the child's environment: the child ends when it is gone (watchParent). */
+const PARENT_ENV = 'LEGADO_STORE_TIMED_PARENT';
 
 export const inTimedChild = (io: CliIo): boolean => io.env[CHILD_ENV] === '1';
+
+/**
+ * In the timed child: a thread of its own that ends the process once its parent is gone (a
+ * SIGKILL gives the parent no chance to kill it), removing the private TMPDIR the parent made
+ * for it (a copy of the store may be there). A thread, since the main one may be inside one
+ * SQLite call for as long as the query runs; it polls the parent pid (the child is then
+ * re-parented), which needs nothing from the parent. Unref'd: it never keeps the child alive.
+ */
+export function watchParent(io: CliIo): void {
+  const parent = Number(io.env[PARENT_ENV]);
+  if (!Number.isInteger(parent) || parent <= 0) return;
+  const tmp = io.env['TMPDIR'] ?? '';
+  const watcher = new Worker(WATCHER, { eval: true, workerData: { parent, tmp: /[\\/]legado-store-query-[^\\/]+$/.test(tmp) ? tmp : '' } });
+  watcher.unref();
+}
+
+const PARENT_POLL_MS = 200;
+const WATCHER = `
+const { workerData } = require('node:worker_threads');
+const { rmSync } = require('node:fs');
+const gone = () => {
+  if (process.ppid === workerData.parent) return;
+  try { if (workerData.tmp) rmSync(workerData.tmp, { recursive: true, force: true }); } finally { process.kill(process.pid, 'SIGKILL'); }
+};
+gone();
+setInterval(gone, ${PARENT_POLL_MS});
+`;
 
 const BIN = fileURLToPath(new URL('./bin.js', import.meta.url));
 
@@ -35,7 +65,7 @@ export async function runWithTimeLimit(io: CliIo, args: readonly string[], timeo
   const own = io.stdout === process.stdout && io.stderr === process.stderr;
   const child = spawn(process.execPath, [...process.execArgv, BIN, ...args], {
     stdio: ['ignore', own ? 'inherit' : 'pipe', own ? 'inherit' : 'pipe'],
-    env: { ...io.env, [CHILD_ENV]: '1', TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+    env: { ...io.env, [CHILD_ENV]: '1', [PARENT_ENV]: String(process.pid), TMPDIR: tmp, TMP: tmp, TEMP: tmp },
   });
   child.stdout?.pipe(io.stdout, { end: false });
   child.stderr?.pipe(io.stderr, { end: false });

@@ -3,6 +3,7 @@
 import { LimitError, ValueTypeError } from '../errors.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { NewRow, Row } from '../schema/row-types.js';
+import { checkObject, checkRows } from '../table/args.js';
 import { Area } from './support.js';
 import { SpecialGroupId, USER_GROUP_LIMIT, asGroupId, isSpecialGroupId, isUserGroupId, specialGroupBooks, specialGroupsAt } from './special-groups.js';
 
@@ -65,6 +66,7 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
 
   /** Creates a user group with the next free id; a LimitError when 64 exist. */
   create(name: string, options: NewGroupOptions = {}): Row<'book_groups', V> {
+    checkObject('bookGroups.create', 'options', options, true);
     return this.store.transaction(() => {
       const groupId = this.nextId();
       if (groupId === undefined) throw new LimitError('book_groups', USER_GROUP_LIMIT, 'no free user group id');
@@ -96,11 +98,11 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
 
   /** Gives the listed groups `order` 1, 2, 3… in list order, as the app's group manager does. */
   reorder(ids: readonly GroupId[]): number {
+    checkRows('bookGroups.reorder', ids, 'ids', 'an array of group ids');
     return this.store.transaction(() => {
       let changed = 0;
-      ids.forEach((id, i) => {
-        if (this.t.update(id, { order: i + 1 })) changed++;
-      });
+      let i = 0;
+      for (const id of ids) if (this.t.update(id, { order: ++i })) changed++;
       return changed;
     });
   }
@@ -124,7 +126,7 @@ export class BookGroups<V extends SchemaVersion = 62> extends Area {
   namesOf(mask: GroupId): string[] {
     return this.sqlValue(`SELECT groupName FROM book_groups WHERE ${USER} AND (groupId & @mask) != 0 ORDER BY \`order\``).all({
       min: INT64_MIN,
-      mask: BigInt(mask),
+      mask: asGroupId(mask),
     }) as string[];
   }
 

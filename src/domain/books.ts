@@ -7,7 +7,7 @@ import { byKeys } from './collation.js';
 import { bookKindsAt, specialGroupBooks } from './special-groups.js';
 import type { TableOf } from '../table/typed.js';
 import type { Finder, Updater } from '../table/table.js';
-import { isRowObject } from '../table/args.js';
+import { checkObject, checkText, isRowObject, ROW_OBJECT } from '../table/args.js';
 import { MissingFieldError, ValueTypeError } from '../errors.js';
 import { Area, containing } from './support.js';
 
@@ -90,7 +90,7 @@ export class Books<V extends SchemaVersion = 62> extends Area {
    * UniqueViolationError instead of silently deleting that book.
    */
   save(book: NewRow<'books', V>): 'inserted' | 'updated' {
-    if (!isRowObject(book)) throw new ValueTypeError('books', '(row)', book, 'an object');
+    if (!isRowObject(book)) throw new ValueTypeError('books', '(row)', book, ROW_OBJECT);
     // A save without a bookUrl would update (or make) the blank-key book: the key is required.
     if ((book as NewRow<'books'>).bookUrl === undefined) throw new MissingFieldError('books', 'bookUrl', undefined);
     const { bookUrl = '', ...patch } = book as NewRow<'books'>;
@@ -121,6 +121,7 @@ export class Books<V extends SchemaVersion = 62> extends Area {
    * the source type, audio is type 1 and local is origin `loc_book`, as the v49 app had it.
    */
   shelf(groupId: GroupId, options: ShelfOptions = {}): Row<'books', V>[] {
+    checkObject('books.shelf', 'options', options, true);
     const gid = BookGroups.check(groupId);
     const special = specialGroupBooks(this.version).get(gid);
     const rows = special !== undefined ? this.t.select(`WHERE ${special}`, { mask: this.groups.userMask() }) : this.t.select('WHERE (`group` & ?) != 0', [gid]);
@@ -131,17 +132,20 @@ export class Books<V extends SchemaVersion = 62> extends Area {
 
   /** Books whose name or author contains `key` (the app's search; `%` and `_` match literally). */
   search(key: string): Row<'books', V>[] {
+    checkText('books.search', 'key', key);
     const m = this.likeAny(['name', 'author'], containing(key));
     return this.out(this.t.select(`WHERE ${m.sql}`, m.params));
   }
 
   /** Sets the reading position of a book; false when there is no such book. */
   updateProgress(bookUrl: string, progress: BookProgress): boolean {
+    checkObject('books.updateProgress', 'progress', progress);
     return this.setProgress.setArgs(bookUrl, progress.durChapterIndex, progress.durChapterPos, progress.durChapterTitle, progress.durChapterTime ?? this.now());
   }
 
   /** The same, finding the book by (name, author) as the app's progress sync does. */
   updateProgressByNameAuthor(name: string, author: string, progress: BookProgress): boolean {
+    checkObject('books.updateProgressByNameAuthor', 'progress', progress);
     const book = this.byNameAuthor.get(name, author);
     return book !== undefined && this.updateProgress(book.bookUrl, progress);
   }

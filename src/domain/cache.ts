@@ -6,6 +6,7 @@ import type { Row } from '../schema/row-types.js';
 import type { TableOf } from '../table/typed.js';
 import { likePatternBytes, likeTerm } from '../table/like.js';
 import { likeMatcher } from './like-pattern.js';
+import { checkText } from '../table/args.js';
 import { Area } from './support.js';
 
 /** The row with the key, unless it has expired (deadline 0 never expires). */
@@ -60,6 +61,7 @@ export class Cache extends Area {
    * how many rows went.
    */
   deleteSourceVariables(sourceUrl: string): number {
+    checkText('cache.deleteSourceVariables', 'sourceUrl', sourceUrl);
     const pattern = `v_${sourceUrl}_%`;
     const maxBytes = this.store.db.capabilities.maxLikePatternBytes;
     // A `%` inside the pattern (one in the URL) has no SQL form past the engine's limit.

@@ -1,7 +1,7 @@
 // A book's table of contents (legado-data-layer.md 2.4), always in chapter index order.
 import type { NewRow, Row } from '../schema/row-types.js';
 import type { TableOf } from '../table/typed.js';
-import { checkRows } from '../table/args.js';
+import { checkRows, checkText, isRowObject } from '../table/args.js';
 import { insertInTransaction } from '../table/in-transaction.js';
 import type { Finder, TableApi } from '../table/table.js';
 import { Area, containing } from './support.js';
@@ -57,6 +57,7 @@ export class Chapters extends Area {
 
   /** Chapters whose title contains `key`, by index. */
   search(bookUrl: string, key: string): Row<'chapters'>[] {
+    checkText('chapters.search', 'key', key);
     const m = this.like('title', containing(key));
     return this.t.select(`WHERE bookUrl = ? AND ${m.sql} ORDER BY \`index\``, [bookUrl, ...m.params]);
   }
@@ -72,5 +73,6 @@ export class Chapters extends Area {
 
 /** The chapters with the book's url: as they are when they carry it already, else a copy that does. */
 function* ofBook(chapters: Iterable<TocEntry>, bookUrl: string): Generator<NewRow<'chapters'>> {
-  for (const c of chapters) yield c.bookUrl === bookUrl ? (c as NewRow<'chapters'>) : { ...c, bookUrl };
+  // A Map or an instance goes as it is, for the table to refuse: a copy would lose its fields.
+  for (const c of chapters) yield c.bookUrl === bookUrl || !isRowObject(c) ? (c as NewRow<'chapters'>) : { ...c, bookUrl };
 }

@@ -14,9 +14,19 @@ const isSingleBit = (id: bigint): boolean => id !== 0n && (id === INT64_MIN || (
 export function appInvariants(db: Db, schema: Schema): Damage[] {
   const damage: Damage[] = [];
   for (const table of schema.tables) damage.push(...blankKeys(db, table));
-  damage.push(...groupBits(db, schema));
+  damage.push(...groupIds(db, schema));
   damage.push(...oldBookTypes(db, schema));
   return damage;
+}
+
+/**
+ * What the app lives with but a reader may want to know, not damage: books whose group has bits
+ * no group has. The app restores bookshelf.json without remapping bits (its bookGroup.json may
+ * be missing, or hold other ids) and never clears them; no user-group tab shows the book for
+ * such a bit, and the next group the app creates takes the lowest free bit, and the book with it.
+ */
+export function appNotes(db: Db, schema: Schema): Damage[] {
+  return strayGroupBits(db, schema);
 }
 
 /** books.type below 8 in a bitmask store (55 and later): an old-format code the app reads as no kind. */
@@ -53,23 +63,33 @@ function blankKeys(db: Db, table: Table): Damage[] {
   );
 }
 
-/**
- * books.group is an OR of user-group ids (single bits, bit 63 included); a bit no group has
- * puts the book in a group that does not exist. User-group ids must be single bits.
- */
-function groupBits(db: Db, schema: Schema): Damage[] {
-  const books = schema.table('books');
-  const groups = schema.table('book_groups');
-  if (!books || !groups) return [];
+/** The user-group ids of the file (single bits, bit 63 included), and those that are not single bits. */
+function userGroups(db: Db): { mask: bigint; notBits: bigint[] } {
   const ids = db.prepare('SELECT groupId FROM book_groups').pluck().safeIntegers().all() as bigint[];
-  const damage: Damage[] = [];
   let mask = 0n;
+  const notBits: bigint[] = [];
   for (const id of ids) {
     if (isSingleBit(id)) mask |= id;
-    else if (id > 0n)
-      damage.push({ table: 'book_groups', key: `groupId=${id}`, message: `book_groups groupId=${id}: a user group whose id is not a single bit` });
+    else if (id > 0n) notBits.push(id);
   }
-  const mask64 = BigInt.asIntN(64, mask);
+  return { mask: BigInt.asIntN(64, mask), notBits };
+}
+
+/** User-group ids must be single bits: books.group is an OR of them. */
+function groupIds(db: Db, schema: Schema): Damage[] {
+  if (!schema.table('book_groups')) return [];
+  return userGroups(db).notBits.map((id) => ({
+    table: 'book_groups',
+    key: `groupId=${id}`,
+    message: `book_groups groupId=${id}: a user group whose id is not a single bit`,
+  }));
+}
+
+/** Books whose group has a bit no group has (see appNotes). */
+function strayGroupBits(db: Db, schema: Schema): Damage[] {
+  if (!schema.table('books') || !schema.table('book_groups')) return [];
+  const mask64 = userGroups(db).mask;
+  const damage: Damage[] = [];
   const rows = db.prepare('SELECT bookUrl, "group" FROM books WHERE "group" != 0 AND ("group" & ~?) != 0').raw().safeIntegers().all(mask64) as [
     string,
     bigint,
@@ -83,7 +103,7 @@ function groupBits(db: Db, schema: Schema): Damage[] {
         return {
           table: 'books',
           key: `bookUrl=${JSON.stringify(url)}`,
-          message: `books bookUrl=${JSON.stringify(url)}: group ${group} has bits no group has (${unknown})`,
+          message: `books bookUrl=${JSON.stringify(url)}: group ${group} has bits no group has (${unknown}); the app keeps such bits: a group it creates later takes the lowest free bit, and the book with it`,
         };
       },
       'books in groups that do not exist',

@@ -1,6 +1,6 @@
 // Reading time (legado-data-layer.md 2.15): rows per (deviceId, bookName), in milliseconds.
 // The app writes its own rows under deviceId '' and its lists add up every device's rows.
-import { checkInteger, checkOptions } from '../table/args.js';
+import { checkInteger, checkOptions, checkText } from '../table/args.js';
 import type { SchemaVersion } from '../schema/index.js';
 import type { Row } from '../schema/row-types.js';
 import { compareLocalized } from './collation.js';
@@ -62,6 +62,7 @@ export class ReadRecords<V extends SchemaVersion = 62> extends Area {
 
   /** The same, for book names containing `key`. */
   search(key: string): ReadTotal[] {
+    checkText('readRecords.search', 'key', key);
     const m = this.like('bookName', containing(key));
     return this.aggregate(`WHERE ${m.sql}`, m.params);
   }

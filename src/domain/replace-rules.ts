@@ -1,5 +1,6 @@
 // Text replacement rules (legado-data-layer.md 2.5): which rules apply to a book, in sortOrder.
 import type { NewRow, Row } from '../schema/row-types.js';
+import { checkObject, checkText } from '../table/args.js';
 import { Area, containing } from './support.js';
 
 /** Kotlin's Int.MIN_VALUE: the app's "no order given" default for a rule. */
@@ -21,12 +22,12 @@ export class ReplaceRules extends Area {
 
   /** The enabled title rules for a book (its name and its source URL), in sortOrder. */
   forTitle(bookName: string, origin: string): Row<'replace_rules'>[] {
-    return this.inScope('scopeTitle', bookName, origin);
+    return this.inScope('scopeTitle', bookName, origin, 'replaceRules.forTitle');
   }
 
   /** The enabled content rules for a book (its name and its source URL), in sortOrder. */
   forContent(bookName: string, origin: string): Row<'replace_rules'>[] {
-    return this.inScope('scopeContent', bookName, origin);
+    return this.inScope('scopeContent', bookName, origin, 'replaceRules.forContent');
   }
 
   /** Enables or disables every rule; returns how many changed. */
@@ -44,6 +45,7 @@ export class ReplaceRules extends Area {
    * nextOrder(). A missing id is chosen by SQLite (AUTOINCREMENT). Returns the id.
    */
   add(rule: NewRow<'replace_rules'>): number {
+    checkObject('replaceRules.add', 'rule', rule);
     return this.store.transaction(() => {
       const order = rule.order === undefined || rule.order === UNSET_ORDER ? this.nextOrder() : rule.order;
       return this.t.insert({ ...rule, order });
@@ -52,17 +54,21 @@ export class ReplaceRules extends Area {
 
   /** Rules whose group or name contains `key`. */
   search(key: string): Row<'replace_rules'>[] {
+    checkText('replaceRules.search', 'key', key);
     const m = this.likeAny(['`group`', 'name'], containing(key));
     return this.t.select(`WHERE ${m.sql} ORDER BY sortOrder`, m.params);
   }
 
   /** Rules in `group` (the comma-aware match). */
   byGroup(group: string): Row<'replace_rules'>[] {
+    checkText('replaceRules.byGroup', 'group', group);
     const m = this.groupMatch('`group`', group);
     return this.t.select(`WHERE ${m.sql} ORDER BY sortOrder`, m.params);
   }
 
-  private inScope(flag: 'scopeTitle' | 'scopeContent', bookName: string, origin: string): Row<'replace_rules'>[] {
+  private inScope(flag: 'scopeTitle' | 'scopeContent', bookName: string, origin: string, method: string): Row<'replace_rules'>[] {
+    checkText(method, 'bookName', bookName);
+    checkText(method, 'origin', origin);
     // The scope test (v62): the scope names the book or its source, or is empty (a global rule).
     // An empty name or origin names nothing (the app's LIKE '%%' would match every scope).
     const names = [bookName, origin].filter((s) => s !== '').map((s) => this.like('scope', containing(s)));

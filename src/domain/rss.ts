@@ -1,5 +1,7 @@
 // RSS articles, read marks and stars (legado-data-layer.md 2.11 to 2.13).
 import type { NewRow, Row } from '../schema/row-types.js';
+import { checkInteger, checkObject, checkRows, checkText } from '../table/args.js';
+import { isWellFormedText, loneSurrogateError } from '../table/text.js';
 import { Area } from './support.js';
 
 /** An article as listed: `read` comes from rssReadRecords (joined on the link), not from rssArticles.read. */
@@ -43,18 +45,26 @@ export class Rss extends Area {
    * (same origin and link) are updated in place. Returns the order of the last one.
    */
   addArticles(origin: string, sort: string, articles: readonly NewArticle[], now: number = this.now()): number {
+    checkText('rss.addArticles', 'origin', origin);
+    checkText('rss.addArticles', 'sort', sort);
+    checkRows('rss.addArticles', articles, 'articles', 'an array of article objects');
+    checkInteger('rss.addArticles', 'now', now, 'a time in milliseconds (an integer)');
     let order = now;
     this.store.transaction(() => {
-      articles.forEach((a, i) => {
-        order = now - i;
+      let i = 0;
+      for (const a of articles) {
+        checkObject('rss.addArticles', `articles[${i}]`, a);
+        order = now - i++;
         this.articlesTable.upsert({ ...a, origin, sort, order, read: a.read ?? false });
-      });
+      }
     });
     return order;
   }
 
   /** Marks an article link read (a row in rssReadRecords). */
   markRead(link: string): void {
+    checkText('rss.markRead', 'link', link);
+    if (!isWellFormedText(link)) throw loneSurrogateError('rssReadRecords', 'record', link);
     this.sql('INSERT INTO rssReadRecords (record, read) VALUES (?, 1) ON CONFLICT(record) DO UPDATE SET read = 1').run(link);
   }
 
@@ -64,6 +74,7 @@ export class Rss extends Area {
 
   /** Stars an article (starTime now); starring it again refreshes the copy and the time. */
   star(article: StarInput, now: number = this.now()): void {
+    checkObject('rss.star', 'article', article);
     const { origin, sort, title, link, pubDate, description, content, image, variable } = article;
     // The optional fields only when given: a left-out one takes the column's default.
     const given = Object.fromEntries(Object.entries({ pubDate, description, content, image, variable }).filter(([, v]) => v !== undefined));

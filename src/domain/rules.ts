@@ -5,6 +5,7 @@ import type { SchemaVersion } from '../schema/index.js';
 import type { Row, TableName } from '../schema/row-types.js';
 import type { TableOf } from '../table/typed.js';
 import { byKeys } from './collation.js';
+import { checkText } from '../table/args.js';
 import { Area, containing } from './support.js';
 
 export class Bookmarks extends Area {
@@ -37,6 +38,7 @@ export class Bookmarks extends Area {
    * parentheses and so also returns matching bookmarks of other books; this one does not.)
    */
   search(bookName: string, bookAuthor: string, key: string): Row<'bookmarks'>[] {
+    checkText('bookmarks.search', 'key', key);
     const m = this.likeAny(['chapterName', 'content'], containing(key));
     return this.t.select(`WHERE bookName = ? AND bookAuthor = ? AND ${m.sql} ORDER BY chapterIndex, chapterPos`, [bookName, bookAuthor, ...m.params]);
   }

@@ -1,5 +1,6 @@
 // Search history (legado-data-layer.md 2.7): each use of a word counts.
 import type { Row } from '../schema/row-types.js';
+import { checkObject, checkText } from '../table/args.js';
 import { Area, containing, startingWith } from './support.js';
 
 export interface KeywordSearch {
@@ -41,6 +42,8 @@ export class SearchKeywords extends Area {
 
   /** Words containing (or, with `prefix`, starting with) `key`, most used first. */
   search(key: string, options: KeywordSearch = {}): Row<'search_keywords'>[] {
+    checkText('searchKeywords.search', 'key', key);
+    checkObject('searchKeywords.search', 'options', options, true);
     const m = this.like('word', options.prefix ? startingWith(key) : containing(key));
     const limit = options.limit === undefined ? '' : ' LIMIT ?';
     const params = options.limit === undefined ? m.params : [...m.params, options.limit];

@@ -3,6 +3,7 @@
 import type { SchemaVersion } from '../schema/index.js';
 import type { Row } from '../schema/row-types.js';
 import { compareLocalized } from './collation.js';
+import { checkObject, checkRows, checkText } from '../table/args.js';
 import { Area, containing, splitGroups } from './support.js';
 
 /** Which columns of a source table play which part. */
@@ -31,6 +32,11 @@ class Sources<R> extends Area {
     return this.table(this.c.table);
   }
 
+  /** The area's name on the store, for argument errors. */
+  protected get area(): string {
+    return this.c.table === 'book_sources' ? 'bookSources' : 'rssSources';
+  }
+
   /** Every source, in customOrder. */
   all(): R[] {
     return this.where('1');
@@ -46,12 +52,16 @@ class Sources<R> extends Area {
 
   /** Sources with `key` in any of the searched fields (the app's search). */
   search(key: string, filter: SourceFilter = {}): R[] {
+    checkText(`${this.area}.search`, 'key', key);
+    checkObject(`${this.area}.search`, 'filter', filter, true);
     const m = this.likeAny(this.c.searchIn, containing(key));
     return this.where(m.sql, m.params, filter);
   }
 
   /** Sources in `group`: the group list is exactly it, or has it as a `,`-separated item. */
   byGroup(group: string, filter: SourceFilter = {}): R[] {
+    checkText(`${this.area}.byGroup`, 'group', group);
+    checkObject(`${this.area}.byGroup`, 'filter', filter, true);
     const m = this.groupMatch(this.c.group, group);
     return this.where(m.sql, m.params, filter);
   }
@@ -87,6 +97,7 @@ class Sources<R> extends Area {
 
   /** Enables or disables many sources in one transaction; returns how many rows changed. */
   setEnabled(urls: Iterable<string>, enabled: boolean): number {
+    checkRows(`${this.area}.setEnabled`, urls, 'urls', 'an array of source URLs');
     const stmt = this.sql(`UPDATE ${this.c.table} SET enabled = ? WHERE ${this.c.url} = ? AND enabled != ?`);
     const flag = enabled ? 1 : 0;
     return this.store.transaction(() => {
@@ -102,10 +113,12 @@ class Sources<R> extends Area {
    * deleteSourceVariables), and what `also` removes with it. Returns how many sources went.
    */
   remove(urls: Iterable<string>): number {
+    checkRows(`${this.area}.remove`, urls, 'urls', 'an array of source URLs');
     const del = this.sql(`DELETE FROM ${this.c.table} WHERE ${this.c.url} = ?`);
     return this.store.transaction(() => {
       let n = 0;
       for (const url of urls) {
+        checkText(`${this.area}.remove`, `urls[${n}]`, url);
         n += del.run(url).changes;
         this.store.cache.deleteSourceVariables(url);
         this.also(url);
@@ -140,6 +153,7 @@ export class BookSources<V extends SchemaVersion = 62> extends Sources<Row<'book
   explore(key?: string): Row<'book_sources', V>[] {
     const base = "enabledExplore = 1 AND trim(exploreUrl) <> ''";
     if (key === undefined || key === '') return this.where(base);
+    checkText('bookSources.explore', 'key', key);
     const m = this.likeAny(['bookSourceGroup', 'bookSourceName'], containing(key));
     return this.where(`${base} AND ${m.sql}`, m.params);
   }

@@ -29,6 +29,16 @@ export function integrityCheck(db: Db): Damage[] {
   }
 }
 
+/**
+ * PRAGMA integrity_check(T) for each table: its indexes against its rows. quick_check only
+ * counts an index's entries, so an entry that no longer matches its row (the row "missing from
+ * index" while the count still agrees) passes it, and a write then trusts the index: a unique
+ * index that lost a row lets a duplicate in.
+ */
+export function indexCheck(db: Db, tables: readonly string[]): Damage[] {
+  return tables.flatMap((t) => checkRows(db, `integrity_check("${t.replace(/"/g, '""')}")`));
+}
+
 /** Rows of a check PRAGMA as damage; SQLite names a b-tree by its root page, turned into its table or index. */
 function checkRows(db: Db, pragma: string): Damage[] {
   const rows = db.pragma(pragma) as Record<string, unknown>[];
@@ -120,7 +130,7 @@ export function walState(fileSize: (path: string) => number | undefined, path: s
  * copy or from another file) also gets integrity_check, since foreign pages often show only as
  * index entries that do not match their rows.
  */
-export function refuseDamaged(db: Db, path: string, wal: WalState, checked?: WalVerdict): void {
+export function refuseDamaged(db: Db, path: string, wal: WalState, checked?: WalVerdict, indexesOf: readonly string[] = []): void {
   // The page check only ever spares the whole-file check: what it found wrong (or could not
   // read) is confirmed by SQLite's own check on its consistent snapshot before anything is
   // refused, since the files it reads may change under it while another connection writes.
@@ -128,6 +138,8 @@ export function refuseDamaged(db: Db, path: string, wal: WalState, checked?: Wal
   let damage: Damage[];
   try {
     damage = wal === 'orphan' ? integrityCheck(db) : quickCheck(db);
+    // The tables a write is about to change: their indexes too (integrityCheck covered them).
+    if (damage.length === 0 && wal !== 'orphan' && indexesOf.length > 0) damage = indexCheck(db, indexesOf);
   } catch (e) {
     // Some damage (a zeroed root page) stops the check itself: that is the answer too.
     if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CORRUPT')) throw e;

@@ -21,6 +21,12 @@ import type { Store } from '../store/store.js';
 /** A book source as dedupe sees it: the row, and where it was. */
 export interface SourceEntry {
   readonly row: Readonly<Record<string, unknown>>;
+  /**
+   * The record's fields the row has no column for at the version read (a file's `enabledReview`,
+   * which the app's JSON carries and schema 65 on dropped; a fork's own), as given: written back
+   * with the row, so that no field of the input is lost.
+   */
+  readonly extra?: Readonly<Record<string, unknown>>;
   /** Position in the input (customOrder order in a store, array index in a file). */
   readonly position: number;
 }
@@ -125,8 +131,8 @@ export interface SourceFile {
   readonly entries: SourceEntry[];
   /** Records that are not usable book sources (no URL, not an object, ...), as the importer skips them. */
   readonly skipped: number;
-  /** Fields of the file that are not kept (no column of book_sources at the version read), with their counts. */
-  readonly notKept: Readonly<Record<string, number>>;
+  /** Fields of the file with no column of book_sources at the version read, with their counts: kept as given (SourceEntry.extra). */
+  readonly keptAsGiven: Readonly<Record<string, number>>;
 }
 
 /**
@@ -146,11 +152,23 @@ export function readSourceFile(path: string, version: SchemaVersion = NEWEST_VER
     if (rec.index === 0 && detectKind(rec.value) !== undefined && detectKind(rec.value) !== 'bookSource') {
       throw new UnsupportedInputError(path, `holds ${detectKind(rec.value)} records, not book sources`);
     }
+    const before = { ...report.droppedFields, ...report.unknownFields };
     const built = builder.build(rec.value, report, context);
-    if ('category' in built) skipped++;
-    else entries.push({ row: built.row, position: rec.index });
+    if ('category' in built) {
+      skipped++;
+      continue;
+    }
+    // The fields the build counted as not kept (its report's counts went up for this record).
+    const record = rec.value as Record<string, unknown>;
+    const counted = (k: string): boolean => (report.droppedFields[k] ?? report.unknownFields[k] ?? 0) > (before[k] ?? 0);
+    const extra = Object.fromEntries(
+      Object.keys(record)
+        .filter(counted)
+        .map((k) => [k, record[k]]),
+    );
+    entries.push({ row: built.row, position: rec.index, ...(Object.keys(extra).length > 0 && { extra }) });
   }
-  return { entries, skipped, notKept: { ...report.droppedFields, ...report.unknownFields } };
+  return { entries, skipped, keptAsGiven: { ...report.droppedFields, ...report.unknownFields } };
 }
 
 export interface ApplyResult {
@@ -197,7 +215,7 @@ export function writeSources(path: string, entries: readonly SourceEntry[], opti
   if (existsSync(path) && !options.overwrite) throw new FileExistsError(path, 'a source list');
   // The version the entries were read at (a store's own; a file's, the newest): every field they hold is written.
   const table = schemas[options.version ?? NEWEST_VERSION].table('book_sources')!;
-  const text = gsonPretty(entries.map((e) => toJsonValue(table, e.row as Record<string, unknown>)));
+  const text = gsonPretty(entries.map((e) => ({ ...toJsonValue(table, e.row as Record<string, unknown>), ...e.extra })));
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
     writeFileSync(tmp, text);

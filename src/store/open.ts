@@ -27,7 +27,7 @@ import { createSchema, isEmptyDatabase } from '../engine/create.js';
 import { inspectDatabase, type FileReport } from '../engine/inspect.js';
 import { foreignKeyCheck, integrityCheck, quickCheck, refuseDamaged, walState, type WalState } from '../engine/integrity.js';
 import { checkWal, type WalVerdict } from '../engine/wal-check.js';
-import { appInvariants } from '../domain/invariants.js';
+import { appInvariants, appNotes } from '../domain/invariants.js';
 import { upgradeOnOpen } from '../migrate/on-open.js';
 import { CURRENT_VERSION, NEWEST_VERSION, SUPPORTED_VERSIONS, isSupportedVersion, schemas, type Schema, type SchemaVersion } from '../schema/index.js';
 import { describeSchema } from '../schema/lines.js';
@@ -217,6 +217,11 @@ export interface FileInspection extends FileReport {
   readonly checked: IntegrityCheck;
   /** What those checks found damaged or broken, each with its table and key where known. */
   readonly damage: readonly Damage[];
+  /**
+   * What the deep check found that the app lives with (books with group bits no group has, as
+   * after restoring a bookshelf without its groups): reported, not damage; `ok` ignores them.
+   */
+  readonly warnings: readonly Damage[];
 }
 
 /**
@@ -270,11 +275,13 @@ function inspect(path: string, options: DriverOptions, check: IntegrityCheck): F
     const schema = report.supported ? schemas[report.version as SchemaVersion] : undefined;
     const rows = schema && pages.length === 0 ? rowCounts(db, schema) : {};
     const damage = [...pages];
+    const warnings: Damage[] = [];
     if (check === 'deep' && schema && pages.length === 0) {
       const present = whole(schema, report.differences);
       damage.push(...foreignKeyCheck(db, present), ...appInvariants(db, present));
+      warnings.push(...appNotes(db, present));
     }
-    return { path, ...report, ok: report.ok && damage.length === 0, rows, checked: check, damage };
+    return { path, ...report, ok: report.ok && damage.length === 0, rows, checked: check, damage, warnings };
   } catch (e) {
     throw asOpenError(path, e);
   } finally {

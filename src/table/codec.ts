@@ -2,7 +2,8 @@
 // defaults, value types, booleans as 0/1, 64-bit bitmasks as bigint.
 import { MissingFieldError, UnknownFieldError, ValueTypeError } from '../errors.js';
 import type { Column, Table } from '../schema/index.js';
-import { isRowObject } from './args.js';
+import { isRowObject, ROW_OBJECT } from './args.js';
+import { isWellFormedText, loneSurrogateError } from './text.js';
 import {
   compileEncoder,
   compileExactRowBuilder,
@@ -31,7 +32,8 @@ const UINT64_MAX = 2n ** 64n - 1n;
 export const plainKind = (c: Column): number => (c.js === 'string' ? 1 : c.js === 'number' ? 2 : 0);
 
 /** True when encodeValue would return `v` unchanged for a column of this plainKind. */
-export const isPlain = (kind: number, v: unknown): boolean => (kind === 1 ? typeof v === 'string' : kind === 2 && typeof v === 'number' && Number.isInteger(v));
+export const isPlain = (kind: number, v: unknown): boolean =>
+  kind === 1 ? typeof v === 'string' && isWellFormedText(v) : kind === 2 && typeof v === 'number' && Number.isInteger(v);
 
 /** The SQL value of a column's DDL default literal, or undefined when it has none. */
 export function defaultValue(c: Column): SqlValue | undefined {
@@ -127,7 +129,7 @@ export class Codec {
   /** encodeRow for every row: the general path, which also raises the errors. */
   private encodeRowChecked(row: Readonly<Record<string, unknown>>): SqlValue[] {
     if (!isRowObject(row)) {
-      throw new ValueTypeError(this.table.name, '(row)', row, 'an object');
+      throw new ValueTypeError(this.table.name, '(row)', row, ROW_OBJECT);
     }
     const cols = this.cols;
     const out = new Array<SqlValue>(cols.length);
@@ -159,7 +161,11 @@ export class Codec {
     }
     switch (c.js) {
       case 'string':
-        if (typeof v === 'string') return v;
+        if (typeof v === 'string') {
+          if (isWellFormedText(v)) return v;
+          // What the engine would store is not the text given (text.ts).
+          throw loneSurrogateError(this.table.name, c.field, v);
+        }
         break;
       case 'number': {
         // What the app can read: an Int's 32 bits; a Long's 64, given as a number within

@@ -8,6 +8,8 @@
 // path then encodes the row or raises the error, so behaviour is exactly that of the general path.
 import type { Column, Table } from '../schema/index.js';
 import type { SqlValue } from './codec.js';
+import { isRowObject } from './args.js';
+import { isWellFormedText } from './text.js';
 import { varyingColumns } from './sql.js';
 
 /** Writes the row's column values into `out` from `at` on; false (out untouched) for a row the general path must take. */
@@ -29,7 +31,8 @@ const prop = (field: string): string => `row[${JSON.stringify(field)}]`;
 function convert(c: Column, i: number, fail = 'return false;'): string {
   switch (c.js) {
     case 'string':
-      return `if (typeof v !== "string") ${fail} a${i} = v;`;
+      // A lone surrogate goes to the checked path, which refuses it (text.ts).
+      return `if (typeof v !== "string" || !WF(v)) ${fail} a${i} = v;`;
     case 'number':
       // An Int: (v | 0) === v holds for integers of 32 bits only. A Long: within ±(2^53-1).
       // A value under the app's minimum goes to the checked path, which names it.
@@ -82,7 +85,8 @@ function makeEncoder(table: Table, fallback: readonly (SqlValue | undefined)[]):
  */
 function encoderFunction(table: Table, fallback: readonly (SqlValue | undefined)[], store: readonly string[], fromArray = false): unknown {
   const autoKey = table.autoGenerate ? table.columns.indexOf(table.primaryKey[0]!) : -1;
-  const lines: string[] = ['let v, n = 0;'];
+  // Not a plain object (a Map, a Date, an instance): the general path refuses it.
+  const lines: string[] = fromArray ? ['let v, n = 0;'] : ['if (!isRow(row)) return false;', 'let v, n = 0;'];
   table.columns.forEach((c, i) => {
     const nullable = !c.notNull || i === autoKey;
     lines.push(
@@ -104,12 +108,14 @@ function encoderFunction(table: Table, fallback: readonly (SqlValue | undefined)
   lines.push(...store, 'return true;');
   const fields = new Set(table.columns.map((c) => c.field));
   const onlyFields = (row: object): boolean => Object.keys(row).every((k) => fields.has(k));
-  return new Function('F', 'MIN', 'MAX', 'UMAX', 'onlyFields', `"use strict"; return function encode(row, out, at) {\n${lines.join('\n')}\n};`)(
+  return new Function('F', 'MIN', 'MAX', 'UMAX', 'WF', 'onlyFields', 'isRow', `"use strict"; return function encode(row, out, at) {\n${lines.join('\n')}\n};`)(
     fallback,
     INT64_MIN,
     INT64_MAX,
     UINT64_MAX,
+    isWellFormedText,
     onlyFields,
+    isRowObject,
   );
 }
 
@@ -265,10 +271,11 @@ function makeUpdateSetter(table: Table, cols: readonly Column[]): UpdateSetter {
     lines.push(`case ${m}: info = s.run(${[...bound, `a${n}`].join(', ')}); break;`);
   }
   lines.push('}', '} catch (e) {', `throw u.failed(e, key, [${args.join(', ')}]);`, '}', 'return info.changes > 0;');
-  return new Function('MIN', 'MAX', 'UMAX', `"use strict"; return function set(u, key, ${args.join(', ')}) {\n${lines.join('\n')}\n};`)(
+  return new Function('MIN', 'MAX', 'UMAX', 'WF', `"use strict"; return function set(u, key, ${args.join(', ')}) {\n${lines.join('\n')}\n};`)(
     INT64_MIN,
     INT64_MAX,
     UINT64_MAX,
+    isWellFormedText,
   ) as UpdateSetter;
 }
 
@@ -304,7 +311,9 @@ const finders = new WeakMap<Table, Map<string, FindGetter | null>>();
 function makeFinder(table: Table, cols: readonly Column[]): FindGetter {
   const args = cols.map((_, i) => `v${i}`);
   const tests = cols.map((c, i) =>
-    c.js === 'string' ? `if (typeof v${i} !== "string") return CHECKED;` : `if (typeof v${i} !== "number" || !Number.isInteger(v${i})) return CHECKED;`,
+    c.js === 'string'
+      ? `if (typeof v${i} !== "string" || !WF(v${i})) return CHECKED;`
+      : `if (typeof v${i} !== "number" || !Number.isInteger(v${i})) return CHECKED;`,
   );
   const body = [
     ...tests,
@@ -316,9 +325,10 @@ function makeFinder(table: Table, cols: readonly Column[]): FindGetter {
     `  return f.exact(e, [${args.join(', ')}]);`,
     '}',
   ];
-  return new Function('CHECKED', 'build', `"use strict"; return function find(f, ${args.join(', ')}) {\n${body.join('\n')}\n};`)(
+  return new Function('CHECKED', 'build', 'WF', `"use strict"; return function find(f, ${args.join(', ')}) {\n${body.join('\n')}\n};`)(
     CHECKED,
     compileRowBuilder(table),
+    isWellFormedText,
   ) as FindGetter;
 }
 

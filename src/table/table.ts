@@ -7,7 +7,7 @@ import type { Connection as Database, RunResult, Statement, TransactionFn } from
 import { UnknownFieldError, ValueTypeError } from '../errors.js';
 import { q } from '../schema/ddl.js';
 import type { Column, Table } from '../schema/index.js';
-import { checkOptions } from './args.js';
+import { checkOptions, isRowObject, ROW_OBJECT } from './args.js';
 import { BulkWriter, QUIET_AFTER } from './bulk-write.js';
 import type { SqlValue } from './codec.js';
 import { INEXACT } from './compiled.js';
@@ -84,7 +84,7 @@ export class TableApi<R extends object, N extends object, P extends object, K> {
   update(key: K, patch: P): boolean {
     const keyVals = this.#core.keyValues(key);
     const p = patch as Fields;
-    if (p === null || typeof p !== 'object') throw new ValueTypeError(this.name, '(patch)', p, 'an object');
+    if (!isRowObject(p)) throw new ValueTypeError(this.name, '(patch)', p, ROW_OBJECT);
     const cols: Column[] = [];
     const vals: SqlValue[] = [];
     // The statement for this list of fields: found by walking the tree one field at a time.

@@ -126,7 +126,8 @@ export function registerImport(program: Command, io: CliRun): void {
       else io.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderImport(result));
       const hint = databases.length ? undefined : nothingStoredHint(result);
       if (hint !== undefined) {
-        io.stderr.write(`legado-store: nothing was stored: ${hint}\n`);
+        // A refusal, in the form of every other: CODE: message.
+        io.stderr.write(`legado-store: IMPORT_REJECTED: nothing was stored: ${hint}\n`);
         io.exitCode = EXIT.failure;
       }
       // A new store is named once the import is through.
@@ -161,6 +162,9 @@ export function renderImport(r: ImportResult): string {
   if (r.conflicts.length > SHOWN_SKIPS) lines.push(`... ${r.conflicts.length - SHOWN_SKIPS} more conflicts (--json lists them all)`);
   for (const s of r.skipped.slice(0, SHOWN_SKIPS)) lines.push(`skipped: ${s.file} [${s.index}]: ${s.reason}`);
   if (r.skipped.length > SHOWN_SKIPS) lines.push(`... ${r.skipped.length - SHOWN_SKIPS} more skipped records (--json lists them all)`);
+  const warnings = r.warnings ?? [];
+  for (const w of warnings.slice(0, SHOWN_SKIPS)) lines.push(`warning: ${w.message}`);
+  if (warnings.length > SHOWN_SKIPS) lines.push(`... ${warnings.length - SHOWN_SKIPS} more warnings (--json lists them)`);
   // File names, keys and reasons come from the input: escaped for the terminal.
   return printableLines(lines) + '\n';
 }

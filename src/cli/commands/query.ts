@@ -5,7 +5,7 @@ import { readOnlyQuery } from '../../inspect/query.js';
 import { openStore } from '../../store/open.js';
 import { UsageError } from '../exit.js';
 import { rowFormat, writeRows } from '../rows-output.js';
-import { inTimedChild, runWithTimeLimit } from '../time-limit.js';
+import { inTimedChild, runWithTimeLimit, watchParent } from '../time-limit.js';
 
 /** Seconds a query may run, output included, unless --timeout says otherwise. */
 export const DEFAULT_QUERY_TIMEOUT = 60;
@@ -35,6 +35,7 @@ export function registerQuery(program: Command, io: CliRun): void {
         throw new UsageError(`--timeout must be a number of seconds (0: no limit), not ${JSON.stringify(flags.timeout)}`);
       }
       // No limit: nothing to stop, so no child to run it in.
+      if (inTimedChild(io)) watchParent(io);
       if (inTimedChild(io) || seconds === 0) return runQuery(io, storePath, sql, format, flags.showSecrets ?? false);
       const args = [
         'query',

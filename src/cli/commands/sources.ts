@@ -49,7 +49,7 @@ export function registerSources(program: Command, io: CliRun): void {
       if (flags.apply && !isStore) throw new UsageError('--apply changes a store; for a file use --write <out.json>');
       let entries: SourceEntry[];
       let skipped = 0;
-      let notKept: Readonly<Record<string, number>> = {};
+      let keptAsGiven: Readonly<Record<string, number>> = {};
       let version: SchemaVersion = NEWEST_VERSION;
       let report: DedupeReport;
       let applied: { deleted: number; booksRepointed: number } | undefined;
@@ -67,7 +67,7 @@ export function registerSources(program: Command, io: CliRun): void {
         const file = readSourceFile(input);
         entries = file.entries;
         skipped = file.skipped;
-        notKept = file.notKept;
+        keptAsGiven = file.keptAsGiven;
         report = findDuplicateSources(entries);
       }
       let written: { path: string; sources: number } | undefined;
@@ -76,7 +76,7 @@ export function registerSources(program: Command, io: CliRun): void {
       }
       if (flags.json) {
         io.stdout.write(
-          toJson({ input, ...report, skippedRecords: skipped, notKept, ...(applied ? { applied } : {}), ...(written ? { written } : {}) }) + '\n',
+          toJson({ input, ...report, skippedRecords: skipped, keptAsGiven, ...(applied ? { applied } : {}), ...(written ? { written } : {}) }) + '\n',
         );
         return;
       }
@@ -93,8 +93,10 @@ export function registerSources(program: Command, io: CliRun): void {
       );
       if (applied) lines.push(`deleted ${applied.deleted} source(s); ${applied.booksRepointed} book(s) moved to the kept source`);
       if (written) lines.push(`wrote ${written.sources} source(s) to ${written.path}`);
-      const lost = Object.entries(notKept);
-      if (written && lost.length) lines.push(`not kept (no column of book_sources at schema ${version}): ${lost.map(([f, n]) => `${f} ×${n}`).join(', ')}`);
+      const asGiven = Object.entries(keptAsGiven);
+      if (written && asGiven.length) {
+        lines.push(`kept as given (no column of book_sources at schema ${version}): ${asGiven.map(([f, n]) => `${f} ×${n}`).join(', ')}`);
+      }
       if (!listSets && report.sets.length) lines.push('--list shows every set (--json too)');
       if (!applied && !written && report.dropped) lines.push('nothing changed (--apply to delete from the store, --write <out.json> for a new file)');
       io.stdout.write(lines.join('\n') + '\n');

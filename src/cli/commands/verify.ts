@@ -11,7 +11,7 @@ export function registerVerify(program: Command, io: CliRun): void {
     .argument('<file>', 'a store file')
     .option(
       '--deep',
-      "also check every index against its rows (integrity_check), rows whose parent is missing (foreign_key_check) and the app's own rules (blank keys, group bits no group has, old-format book types at 55+); slower",
+      "also check every index against its rows (integrity_check), rows whose parent is missing (foreign_key_check) and the app's own rules (blank keys, user group ids that are no single bit, old-format book types at 55+; books with group bits no group has, which the app keeps, as warnings); slower",
     )
     .option('--json', 'print JSON')
     .addHelpText('after', '\nExamples:\n  $ legado-store verify legado.db\n  $ legado-store verify legado.db --deep --json\n')
