@@ -21,73 +21,41 @@ interface Single {
   readonly ranges: readonly (number | Range)[] | null;
 }
 
-/** Positions written at the end of a step, read from the end as the app reads them. */
-function parsePositions(rule: string): { before: string; split: '.' | '!' | ' '; positions: number[]; ranges: (number | Range)[] | null } {
-  const rus = javaTrim(rule);
-  let l = '';
-  let minus = false;
-  if (rus.endsWith(']')) {
+type Positions = { before: string; split: '.' | '!' | ' '; positions: number[]; ranges: (number | Range)[] | null };
+
+const NONE = (before: string): Positions => ({ before, split: ' ', positions: [], ranges: null });
+/** `.N`, `!N`, `.N:M:…` at the end of a step (blanks allowed around the numbers). */
+const DOT_FORM = /([.!])\s*(-?\s*\d+(?:\s*:\s*-?\s*\d+)*)\s*$/;
+/** `[…]` at the end of a step, `!` first to exclude; no bracket inside. */
+const BRACKET_FORM = /\[\s*(!?)([^[\]]*)\]$/;
+/** One item of a bracket list: `N`, or `start:end` / `start:end:step`, each part optional but one. */
+const ITEM = /^(-?\d+)?(?::(-?\d+)?(?::(-?\d+)?)?)?$/;
+
+const num = (t: string | undefined): number | null => (t === undefined || t === '' ? null : Number(t));
+
+/**
+ * The positions written at the end of a step: the old form (`.0`, `!1`, `.1:3`: a list of
+ * positions, not a range) or the bracket form (`[0, 2:-1:3, -1]`, `[!0]`: indices and ranges with
+ * a step). A bracket that is no position list (`[href]`) leaves the whole step a selector.
+ */
+function parsePositions(rule: string): Positions {
+  const step = javaTrim(rule);
+  if (step.endsWith(']')) {
+    const m = BRACKET_FORM.exec(step);
+    if (!m) return NONE(step);
     const ranges: (number | Range)[] = [];
-    const cur: (number | null)[] = [];
-    let split: '.' | '!' = '.';
-    for (let p = rus.length - 2; p >= 0; p--) {
-      let rl = rus[p]!;
-      if (rl === ' ') continue;
-      if (rl >= '0' && rl <= '9') {
-        l = rl + l;
-        continue;
-      }
-      if (rl === '-') {
-        minus = true;
-        continue;
-      }
-      const n = l === '' ? null : minus ? -Number(l) : Number(l);
-      if (rl === ':') cur.push(n);
-      else {
-        if (cur.length === 0) {
-          if (n === null) break;
-          ranges.push(n);
-        } else {
-          ranges.push([n, cur[cur.length - 1]!, cur.length === 2 ? (cur[0] ?? 1) : 1]);
-          cur.length = 0;
-        }
-        if (rl === '!') {
-          split = '!';
-          do rl = rus[--p]!;
-          while (p > 0 && rl === ' ');
-        }
-        if (rl === '[') return { before: rus.slice(0, p), split, positions: [], ranges: ranges.reverse() };
-        if (rl !== ',') break;
-      }
-      l = '';
-      minus = false;
+    for (const raw of m[2]!.split(',')) {
+      const item = ITEM.exec(raw.replace(/\s+/g, ''));
+      if (!item || item[0] === '') return NONE(step);
+      if (!item[0].includes(':')) ranges.push(Number(item[1]));
+      else ranges.push([num(item[1]), num(item[2]), num(item[3]) ?? 1]);
     }
-    return { before: rus, split: ' ', positions: [], ranges: null };
+    return { before: step.slice(0, m.index), split: m[1] === '!' ? '!' : '.', positions: [], ranges };
   }
-  const positions: number[] = [];
-  for (let p = rus.length - 1; p > 0; p--) {
-    const rl = rus[p]!;
-    if (rl === ' ') continue;
-    if (rl >= '0' && rl <= '9') {
-      l = rl + l;
-      continue;
-    }
-    if (rl === '-') {
-      minus = true;
-      continue;
-    }
-    if ((rl !== '!' && rl !== '.' && rl !== ':') || l === '') break;
-    positions.push(minus ? -Number(l) : Number(l));
-    if (rl !== ':') return { before: rus.slice(0, p), split: rl, positions: positions.reverse(), ranges: null };
-    l = '';
-    minus = false;
-  }
-  // A rule that is only a position (`.0`, `!1`): the children.
-  if ((rus[0] === '.' || rus[0] === '!') && l !== '' && /^[.!][-\d: ]+$/.test(rus)) {
-    positions.push(minus ? -Number(l) : Number(l));
-    return { before: '', split: rus[0], positions: positions.reverse(), ranges: null };
-  }
-  return { before: rus, split: ' ', positions: [], ranges: null };
+  const m = DOT_FORM.exec(step);
+  if (!m) return NONE(step);
+  const positions = m[2]!.split(':').map((t) => Number(t.replace(/\s+/g, '')));
+  return { before: step.slice(0, m.index), split: m[1] as '.' | '!', positions, ranges: null };
 }
 
 function selector(before: string): (el: ParentNode) => Element[] {

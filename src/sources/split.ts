@@ -15,36 +15,26 @@ export interface Split {
  * always nest, the given pair only at square depth 0, a backslash escapes everywhere.
  */
 export function balancedEnd(q: string, at: number, open: string, close: string, code: boolean): number {
-  let pos = at;
-  let depth = 0;
-  let other = 0;
-  let single = false;
-  let double = false;
-  do {
-    if (pos === q.length) break;
-    const c = q[pos++]!;
-    if (code && c === '\\') {
-      pos++;
-      continue;
+  let quote = ''; // the quote character we are inside, '' outside
+  let squares = 0; // code mode: [ ] nesting
+  let pairs = 0; // the given pair
+  for (let i = at; i < q.length; i++) {
+    const c = q[i]!;
+    if (c === '\\' && (code || quote === '')) {
+      i++;
+    } else if (quote !== '') {
+      if (c === quote) quote = '';
+    } else if (c === "'" || c === '"') {
+      quote = c;
+    } else if (code && (c === '[' || c === ']')) {
+      squares += c === '[' ? 1 : -1;
+    } else if (!code || squares === 0) {
+      if (c === open) pairs++;
+      else if (c === close) pairs--;
     }
-    if (c === "'" && !double) single = !single;
-    else if (c === '"' && !single) double = !double;
-    if (single || double) continue;
-    if (!code && c === '\\') {
-      pos++;
-      continue;
-    }
-    if (code) {
-      if (c === '[') depth++;
-      else if (c === ']') depth--;
-      else if (depth === 0) {
-        if (c === open) other++;
-        else if (c === close) other--;
-      }
-    } else if (c === open) depth++;
-    else if (c === close) depth--;
-  } while (depth > 0 || other > 0);
-  return depth > 0 || other > 0 ? -1 : pos;
+    if (squares <= 0 && pairs <= 0) return i + 1;
+  }
+  return -1;
 }
 
 /** Cuts `q` at the separators outside brackets; the first one found fixes the kind. */
