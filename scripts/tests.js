@@ -33,7 +33,6 @@ const SLOW = ['pack', 'backup-kill', 'migrate-kill', 'backup-scale', 'bench-smok
 const ENGINE = [
   'driver',
   'seam',
-  'user-driver*',
   'cross-engine',
   'changes',
   'changes-transaction',

@@ -3,9 +3,7 @@
 // newer sources replace stored ones. An import that stores nothing exits 1 with a hint.
 import assert from 'node:assert/strict';
 import { cli } from './helpers/cli.js';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { importBackup, importFiles } from '../src/node/backup-import.js';
 import { openStore } from '../src/store/open.js';
@@ -13,8 +11,6 @@ import type { Store } from '../src/store/store.js';
 import { writeBackupFolder, writeJson } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them
-
-const MAIN = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
 
 const source = (n: number, time: number, extra: Record<string, unknown> = {}) => ({
   bookSourceUrl: `https://s${n}`,

@@ -8,8 +8,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encryptBackupText } from '../src/backup/aes.js';
 import { exportBackup } from '../src/node/backup-export.js';
-import { importBackup, importFiles } from '../src/node/backup-import.js';
-import { schemas, type SchemaVersion } from '../src/schema/index.js';
+import { importBackup } from '../src/node/backup-import.js';
+import type { SchemaVersion } from '../src/schema/index.js';
 import { openStore } from '../src/store/open.js';
 import { tempDir } from './helpers/files.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them

@@ -20,9 +20,8 @@ import type { Store } from '../src/store/store.js';
 import { sampleBackup, writeBackupFolder } from './helpers/backup-fixtures.js';
 import { tempDir } from './helpers/files.js';
 import { bombZip, hugeRecord, zipBytes } from './helpers/zip.js';
-import { CLI, MACHINE_NODE, cli, machineCli, machineEnv } from './helpers/cli.js';
+import { CLI, MACHINE_NODE, machineCli, machineEnv } from './helpers/cli.js';
 import './helpers/engine.js'; // Node's engines, as the package's entry installs them
-import { openDb } from './helpers/engine.js';
 
 const SOURCES = JSON.stringify([{ bookSourceUrl: 'https://a', bookSourceName: 'A' }]);
 const fresh = (dir: string, name = 's.db') => openStore(join(dir, name)) as Store<62>;

@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from 'legado-store';
 import { cli } from './helpers/cli.js';
-import { openDb, testDriver } from './helpers/engine.js';
+import { openDb } from './helpers/engine.js';
 import { snapshot, tempDir } from './helpers/files.js';
 import { buildStore, SECRET_CONFIG, SECRET_COOKIE } from './helpers/inspect-fixture.js';
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDb, type Connection } from './helpers/engine.js';
+import { openDb } from './helpers/engine.js';
 import { schemas } from 'legado-store';
 import { tempDir, snapshot } from './helpers/files.js';
 import { cli } from './helpers/cli.js';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openDb, type Connection } from './helpers/engine.js';
+import { openDb } from './helpers/engine.js';
 import { openStore, schemas } from 'legado-store';
 import { room62Statements } from './fixtures/room-62-ddl.js';
 import { tempDir } from './helpers/files.js';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDb, type Connection } from './helpers/engine.js';
+import { openDb } from './helpers/engine.js';
 import { inspectFile } from 'legado-store';
 import { cli } from './helpers/cli.js';
 import { snapshot, tempDir } from './helpers/files.js';

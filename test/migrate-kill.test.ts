@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDb, type Connection } from './helpers/engine.js';
+import { openDb } from './helpers/engine.js';
 import { inspectFile, migrate, openStore } from 'legado-store';
 import { fingerprint } from './helpers/dump.js';
 import { tempDir } from './helpers/files.js';

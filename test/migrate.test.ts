@@ -280,7 +280,7 @@ function tamper(path: string, sql: string): void {
   withDb(path, (db) => db.exec(sql));
 }
 
-function assertRefused(path: string, check: (e: any) => boolean, options: Parameters<typeof migrate>[1] = {}): void {
+function assertRefused(path: string, check: (e: unknown) => boolean, options: Parameters<typeof migrate>[1] = {}): void {
   const before = snapshot(path);
   assert.throws(
     () => migrate(path, options),
@@ -299,7 +299,7 @@ test('a 49 file that does not match schema 49 is refused before anything changes
     assert.ok(e instanceof SchemaMismatchError);
     assert.equal(e.code, 'SCHEMA_MISMATCH');
     assert.equal(e.version, 49);
-    assert.deepEqual(e.differences.map((d: any) => `${d.kind} ${d.table} ${d.item}`).sort(), [
+    assert.deepEqual(e.differences.map((d) => `${d.kind} ${d.table} ${d.item}`).sort(), [
       'extra-column chapters wordCount',
       'missing-index books index_books_name_author',
     ]);

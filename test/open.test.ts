@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDb, type Connection } from './helpers/engine.js';
+import { openDb } from './helpers/engine.js';
 import {
   NotADatabaseError,
   SchemaMismatchError,
@@ -39,7 +39,7 @@ function tamper(path: string, sql: string): void {
   db.close();
 }
 
-function assertRefused(path: string, errorClass: new (...a: never[]) => Error, check?: (e: any) => void) {
+function assertRefused<E extends Error>(path: string, errorClass: new (...a: never[]) => E, check?: (e: E) => void) {
   const before = snapshot(path);
   assert.throws(
     () => openStore(path),
@@ -71,13 +71,13 @@ test('asking for another version than the file has is refused, and the file is u
   const before = snapshot(p49);
   assert.throws(
     () => openStore(p49, { schema: 62 }),
-    (e: any) => e instanceof VersionMismatchError && e.found === 49 && e.expected === 62 && /upgrade/.test(e.message),
+    (e: unknown) => e instanceof VersionMismatchError && e.found === 49 && e.expected === 62 && /upgrade/.test(e.message),
   );
   assert.deepEqual(snapshot(p49), before);
   const p62 = storeFile(62);
   assert.throws(
     () => openStore(p62, { schema: 49 }),
-    (e: any) => e instanceof VersionMismatchError && /downgrading is not supported/.test(e.message),
+    (e: unknown) => e instanceof VersionMismatchError && /downgrading is not supported/.test(e.message),
   );
 });
 
@@ -146,7 +146,7 @@ test('a structure that does not match lists every difference and leaves the file
   );
   assertRefused(path, SchemaMismatchError, (e) => {
     assert.equal(e.code, 'SCHEMA_MISMATCH');
-    const got = e.differences.map((d: any) => `${d.kind} ${d.table} ${d.item ?? ''}`.trim()).sort();
+    const got = e.differences.map((d) => `${d.kind} ${d.table} ${d.item ?? ''}`.trim()).sort();
     assert.deepEqual(got, [
       'column-default book_groups bookSort',
       'column-not-null caches deadline',
@@ -183,7 +183,7 @@ test('one change alone is found: an extra or missing index, a missing view, a ta
     tamper(path, sql);
     assertRefused(path, SchemaMismatchError, (e) => {
       assert.deepEqual(
-        e.differences.map((d: any) => `${d.kind} ${d.table} ${d.item ?? ''}`.trim()),
+        e.differences.map((d) => `${d.kind} ${d.table} ${d.item ?? ''}`.trim()),
         [difference],
       );
     });
@@ -202,10 +202,10 @@ test('a wrong identity hash is a difference (Room cannot verify the data integri
   tamper(path, "UPDATE room_master_table SET identity_hash = '0123456789abcdef0123456789abcdef' WHERE id = 42");
   assertRefused(path, SchemaMismatchError, (e) => {
     assert.deepEqual(
-      e.differences.map((d: any) => d.kind),
+      e.differences.map((d) => d.kind),
       ['identity-hash'],
     );
-    assert.equal(e.differences[0].expected, schemas[62].identityHash);
+    assert.equal(e.differences[0]?.expected, schemas[62].identityHash);
   });
 });
 

@@ -1,12 +1,13 @@
 // Reading commands (info, verify, export) and readonly stores work on a read-only WAL-mode file
 // in a read-only folder, and leave nothing behind: no -wal or -shm created, no byte changed.
 // Run as an unprivileged user (root ignores file permissions), or as the current user when
-// that is not root.
+// that is not root. That user runs a copy of the built CLI and its runtime packages in this
+// suite's temporary folder: the checkout may sit under a folder only its owner can enter.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { openDb } from './helpers/engine.js';
 import { openStore } from 'legado-store';
 import { CLI } from './helpers/cli.js';
@@ -26,8 +27,41 @@ function runtimeForUser(): string {
 }
 const runtime = runtimeForUser();
 
+/** The package's runtime dependencies, with theirs, as installed at the top of node_modules (nested ones travel with their parent). */
+function runtimePackages(repo: string): string[] {
+  const deps = (dir: string): string[] => {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    return [...Object.keys(pkg['dependencies'] ?? {}), ...Object.keys(pkg['optionalDependencies'] ?? {})];
+  };
+  const found = new Set<string>();
+  const queue = deps(repo);
+  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+    const dir = join(repo, 'node_modules', name);
+    if (found.has(name) || !existsSync(dir)) continue;
+    found.add(name);
+    queue.push(...deps(dir));
+  }
+  return [...found];
+}
+
+/** The CLI as the other user can run it: dist/src, package.json and the runtime packages, copied and made readable. */
+function cliForUser(): string {
+  if (!('uid' in asUser)) return CLI;
+  const repo = join(dirname(CLI), '..', '..', '..');
+  const copy = join(root, 'package');
+  cpSync(join(repo, 'dist', 'src'), join(copy, 'dist', 'src'), { recursive: true });
+  copyFileSync(join(repo, 'package.json'), join(copy, 'package.json'));
+  for (const name of runtimePackages(repo)) cpSync(join(repo, 'node_modules', name), join(copy, 'node_modules', name), { recursive: true, dereference: true });
+  for (const f of ['', ...readdirSync(copy, { recursive: true, encoding: 'utf8' })]) {
+    const p = join(copy, f);
+    chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
+  }
+  return join(copy, 'dist', 'src', 'cli', 'bin.js');
+}
+const cli = cliForUser();
+
 function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(runtime, [CLI, ...args], { encoding: 'utf8', ...asUser });
+  const r = spawnSync(runtime, [cli, ...args], { encoding: 'utf8', ...asUser });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

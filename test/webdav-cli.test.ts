@@ -10,7 +10,7 @@ import { openStore } from 'legado-store';
 import { CLI } from './helpers/cli.js';
 import { PASSWORD, startNodeDav, USER, type DavServer } from './helpers/dav-servers.js';
 import { appProgressJson, Phone } from './helpers/phone.js';
-import { nextSecond, phoneBackupZip, SHELF, shelfStore, storePath } from './helpers/webdav-fixtures.js';
+import { nextSecond, SHELF, shelfStore, storePath } from './helpers/webdav-fixtures.js';
 
 let server: DavServer;
 before(async () => {

@@ -103,7 +103,7 @@ test('503: backs off and retries a bounded number of times, every attempt counte
   const store = shelfStore();
   // two 503s (one with Retry-After), then the answer
   const { result, seen } = await viaProxy(
-    (r, all) => (all.length === 1 ? { status: 503, headers: { 'Retry-After': '0' } } : all.length === 2 ? { status: 503 } : 'pass'),
+    (_r, all) => (all.length === 1 ? { status: 503, headers: { 'Retry-After': '0' } } : all.length === 2 ? { status: 503 } : 'pass'),
     (url) => webdavSync(store, { url, dir, user: USER, password: PASSWORD, backoffMs: 5 }).list(),
   );
   assert.deepEqual(

@@ -1,5 +1,5 @@
 // Importing backups (a zip, or a folder of the same files) and rule collections into a store,
-// from byte sources (source.ts): files in Node (node/backup-import.ts), bytes in memory anywhere
+// from byte sources (byte-source.ts): files in Node (node/backup-import.ts), bytes in memory anywhere
 // (`importBackupBytes`). Inputs are planned first (a zip's directory is read; nothing is
 // extracted), then every record of every file is read as a stream and written inside ONE store
 // transaction: an import is stored whole or not at all, and a strict import fails on the first

@@ -14,7 +14,7 @@ import { JsonArraySplitter, type SplitElement } from './json-array-splitter.js';
 import { bytesSource, CHUNK_SIZE, concatBytes, utf8Decoder, type ByteSource } from './byte-source.js';
 import { keepSpecimen } from './specimens.js';
 
-/** Where the JSON comes from: a file, a zip entry, bytes in memory (source.ts). */
+/** Where the JSON comes from: a file, a zip entry, bytes in memory (byte-source.ts). */
 export type JsonSource = ByteSource;
 
 export interface JsonRecord {

@@ -309,8 +309,14 @@ export class ZipWriter {
     const file = new ZipDeflate(name, { level: 6 });
     this.zip.add(file);
     return {
-      write: (chunk) => this.check(file.push(chunk)),
-      end: () => this.check(file.push(new Uint8Array(0), true)),
+      write: (chunk) => {
+        file.push(chunk);
+        this.check();
+      },
+      end: () => {
+        file.push(new Uint8Array(0), true);
+        this.check();
+      },
     };
   }
 
@@ -319,7 +325,7 @@ export class ZipWriter {
     this.check();
   }
 
-  private check(_?: void): void {
+  private check(): void {
     if (this.failure) throw this.failure;
   }
 }

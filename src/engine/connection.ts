@@ -50,11 +50,10 @@ export function openForWork(path: string, options: ConnectionOptions = {}): Db {
   const driver = resolveDriver(options.driver);
   let db: Db;
   const memory = path === ':memory:';
-  const queryOnly = options.readonly === true && !memory && driver.fileSize(`${path}-wal`) === undefined;
   try {
     const busyTimeout = options.busyTimeout ?? DEFAULT_BUSY_TIMEOUT;
     // A read-only store reads the way an inspection does: nothing left beside the file.
-    db = options.readonly && path !== ':memory:' ? openForReading(driver, path, { busyTimeout }) : driver.open(path, { readonly: false, busyTimeout });
+    db = options.readonly && !memory ? openForReading(driver, path, { busyTimeout }) : driver.open(path, { readonly: false, busyTimeout });
   } catch (e) {
     throw asOpenError(path, e);
   }

@@ -33,7 +33,7 @@ export function checkTarget(path: string, options: SafeWriteOptions): void {
     throw new CannotOpenError(String(path), 'not a usable file name (empty, or a NUL byte in it)');
   }
   const parent = statOrNull(dirname(path));
-  if (!parent || !parent.isDirectory()) throw new CannotOpenError(path, `its folder ${dirname(path)} does not exist`);
+  if (!parent?.isDirectory()) throw new CannotOpenError(path, `its folder ${dirname(path)} does not exist`);
   const here = statOrNull(path);
   if (here?.isDirectory()) throw new CannotOpenError(path, 'it is a folder');
   if (options.overwrite) return;

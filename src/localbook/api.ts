@@ -1,6 +1,6 @@
 // Local books in a store, platform-free: add a book file (parsed by its format, kept by a
 // BookStorage, its row and chapters written in one transaction), re-split it, read a chapter.
-// The Node side (node.ts) supplies a storage that keeps files in a books folder.
+// The Node side (node/localbook-files.ts) supplies a storage that keeps files in a books folder.
 import { nameAndAuthor } from './file-name.js';
 import { FileExistsError } from '../errors.js';
 import { schemas } from '../schema/index.js';

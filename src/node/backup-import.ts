@@ -1,4 +1,4 @@
-// The file-based imports (Node): paths become byte sources (backup-io.ts) and go through the same
+// The file-based imports (Node): paths become byte sources (fs/byte-sources.ts) and go through the same
 // pipeline as bytes in memory (backup/import.ts). A zip is read in place, entry by entry, never extracted.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';

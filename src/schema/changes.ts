@@ -38,12 +38,12 @@ export type ViewSpec = Readonly<Record<string, string>>;
 type AbsentTables<C> = { [K in keyof C]: C[K] extends 'absent' ? K : never }[keyof C];
 type CreatedTables<C> = { [K in keyof C]: C[K] extends { readonly create: TableSpec } ? K : never }[keyof C];
 type Dropped<C> = C extends { readonly drop: readonly (infer F)[] } ? F : never;
-type Field<C, P extends string> = C extends { readonly [K in P]: infer D } ? D : {};
+type Field<C, P extends string> = C extends { readonly [K in P]: infer D } ? D : Record<never, never>;
 
 /** The added columns of a change, flattened out of their anchors. */
 type AddedKeys<A> = { [K in keyof A]: keyof A[K] }[keyof A];
 type AddedColumn<A, F> = { [K in keyof A]: F extends keyof A[K] ? A[K][F] : never }[keyof A];
-type Added<C> = C extends { readonly addAfter: infer A } ? { [F in AddedKeys<A>]: AddedColumn<A, F> } : {};
+type Added<C> = C extends { readonly addAfter: infer A } ? { [F in AddedKeys<A>]: AddedColumn<A, F> } : Record<never, never>;
 
 type WithDefault<Col, D> = Omit<Col, 'default'> & { readonly default: D extends string ? D : undefined };
 type WithNotNull<Col, N> = Omit<Col, 'notNull'> & { readonly notNull: N };

@@ -14,7 +14,7 @@ export type SchemaVersion = 62 | keyof Steps;
 /** The spec's version: the declared baseline of the chain (v62.ts), migrate's default target. */
 export const CURRENT_VERSION = 62;
 
-type StepTables<S> = S extends { readonly tables: infer T extends SchemaChanges } ? T : {};
+type StepTables<S> = S extends { readonly tables: infer T extends SchemaChanges } ? T : Record<never, never>;
 
 /** The declared tables of a version, as a type: 62's declaration with the chain applied. */
 export type SpecOf<V extends SchemaVersion> = V extends keyof Steps

@@ -1,5 +1,5 @@
 // The app's web API (HttpServer.kt) answered from a store, as one Hono app on Web-standard
-// Request/Response only: no node:* import, no file system, so Node (node.ts), Bun and a
+// Request/Response only: no node:* import, no file system, so Node (node/server.ts), Bun and a
 // Cloudflare Durable Object can all serve it. What depends on the host (static files, the
 // database file, WebDAV uploads) comes in through ServeOptions.
 import { Hono, type Context } from 'hono';

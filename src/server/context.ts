@@ -49,7 +49,7 @@ export interface ServeOptions {
   readonly hostFetch?: HostFetch | undefined;
 }
 
-// The local-book API types its store as the union of store versions (store.ts AnyStore); the
+// The local-book API types its store as the union of store versions (store/store.ts AnyStore); the
 // routes hand it this same object `as never`.
 export type AnyStore = Store<SchemaVersion>;
 

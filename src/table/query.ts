@@ -97,7 +97,7 @@ function compile(codec: Codec, query: Query<unknown>, limits: QueryLimits, packL
     const col = q(c.name);
     if (cond === null) {
       terms.push(`${col} IS NULL`);
-    } else if (typeof cond !== 'object' || cond instanceof Array) {
+    } else if (typeof cond !== 'object' || Array.isArray(cond)) {
       terms.push(`${col} = ?`);
       params.push(codec.encodeValue(c, cond));
     } else {

@@ -53,7 +53,7 @@ class StateFileMarks implements SyncMarks {
 
   constructor(
     readonly where: string,
-    private readonly folder: string,
+    folder: string,
   ) {
     this.state = readState(where);
     this.times = this.state.folders[folder] ??= {};

@@ -60,7 +60,7 @@ export class ReaderStore {
   }
 }
 
-/** The app's socket endpoints, answered as the Node shell answers them on port + 1 (sockets.ts). */
+/** The app's socket endpoints, answered as the Node shell answers them on port + 1 (node/server-sockets.ts). */
 function socket(path: string): Response {
   const finish = SOCKET_FINISH[path];
   if (finish === undefined) return new Response(`Not Found: ${path}`, { status: 404 });

@@ -268,7 +268,7 @@ export function fillRoomRows(db: Connection, schema: RoomSchema, rows = 6): void
   db.transaction(() => {
     while (pending.length) {
       const i = pending.findIndex((e) => (e.foreignKeys ?? []).every((f) => done.has(f.table) || f.table === e.tableName));
-      const e = pending.splice(i < 0 ? 0 : i, 1)[0]!;
+      const e = pending.splice(Math.max(i, 0), 1)[0]!;
       const made: unknown[][] = [];
       for (let r = 0; r < rows; r++) {
         const row: Record<string, unknown> = {};

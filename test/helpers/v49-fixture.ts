@@ -3,7 +3,7 @@
 // shaped like a long-lived app file (columns in another order, a column added by an old ALTER
 // with a default), and a copy whose latest rows are still only in its -wal.
 import { copyFileSync, existsSync } from 'node:fs';
-import { openDb, type Connection } from './engine.js';
+import { openDb } from './engine.js';
 import { openStore, schemas, type Store } from 'legado-store';
 import { createIndexSql, createTableSql, type Table } from 'legado-store/tools';
 

@@ -105,7 +105,7 @@ export function readPackage(archive: EpubArchive): EpubPackage {
   if (!bytes) throw new BadEpubError(archive.file, path, `no package document (OPF): ${why}`);
   // epublib mends ` mlns="` and ` smlns="` (seen in home-made books); names are matched by local part here anyway.
   const root = rootElement(parseXml(decodeXml(bytes), { file: archive.file, entry: path }));
-  if (!root || root.name.slice(root.name.indexOf(':') + 1) !== 'package') {
+  if (root?.name.slice(root.name.indexOf(':') + 1) !== 'package') {
     throw new BadEpubError(archive.file, path, `not a package document: its root element is ${root ? `<${root.name}>` : 'missing'}, not <package>`);
   }
   const notes: string[] = [];
@@ -246,7 +246,7 @@ function readCover(root: Element, path: string, byHref: ReadonlyMap<string, Reso
     for (const item of items) {
       if (!attr(item, 'properties').split(/\s+/).includes('cover-image')) continue;
       const resource = byHref.get(urlDecode(resolvePath(path, attr(item, 'href'))) ?? '');
-      if (resource && resource.mediaType.startsWith('image/')) {
+      if (resource?.mediaType.startsWith('image/')) {
         coverImage = resource;
         break;
       }

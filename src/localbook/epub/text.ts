@@ -11,7 +11,7 @@
 //   dropped, runs of no-break spaces one space, zero-width joiners and thin spaces gone; text
 //   `<img` becomes `< img`.
 // The app serialises Jsoup's tree and cuts that text with regexes; this walks the tree and
-// produces the same lines (see docs/local-books-epub.md for where the two can part).
+// produces the same lines (see docs/local-books.md, "EPUB", for where the two can part).
 import type { EpubArchive } from './archive.js';
 import type { EpubChapter } from './chapters.js';
 import { isElement, localName, parseHtml, preorder, type AnyNode, type Element } from './markup.js';
