@@ -44,6 +44,12 @@ export interface DriverCapabilities {
    * and `onChange` there is an UnsupportedError.
    */
   readonly tempTriggers?: boolean | undefined;
+  /**
+   * `PRAGMA integrity_check(table)` may be run: a write about to change a table checks its indexes
+   * against its rows first. Left out: true. A Durable Object refuses it ("not authorized"), and
+   * its storage is the host's, not a file another program can damage: there only quick_check runs.
+   */
+  readonly indexCheck?: boolean | undefined;
 }
 
 /** The capabilities of SQLite as a native library on a file system (better-sqlite3, node:sqlite, bun:sqlite). */

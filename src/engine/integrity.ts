@@ -139,7 +139,7 @@ export function refuseDamaged(db: Db, path: string, wal: WalState, checked?: Wal
   try {
     damage = wal === 'orphan' ? integrityCheck(db) : quickCheck(db);
     // The tables a write is about to change: their indexes too (integrityCheck covered them).
-    if (damage.length === 0 && wal !== 'orphan' && indexesOf.length > 0) damage = indexCheck(db, indexesOf);
+    if (damage.length === 0 && wal !== 'orphan' && indexesOf.length > 0 && db.capabilities.indexCheck !== false) damage = indexCheck(db, indexesOf);
   } catch (e) {
     // Some damage (a zeroed root page) stops the check itself: that is the answer too.
     if (!String((e as { code?: unknown }).code).startsWith('SQLITE_CORRUPT')) throw e;

@@ -83,6 +83,8 @@ const CHECKS: Readonly<Record<string, Check>> = {
         begin: codeOf(() => db.exec('BEGIN')),
         tooManyParameters: codeOf(() => db.prepare(`SELECT ${Array(101).fill('?').join(', ')}`).all(...Array(101).fill(1))),
         twoStatements: codeOf(() => db.prepare('SELECT 1; SELECT 2')),
+        // What capabilities.indexCheck says: the host refuses integrity_check of a table.
+        indexCheck: codeOf(() => db.pragma('integrity_check("p")')),
       },
       userVersion: [db.pragma('user_version', { simple: true }), (db.pragma('user_version = 3'), db.pragma('user_version', { simple: true }))],
       capabilities: db.capabilities,

@@ -64,6 +64,7 @@ test('seam: statements, named parameters, blobs, nested transactions, error code
     begin: 'Error', // the host refuses BEGIN with its own message, no SQLite code
     tooManyParameters: 'SQLITE_ERROR', // "too many SQL variables": 101 > 100
     twoStatements: 'RangeError', // as better-sqlite3 refuses it
+    indexCheck: 'SQLITE_AUTH', // integrity_check of a table: "not authorized" (capabilities.indexCheck false)
   });
   // An empty object reads version 0; a written version reads back (kept in the object's KV).
   assert.deepEqual(r.userVersion, [0, 3]);
@@ -76,6 +77,7 @@ test('seam: statements, named parameters, blobs, nested transactions, error code
     userVersion: false,
     maxLikePatternBytes: 50,
     tempTriggers: false,
+    indexCheck: false,
   });
 });
 

@@ -52,6 +52,7 @@ export const DURABLE_OBJECT_CAPABILITIES: DriverCapabilities = Object.freeze({
   userVersion: false,
   maxLikePatternBytes: 50,
   tempTriggers: false,
+  indexCheck: false,
 });
 
 /** The KV key that holds the store's schema version (PRAGMA user_version's stand-in). */
