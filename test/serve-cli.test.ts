@@ -195,3 +195,37 @@ test('--cors-origin and --allowed-host: said at start, a listed origin granted a
   s.child.kill('SIGTERM');
   assert.equal(await s.exited, 0);
 });
+
+test('--allow-private-hosts (or LEGADO_ALLOW_PRIVATE_HOSTS=1): a cover on 127.0.0.1 is fetched; without it the default cover', async () => {
+  // A PNG signature and a few bytes, served on loopback as an image.
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+  const images = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length });
+    res.end(png);
+  });
+  await new Promise<void>((r) => images.listen(0, '127.0.0.1', r));
+  after(() => images.close());
+  const coverUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/c.png`;
+  const cover = async (s: Child) => {
+    const res = await fetch(`${s.url}cover?path=${encodeURIComponent(coverUrl)}`);
+    return { type: res.headers.get('content-type'), bytes: new Uint8Array(await res.arrayBuffer()) };
+  };
+  for (const [args, env] of [
+    [['--allow-private-hosts'], {}],
+    [[], { LEGADO_ALLOW_PRIVATE_HOSTS: '1' }],
+  ] as const) {
+    const s = await startServe([storeFile(), '--port', '0', ...args], env);
+    assert.match(s.output(), /may reach loopback and private addresses/);
+    const got = await cover(s);
+    assert.equal(got.type, 'image/png');
+    assert.deepEqual([...got.bytes], [...png]);
+    s.child.kill('SIGTERM');
+    assert.equal(await s.exited, 0);
+  }
+  const s = await startServe([storeFile(), '--port', '0'], { LEGADO_ALLOW_PRIVATE_HOSTS: '' });
+  assert.doesNotMatch(s.output(), /may reach loopback/);
+  const got = await cover(s);
+  assert.equal(got.type, 'image/svg+xml'); // the default cover: the address was refused
+  s.child.kill('SIGTERM');
+  assert.equal(await s.exited, 0);
+});

@@ -16,6 +16,8 @@ import { PASSWORD_ENV as WEBDAV_PASSWORD_ENV } from './webdav.js';
 import { ruleTimeLimit } from './book.js';
 
 export const SERVE_PASSWORD_ENV = 'LEGADO_SERVE_PASSWORD';
+/** Set to 1: as --allow-private-hosts (the same variable every command that fetches reads). */
+export const ALLOW_PRIVATE_ENV = 'LEGADO_ALLOW_PRIVATE_HOSTS';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 interface Flags {
@@ -31,6 +33,7 @@ interface Flags {
   corsOrigin: string[];
   allowedHost: string[];
   ruleTimeLimit?: string;
+  allowPrivateHosts?: boolean;
 }
 
 const collect = (v: string, all: string[]) => [...all, v];
@@ -51,6 +54,10 @@ export function registerServe(program: Command, io: CliRun): void {
     .option('--webdav-url <url>', `upload reading progress to the app's WebDAV folder on every save (password from ${WEBDAV_PASSWORD_ENV})`)
     .option('--webdav-dir <dir>', "the app's WebDAV sub-folder", 'legado')
     .option('--webdav-user <account>', 'the WebDAV account')
+    .option(
+      '--allow-private-hosts',
+      `let the server's fetches (covers) reach loopback, private and link-local addresses, as on a LAN (or ${ALLOW_PRIVATE_ENV}=1); refused by default`,
+    )
     .option(
       '--rule-time-limit <ms>',
       "a TOC rule's time limit (per rule when choosing: default 3000; per 512,000-byte block when splitting: default 10000) and the longest a replace rule may run (default 10000)",
@@ -94,6 +101,7 @@ export function registerServe(program: Command, io: CliRun): void {
         : undefined;
 
       const limit = ruleTimeLimit(flags.ruleTimeLimit, '--rule-time-limit').timeLimitMs;
+      const allowPrivateHosts = flags.allowPrivateHosts === true || io.env[ALLOW_PRIVATE_ENV] === '1';
       const store = openStore(path, { create: false }) as Store<SchemaVersion>;
       try {
         const server = await startServer(store, {
@@ -105,6 +113,7 @@ export function registerServe(program: Command, io: CliRun): void {
           auth: flags.user !== undefined ? { user: flags.user, password: password! } : undefined,
           corsOrigins,
           allowedHosts,
+          allowPrivateHosts,
           webdav,
           ...(limit !== undefined ? { ruleTimeLimitMs: limit } : {}),
           log: (line) => io.stderr.write(`${line}\n`),
@@ -120,6 +129,7 @@ export function registerServe(program: Command, io: CliRun): void {
         );
         if (corsOrigins.length > 0) out.write(`  pages of ${corsOrigins.join(', ')} may read and write (CORS)\n`);
         if (allowedHosts.length > 0) out.write(`  also answering Host ${allowedHosts.join(', ')}\n`);
+        if (allowPrivateHosts) out.write("  the server's fetches may reach loopback and private addresses (--allow-private-hosts)\n");
         if (webdav) out.write(`  progress uploaded to ${flags.webdavUrl} (${flags.webdavDir})\n`);
         out.write('Ctrl-C stops it.\n');
         const signal = await new Promise<string>((resolve) => {
