@@ -2,6 +2,7 @@
 // and the pages real sources meet, written from it: a search table without <tbody>, a list
 // page, a JSON API, pages for XPath, AllInOne text. Tests compute what a rule should give from
 // the model, never from the engine.
+import { rng } from './fixture-site/prng.js';
 
 export interface ModelChapter {
   readonly title: string;
@@ -18,23 +19,11 @@ export interface ModelBook {
   readonly chapters: readonly ModelChapter[];
 }
 
-/** mulberry32: a small seeded generator, the same numbers on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SYLLABLES = ['青', '云', '剑', '仙', '山', '海', '风', '月', '龙', '星', 'Lin', 'Mo', 'Ye', 'Tian'];
 const WORDS = ['the', 'old', 'road', '江湖', '少年', 'moon', '夜色', 'rain', 'sword', '归来', 'A&B', 'café'];
 
 export function makeBooks(seed: number, count: number): ModelBook[] {
-  const rnd = seeded(seed);
+  const rnd = rng(seed).next;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const phrase = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(' ');
   return Array.from({ length: count }, (_, i) => {
