@@ -208,6 +208,29 @@ export interface SourceHttp {
   fetch(urlRule: string, vars?: UrlVars): Promise<StrResponse>;
   /** The request a URL rule makes, without fetching (for debug lines and cache keys). */
   request(urlRule: string, vars?: UrlVars): Promise<UrlRequest>;
+  /**
+   * A plain request with no URL rule work and **no redirect following** (`java.get/post/head`:
+   * scripts read `Location`); the source's cookies, headers' defaults and rate apply.
+   */
+  direct(method: 'GET' | 'POST' | 'HEAD', url: string, body: string | null, headers: Readonly<Record<string, string>>): Promise<StrResponse>;
+  /** The cookie store the source's requests use (`cookie.*` in scripts). */
+  readonly cookies: CookieJar;
+}
+
+/**
+ * The app's CookieStore as scripts see it: keyed by the URL's registrable domain (an IP as it
+ * is); persistent cookies in the store's `cookies` table, session cookies in memory.
+ */
+export interface CookieJar {
+  /** The `k=v; …` text sent to `url`, '' when none. */
+  getCookie(url: string): string;
+  /** One cookie's value, '' when none. */
+  getKey(url: string, key: string): string;
+  /** Merges `k=v` pairs in. */
+  setCookie(url: string, cookie: string): void;
+  /** Replaces what is kept for the domain. */
+  replaceCookie(url: string, cookie: string): void;
+  removeCookie(url: string): void;
 }
 
 /** A worked-out URL rule (AnalyzeUrl's fields). */
