@@ -26,3 +26,17 @@ export {
   type CachedChapter,
 } from './chapter-cache.js';
 export { BookExistsError, UnknownWebBookError } from './errors.js';
+export {
+  searchSources,
+  addWebBook,
+  refreshWebToc,
+  readWebChapter,
+  findWebBook,
+  isLocalBook,
+  type ShelfEngine,
+  type SearchOptions,
+  type SearchResult,
+  type SourceSearch,
+  type AddOptions,
+  type ReadChapter,
+} from './tasks.js';
