@@ -69,9 +69,9 @@ export function registerSearch(program: Command, io: CliRun): void {
         const sources = chosenSources(store, engine, flags.source);
         if (sources.length === 0) throw new UsageError('no enabled source with a search URL in the store: name one with --source');
         const r = await searchSources(store, sources, keyword, engine, { concurrency, ...(flags.precision ? { precision: true } : {}) });
-        // The app keeps the keyword in its search history (SearchViewModel.saveSearchKey).
-        store.searchKeywords.recordUse(keyword);
         const failed = r.sources.filter((s) => s.error !== undefined);
+        // The app keeps the keyword in its search history (SearchViewModel.saveSearchKey); not when every source failed.
+        if (failed.length < sources.length) store.searchKeywords.recordUse(keyword);
         if (flags.json) {
           const sourcesOut = r.sources.map((s) => (s.error === undefined ? s : { ...s, error: errorJson(s.error) }));
           io.stdout.write(toJson({ keyword, books: r.books, sources: sourcesOut, stored: r.stored }) + '\n');
