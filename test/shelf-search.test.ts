@@ -5,29 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ForeignKeyError } from 'legado-store/errors';
 import { matchesKeyword, mergeAllSearchBooks, mergeSearchBooks, saveSearchBooks } from '../src/sources/shelf/index.js';
-import type { SearchBook } from '../src/sources/engine/types.js';
 import { FakeClock, newStore, source, T0 } from './helpers/domain.js';
+import { searchHit } from './helpers/web-books.js';
 
-function hit(origin: string, name: string, author: string, fields: Partial<SearchBook> = {}): SearchBook {
-  return {
-    bookUrl: `${origin}/book/${name}/${author}`,
-    origin,
-    originName: origin.toUpperCase(),
-    type: 8,
-    name,
-    author,
-    kind: null,
-    coverUrl: null,
-    intro: null,
-    wordCount: null,
-    latestChapterTitle: null,
-    tocUrl: '',
-    time: T0,
-    variable: null,
-    originOrder: 0,
-    ...fields,
-  };
-}
+const hit = searchHit;
 
 const shown = (list: readonly { name: string; author: string; origins: readonly string[] }[]): string[] =>
   list.map((b) => `${b.name}/${b.author}:${b.origins.join('+')}`);

@@ -5,27 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addWebBook, MemoryChapterCache, readWebChapter, searchSources, type ShelfEngine } from '../src/sources/shelf/index.js';
 import type { BookSource, SearchBook, SourceFlows, WebBook, WebChapter } from '../src/sources/engine/types.js';
-import { FakeClock, newStore, source, T0 } from './helpers/domain.js';
+import { FakeClock, newStore, source } from './helpers/domain.js';
+import { searchHit } from './helpers/web-books.js';
 
 const src = (url: string): BookSource => ({ bookSourceUrl: url, bookSourceName: url, customOrder: 0 });
 
-const hit = (origin: string, name: string): SearchBook => ({
-  bookUrl: `${origin}/${name}`,
-  origin,
-  originName: origin,
-  type: 8,
-  name,
-  author: 'a',
-  kind: null,
-  coverUrl: null,
-  intro: null,
-  wordCount: null,
-  latestChapterTitle: null,
-  tocUrl: '',
-  time: T0,
-  variable: null,
-  originOrder: 0,
-});
+const hit = (origin: string, name: string): SearchBook => ({ ...searchHit(origin, name), bookUrl: `${origin}/${name}` });
 
 /** Stub flows: search answers from `hits` (a function may throw), the rest from the given parts. */
 function engine(parts: {
