@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from './helpers/cli.js';
 import { openDb } from './helpers/engine.js';
@@ -74,16 +74,33 @@ test('book add: a web URL alone, a bookUrl no search found needs --source, a boo
   assert.deepEqual(snapshot(db), before);
 });
 
-test('book read: a web chapter the cache beside the store holds is read from it; a missing chapter is UNKNOWN_BOOK', async () => {
+test('book read: a web chapter the cache beside the store holds is read from it, replace rules applied; a missing chapter is UNKNOWN_BOOK', async () => {
   const db = await store();
   const folder = join(`${db}.cache`, 'book_cache', `网书${md5_16('https://src.example/b/1')}`);
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, `00001-${md5_16('第2章')}.nb`), '　　缓存的正文');
   let r = await cli('book', 'read', db, '网书', '1', '--json');
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), { bookUrl: 'https://src.example/b/1', name: '网书', index: 1, title: '第2章', text: '　　缓存的正文', cached: true });
+  assert.deepEqual(JSON.parse(r.stdout), {
+    bookUrl: 'https://src.example/b/1',
+    name: '网书',
+    index: 1,
+    title: '第2章',
+    text: '　　缓存的正文',
+    cached: true,
+    notes: [],
+  });
+  // The book's replace rules apply to what is shown (ContentProcessor), not to what is kept.
+  const raw = openDb(db);
+  raw
+    .prepare(
+      "INSERT INTO replace_rules (id, name, pattern, replacement, scope, scopeTitle, scopeContent, isEnabled, isRegex, timeoutMillisecond, sortOrder) VALUES (1, 'r', '缓存(的)', '换$1', NULL, 0, 1, 1, 1, 3000, 0), (2, 't', '第2章', '第二章', '网书', 1, 0, 1, 0, 3000, 1)",
+    )
+    .run();
+  raw.close();
   r = await cli('book', 'read', db, 'https://src.example/b/1', '1');
-  assert.equal(r.stdout, '第2章\n　　缓存的正文\n');
+  assert.equal(r.stdout, '第二章\n　　换的正文\n');
+  assert.equal(readFileSync(join(folder, `00001-${md5_16('第2章')}.nb`), 'utf8'), '　　缓存的正文');
   r = await cli('book', 'read', db, '网书', '7');
   assert.equal(r.code, 1);
   assert.match(r.stderr, /UNKNOWN_BOOK: "网书" has no chapter 7 \(chapters are 0 to 1\)/);

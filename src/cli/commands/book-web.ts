@@ -4,7 +4,9 @@
 // on the shelf that is not a local file).
 import type { CliRun } from '../io.js';
 import { toJson } from '../../inspect/format.js';
+import { replaceJob } from '../../localbook/api.js';
 import { cacheDirOf, FileChapterCache } from '../../node/chapter-cache.js';
+import { ruleThreads } from '../../node/rule-thread.js';
 import { addWebBook, findWebBook, isLocalBook, readWebChapter, refreshWebToc } from '../../sources/shelf/tasks.js';
 import type { AnyStore } from '../../store/store.js';
 import { openForWrite } from '../open-store.js';
@@ -67,10 +69,28 @@ export async function tocWeb(io: CliRun, storePath: string, ref: string, flags: 
   });
 }
 
-export async function readWeb(io: CliRun, storePath: string, ref: string, index: number, flags: WebFlags): Promise<void> {
+/**
+ * A web chapter as the app shows it: the text kept in the cache (as the source gave it), then the
+ * book's replace rules on it and on the title, on a rule thread (as a local book's).
+ */
+export async function readWeb(io: CliRun, storePath: string, ref: string, index: number, flags: WebFlags, limit: { timeLimitMs?: number }): Promise<void> {
   await withEngine(io, storePath, flags, async (store, engine) => {
     const c = await readWebChapter(store, ref, index, engine, new FileChapterCache(cacheDirOf(store.path)));
-    if (flags.json) io.stdout.write(toJson(c) + '\n');
-    else io.stdout.write(`${c.title}\n${c.text.endsWith('\n') ? c.text : `${c.text}\n`}`);
+    const job = replaceJob(store, findWebBook(store, c.bookUrl), c.text, c.title, { title: true, ...limit });
+    const shown = job && (job.rules.length > 0 || (job.titleRules?.length ?? 0) > 0) ? ruleThreads().replace(job) : undefined;
+    const out = { ...c, title: shown?.title ?? c.title, text: shown ? indented(shown.text) : c.text, notes: shown?.notes ?? [] };
+    if (flags.json) io.stdout.write(toJson(out) + '\n');
+    else {
+      io.stdout.write(`${out.title}\n${out.text.endsWith('\n') ? out.text : `${out.text}\n`}`);
+      for (const n of out.notes) io.stderr.write(`note: ${n}\n`);
+    }
   });
 }
+
+/** The rules run on trimmed lines; the app shows each non-blank paragraph indented again (ReadBookConfig.paragraphIndent). */
+const indented = (text: string): string =>
+  text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => `\u3000\u3000${l}`)
+    .join('\n');

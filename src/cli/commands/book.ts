@@ -142,8 +142,8 @@ export function registerBook(program: Command, io: CliRun): void {
     .option('--json', 'print JSON')
     .action(async (storePath: string, ref: string, index: string, flags: Flags) => {
       if (!/^\d+$/.test(index)) throw new UsageError(`<index> must be a chapter index (0, 1, ...), not ${JSON.stringify(index)}`);
-      if (isWeb(storePath, ref)) return readWeb(io, storePath, ref, Number(index), flags);
       const limit = ruleTimeLimit(flags.timeLimit);
+      if (isWeb(storePath, ref)) return readWeb(io, storePath, ref, Number(index), flags, limit);
       const store = openStore(storePath, { create: false, readonly: true });
       try {
         const c = readLocalChapter(store, ref, Number(index), { title: true, ...(flags.books ? { booksDir: flags.books } : {}), ...limit });
