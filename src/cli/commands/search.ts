@@ -30,17 +30,28 @@ export function positiveInt(value: string | undefined, flag: string, fallback: n
   return Number(value);
 }
 
-/** The sources asked for (each must be in the store), else every enabled source with a search URL, in customOrder. */
-function chosenSources(store: AnyStore, engine: CliEngine, urls: readonly string[]): BookSource[] {
+/**
+ * The sources asked for (each must be in the store and readable), else every enabled source with
+ * a search URL, in customOrder; an enabled source whose row cannot be read is that source's
+ * failure, and the others are searched.
+ */
+function chosenSources(store: AnyStore, engine: CliEngine, urls: readonly string[]): { sources: BookSource[]; unreadable: SourceSearch[] } {
   if (urls.length > 0) {
     const missing = urls.filter((u) => engine.source(u) === undefined);
     if (missing.length) throw new UnknownSourceError('book_sources', missing);
-    return urls.map((u) => engine.source(u)!);
+    return { sources: urls.map((u) => engine.source(u)!), unreadable: [] };
   }
-  return store.bookSources
-    .enabled()
-    .filter((r) => String(r.searchUrl ?? '').trim() !== '')
-    .map((r) => engine.source(r.bookSourceUrl)!);
+  const sources: BookSource[] = [];
+  const unreadable: SourceSearch[] = [];
+  for (const r of store.bookSources.enabled()) {
+    if (String(r.searchUrl ?? '').trim() === '') continue;
+    try {
+      sources.push(engine.source(r.bookSourceUrl)!);
+    } catch (error) {
+      unreadable.push({ source: r.bookSourceUrl, name: r.bookSourceName, hits: 0, error });
+    }
+  }
+  return { sources, unreadable };
 }
 
 const failureLine = (s: SourceSearch): string => {
@@ -66,23 +77,23 @@ export function registerSearch(program: Command, io: CliRun): void {
       const store = openForWrite(storePath);
       const engine = cliEngine(store, { allowPrivateHosts: allowPrivateHosts(flags.allowPrivateHosts, io.env) });
       try {
-        const sources = chosenSources(store, engine, flags.source);
-        if (sources.length === 0) throw new UsageError('no enabled source with a search URL in the store: name one with --source');
+        const { sources, unreadable } = chosenSources(store, engine, flags.source);
+        const tried = sources.length + unreadable.length;
+        if (tried === 0) throw new UsageError('no enabled source with a search URL in the store: name one with --source');
         const r = await searchSources(store, sources, keyword, engine, { concurrency, ...(flags.precision ? { precision: true } : {}) });
-        const failed = r.sources.filter((s) => s.error !== undefined);
+        const all = [...r.sources, ...unreadable];
+        const failed = all.filter((s) => s.error !== undefined);
         // The app keeps the keyword in its search history (SearchViewModel.saveSearchKey); not when every source failed.
-        if (failed.length < sources.length) store.searchKeywords.recordUse(keyword);
+        if (failed.length < tried) store.searchKeywords.recordUse(keyword);
         if (flags.json) {
-          const sourcesOut = r.sources.map((s) => (s.error === undefined ? s : { ...s, error: errorJson(s.error) }));
+          const sourcesOut = all.map((s) => (s.error === undefined ? s : { ...s, error: errorJson(s.error) }));
           io.stdout.write(toJson({ keyword, books: r.books, sources: sourcesOut, stored: r.stored }) + '\n');
         } else {
           for (const b of r.books) io.stdout.write(`${printable(b.name)}\t${printable(b.author)}\t${b.origins.length}\t${printable(b.bookUrl)}\n`);
           for (const s of failed) io.stderr.write(failureLine(s));
-          io.stderr.write(
-            `${r.books.length} books from ${sources.length - failed.length} of ${sources.length} sources; ${r.stored} rows stored in searchBooks\n`,
-          );
+          io.stderr.write(`${r.books.length} books from ${tried - failed.length} of ${tried} sources; ${r.stored} rows stored in searchBooks\n`);
         }
-        if (failed.length === sources.length) io.exitCode = EXIT.failure;
+        if (failed.length === tried) io.exitCode = EXIT.failure;
       } finally {
         engine.dispose();
         store.close();
