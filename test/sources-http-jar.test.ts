@@ -66,7 +66,7 @@ test('/guard/ with the cookie jar off: nothing is saved and the book page stays 
   assert.equal((await http.fetch(`${base}/guard/book/${book.id}`)).code, 200);
 });
 
-test('session cookies stay in memory, shared by the sources of one host; a cookie set on a redirect hop is kept', async () => {
+test('session cookies stay in memory, shared by the sources of one host; a cookie set on a redirect hop is kept and sent to its target', async () => {
   const host = newHost();
   const source = (tag: string): BookSource => ({ bookSourceUrl: `${echo.origin}#${tag}`, bookSourceName: tag });
   const a = createSourceHttp(source('a'), host, noScript);
@@ -79,6 +79,8 @@ test('session cookies stay in memory, shared by the sources of one host; a cooki
   assert.equal((await other.fetch('/echo')).body, 'cookie: ');
   const hop = await a.fetch('/hop');
   assert.equal(hop.url, `${echo.origin}/echo`);
+  // The redirect's target got the cookie the redirect itself set (the jar runs per hop).
+  assert.equal(hop.body, 'cookie: sid=abc; hop=1');
   assert.deepEqual(storedCookies(host), ['127.0.0.1 hop=1']);
 });
 

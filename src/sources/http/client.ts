@@ -130,7 +130,7 @@ export function createSourceHttp(source: BookSource, host: EngineHost, script: U
               body: out.method === 'GET' || out.method === 'HEAD' ? null : (out.body ?? ''),
               signal: out.signal ?? null,
             },
-            { ...policy, redirect: out.redirect, ...(jarOn ? { onAnswer: (url: string, h: Headers) => jar.saveAnswer(url, h) } : {}) },
+            { ...policy, redirect: out.redirect, ...(jarOn ? jarHooks() : {}) },
           );
         } catch (e) {
           // `retry` tries again after a connection failure; a refusal by the policy is final.
@@ -144,6 +144,22 @@ export function createSourceHttp(source: BookSource, host: EngineHost, script: U
       release();
     }
   }
+
+  /**
+   * With the jar on, each hop's answer is saved, and each redirect hop gets its own URL's cookies
+   * merged over what it carries (CookieManager, an OkHttp network interceptor, runs per hop).
+   */
+  const jarHooks = () => {
+    let hop = 0;
+    return {
+      onAnswer: (url: string, h: Headers) => jar.saveAnswer(url, h),
+      onRequest: (url: string, h: Headers) => {
+        if (hop++ === 0) return; // the first hop's cookies are already merged
+        const cookie = mergeCookies(h.get('Cookie'), jar.getCookie(url));
+        if (cookie && /^[\t\x20-\x7e]*$/.test(cookie)) h.set('Cookie', cookie);
+      },
+    };
+  };
 
   const respond = (answer: FetchedBody, requestUrl: string, type: string | null): StrResponse => {
     const contentType = answer.headers.get('content-type');
