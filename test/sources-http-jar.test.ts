@@ -126,20 +126,21 @@ test('the login header stored in caches opens /login/ pages; without it they ans
   assert.ok(page.body.includes(book.name));
 });
 
-/** `n` searches at once on the /rate/ pages as client `client`, over `clients` clients of the source on one host; the answers' codes. */
-async function burst(rate: string | null, client: string, n: number, clients = 2): Promise<number[]> {
+/** `n` searches at once on /rate/ by fixture source `id` (its concurrentRate, or `rate` when given) as client `client`, over two clients of the source on one host; the answers' codes. */
+async function burst(id: string, client: string, n: number, rate?: null): Promise<number[]> {
   const host = newHost();
-  const source = fixture('rate-gap', { concurrentRate: rate, header: JSON.stringify({ 'x-fixture-client': client }) });
-  const https = Array.from({ length: clients }, () => createSourceHttp(source, host, noScript));
-  const answers = await Promise.all(Array.from({ length: n }, (_, i) => https[i % clients]!.fetch('/rate/search?kw={{key}}', { key: book.name })));
+  const source = fixture(id, { header: JSON.stringify({ 'x-fixture-client': client }), ...(rate === null ? { concurrentRate: null } : {}) });
+  const clients = [createSourceHttp(source, host, noScript), createSourceHttp(source, host, noScript)];
+  const answers = await Promise.all(Array.from({ length: n }, (_, i) => clients[i % 2]!.fetch(source.searchUrl!, { key: book.name })));
   return answers.map((a) => a.code);
 }
 
-test('concurrentRate: without it a burst meets 429s; "300" and "2/1000" keep every request under the site limit', async () => {
-  const unlimited = await burst(null, 'unlimited', 8);
+test('concurrentRate: without it a burst meets 429s; the fixture sources\' "300" and "2/1000" keep every request under the site limit', async () => {
+  assert.deepEqual([fixture('rate-gap').concurrentRate, fixture('rate-window').concurrentRate], ['300', '2/1000']);
+  const unlimited = await burst('rate-gap', 'unlimited', 8, null);
   assert.ok(unlimited.filter((c) => c === 429).length > 0, `some 429 without a rate: ${unlimited}`);
-  assert.deepEqual(await burst('300', 'gap', 6), Array(6).fill(200));
-  assert.deepEqual(await burst('2/1000', 'window', 6), Array(6).fill(200));
+  assert.deepEqual(await burst('rate-gap', 'gap', 6), Array(6).fill(200));
+  assert.deepEqual(await burst('rate-window', 'window', 6), Array(6).fill(200));
 });
 
 test('a rate wait ends when the request is aborted', async () => {
