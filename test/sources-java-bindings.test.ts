@@ -89,7 +89,7 @@ test('source.* keeps variables and login state under the app’s cache keys', as
     assert.equal(h.cache.has(`sourceVariable_${url}`), false);
     await js('source.putLoginHeader(JSON.stringify({Authorization: "Bearer abc", Cookie: "sid=1"}))');
     assert.equal(h.cache.get(`loginHeader_${url}`), '{"Authorization":"Bearer abc","Cookie":"sid=1"}');
-    assert.deepEqual(h.jarCalls, [`set ${url}`], 'the Cookie of the login header goes into the jar');
+    assert.deepEqual(h.jarCalls, [`replace ${url}`], 'the Cookie of the login header is merged into the jar (CookieStore.replaceCookie)');
     assert.equal(await js('source.getLoginHeaderMap().get("Authorization")'), 'Bearer abc');
     await js('source.removeLoginHeader()');
     assert.equal(h.cache.has(`loginHeader_${url}`), false);

@@ -11,7 +11,7 @@ import { startFixtureSite, type RunningSite } from './helpers/fixture-site/node.
 import { COOKIE_NAME, expectedSearch, expectedToc, fixtureSources } from './helpers/fixture-site/index.js';
 import { jsBookPath, partsOf } from './helpers/fixture-site/shape-js.js';
 import { gbkBookPath } from './helpers/fixture-site/shape-gbk.js';
-import { harness, plainHttp } from './helpers/java-harness.js';
+import { harness } from './helpers/java-harness.js';
 import type { BookSource } from '../src/sources/engine/types.js';
 
 let site: RunningSite;
@@ -27,7 +27,7 @@ function jsJava() {
 
 test('js-java: the search URL script, java.ajax with the source header, the TOC loop of java.ajax', async () => {
   const { fixture, source } = jsJava();
-  const h = harness({ source, http: plainHttp(source) });
+  const h = harness({ source, http: 'real' });
   try {
     const model = site.site.model;
     const key = model.keywords.many;
@@ -61,7 +61,7 @@ test('js-java: the search URL script, java.ajax with the source header, the TOC 
 
 test('java.ajax answers the error text on failure, connect and ajaxAll give responses', async () => {
   const { source } = jsJava();
-  const h = harness({ source, http: plainHttp(source) });
+  const h = harness({ source, http: 'real' });
   try {
     const ctx = h.rule('', site.url);
     const dead = 'http://127.0.0.1:1/none';
@@ -86,7 +86,7 @@ test('java.ajax answers the error text on failure, connect and ajaxAll give resp
 
 test('java.post/get/head: no redirect following, Location and cookies read from the response', async () => {
   const { source } = jsJava();
-  const h = harness({ source, http: plainHttp(source) });
+  const h = harness({ source, http: 'real' });
   try {
     const model = site.site.model;
     const book = model.books.find((b) => b.name === model.keywords.one)!;
@@ -128,7 +128,7 @@ test('jsLib as a JSON map of URLs: fetched once and joined; a failed download fa
       bookSourceUrl: `${base}#lib`,
       jsLib: JSON.stringify({ a: `${base}/a.js`, b: `${base}/b.js`, note: 'not a URL: ignored' }),
     };
-    const h = harness({ source: lib, http: plainHttp(lib) });
+    const h = harness({ source: lib, http: 'real' });
     try {
       assert.equal(await h.bindings.sourceScript('libA()'), `A${createHash('md5').update('b').digest('hex').slice(8, 24)}`);
       assert.equal(await h.bindings.sourceScript('libA()'), await h.bindings.sourceScript('libA()'));
@@ -138,7 +138,7 @@ test('jsLib as a JSON map of URLs: fetched once and joined; a failed download fa
       h.dispose();
     }
     const broken: BookSource = { ...lib, bookSourceUrl: `${base}#broken`, jsLib: JSON.stringify({ a: `${base}/a.js`, x: `${base}/missing.js` }) };
-    const h2 = harness({ source: broken, http: plainHttp(broken) });
+    const h2 = harness({ source: broken, http: 'real' });
     try {
       await assert.rejects(h2.bindings.sourceScript('1'), {
         code: 'HELPER_FAILED',

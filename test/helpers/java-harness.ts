@@ -3,11 +3,14 @@
 import { QuickJsEngine } from '../../src/sources/js/index.js';
 import { javaBindings, type JavaBindingsOptions, type RuleExtra } from '../../src/sources/java/index.js';
 import { RuleContext } from '../../src/sources/analyze.js';
-import type { BookSource, CookieJar, EngineHost, SourceHttp, StrResponse } from '../../src/sources/engine/types.js';
+import type { BookSource, CookieJar, EngineHost, SourceHttp } from '../../src/sources/engine/types.js';
+import { createSourceHttp } from '../../src/sources/http/index.js';
 
 export interface Harness {
   readonly engine: QuickJsEngine;
   readonly cache: Map<string, string>;
+  /** The cookies table's rows by domain. */
+  readonly cookies: Map<string, string>;
   readonly jarCalls: string[];
   readonly logs: string[];
   readonly bindings: ReturnType<typeof javaBindings>;
@@ -46,24 +49,51 @@ export function recordingJar(calls: string[]): CookieJar {
   };
 }
 
-export function harness(options: { source?: BookSource; http?: (jar: CookieJar) => SourceHttp; java?: JavaBindingsOptions } = {}): Harness {
+/** The store's cookies table as a map by domain (`set` merges `k=v` pairs, as the seam says). */
+function cookieRows(rows: Map<string, string>): EngineHost['storage']['cookies'] {
+  const merge = (old: string, add: string) => {
+    const m = new Map<string, string>();
+    for (const part of `${old};${add}`.split(';')) {
+      const at = part.indexOf('=');
+      if (at > 0) m.set(part.slice(0, at).trim(), part.slice(at + 1).trim());
+    }
+    return [...m].map(([k, v]) => `${k}=${v}`).join('; ');
+  };
+  return {
+    get: (d) => rows.get(d),
+    set: (d, c) => rows.set(d, merge(rows.get(d) ?? '', c)),
+    replace: (d, c) => void rows.set(d, c),
+    delete: (d) => rows.delete(d),
+  };
+}
+
+/**
+ * `http: 'real'` runs the HTTP client (createSourceHttp) made with this composition's urlScript,
+ * private addresses allowed for the fixture site; the default refuses every request.
+ */
+export function harness(options: { source?: BookSource; http?: 'real'; java?: JavaBindingsOptions } = {}): Harness {
   const engine = new QuickJsEngine({ lanes: 1 });
   const cache = new Map<string, string>();
+  const cookies = new Map<string, string>();
   const jarCalls: string[] = [];
   const logs: string[] = [];
-  const jar = recordingJar(jarCalls);
   const host: EngineHost = {
     storage: {
-      cookies: { get: () => undefined, set: () => undefined, replace: () => undefined, delete: () => undefined },
+      cookies: cookieRows(cookies),
       cache: { get: (k) => cache.get(k), put: (k, v) => cache.set(k, v ?? ''), delete: (k) => cache.delete(k) },
     },
+    allowPrivateHosts: true,
+    timeoutMs: 5_000,
     log: (line) => logs.push(line),
   };
-  const http = (options.http ?? noHttp)(jar);
-  const bindings = javaBindings(engine, options.source ?? SOURCE, http, host, options.java);
+  const source = options.source ?? SOURCE;
+  let http: SourceHttp = noHttp(recordingJar(jarCalls));
+  const bindings = javaBindings(engine, source, () => http, host, options.java);
+  if (options.http === 'real') http = createSourceHttp(source, host, bindings.urlScript);
   return {
     engine,
     cache,
+    cookies,
     jarCalls,
     logs,
     bindings,
@@ -73,36 +103,5 @@ export function harness(options: { source?: BookSource; http?: (jar: CookieJar) 
       return ctx;
     },
     dispose: () => engine.dispose(),
-  };
-}
-
-/**
- * A bare SourceHttp over the host's fetch, standing in for the HTTP client: a URL rule is taken as
- * a plain URL resolved against the source URL, with the source's JSON header; `direct` does not
- * follow redirects.
- */
-export function plainHttp(source: BookSource) {
-  return (jar: CookieJar): SourceHttp => {
-    const headers = source.header ? (JSON.parse(source.header) as Record<string, string>) : {};
-    const answer = async (res: Response, requestUrl: string): Promise<StrResponse> => ({
-      url: res.url || requestUrl,
-      requestUrl,
-      code: res.status,
-      headers: res.headers,
-      body: await res.text(),
-    });
-    return {
-      cookies: jar,
-      fetch: async (rule) => {
-        const url = new URL(rule, source.bookSourceUrl).href;
-        const res = await fetch(url, { headers });
-        if (res.status === 404) throw new Error(`HTTP 404 for ${url}`);
-        return answer(res, url);
-      },
-      request: async () => {
-        throw new Error('not used');
-      },
-      direct: async (method, url, body, given) => answer(await fetch(url, { method, body, headers: { ...headers, ...given }, redirect: 'manual' }), url),
-    };
   };
 }

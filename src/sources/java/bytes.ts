@@ -1,6 +1,7 @@
 // Bytes as the app hands them to scripts (Java byte[]: signed, -128..127, here plain arrays of
-// numbers) and text in a Java charset: UTF-8 and the single-byte and UTF-16 forms directly, the
-// double-byte Chinese, Japanese and Korean ones by inverting the host's TextDecoder.
+// numbers) and text in a Java charset: the HTTP client's charset tables, with Java's own reading
+// of ISO-8859-1, US-ASCII and UTF-16 where the WHATWG labels differ.
+import { decodeText as decodeCharset, encodeText as encodeCharset } from '../http/charset.js';
 import { HelperError } from './errors.js';
 
 /** A Java byte[] as scripts see it: signed numbers. */
@@ -18,37 +19,14 @@ export function fromScriptBytes(value: unknown, helper: string): Uint8Array {
   throw new HelperError(helper, `expected a byte array, got ${value === null ? 'null' : typeof value}`);
 }
 
-/** Java's canonical spelling of the charsets scripts name (Charset.forName is case-insensitive). */
-function canonical(name: string): string {
+/** Java's names that the WHATWG labels read otherwise: ISO-8859-1 and US-ASCII are not windows-1252 in Java, UTF-16 is big-endian. */
+function javaOnly(name: string): 'latin1' | 'ascii' | 'utf-16' | undefined {
   const n = name.trim().toLowerCase().replace(/_/g, '-');
-  if (n === 'utf8') return 'utf-8';
-  if (n === 'iso8859-1' || n === 'latin1' || n === 'iso-latin-1') return 'iso-8859-1';
-  if (n === 'ascii' || n === 'us-ascii') return 'us-ascii';
-  if (n === 'cp936' || n === 'x-gbk') return 'gbk';
-  if (n === 'sjis' || n === 'shift-jis') return 'shift_jis';
-  return n;
+  if (n === 'iso-8859-1' || n === 'iso8859-1' || n === 'latin1' || n === 'iso-latin-1') return 'latin1';
+  if (n === 'us-ascii' || n === 'ascii') return 'ascii';
+  if (n === 'utf-16') return 'utf-16';
+  return undefined;
 }
-
-const encoder = new TextEncoder();
-const tables = new Map<string, Map<string, number>>();
-
-/** Character → double-byte code for a charset the host decodes, built once from TextDecoder. */
-function doubleByteTable(label: string): Map<string, number> {
-  let table = tables.get(label);
-  if (table) return table;
-  table = new Map();
-  const decoder = new TextDecoder(label);
-  for (let lead = 0x81; lead <= 0xfe; lead++) {
-    for (let trail = 0x40; trail <= 0xfe; trail++) {
-      const ch = decoder.decode(new Uint8Array([lead, trail]));
-      if (ch.length === 1 && ch !== '\ufffd' && !table.has(ch)) table.set(ch, (lead << 8) | trail);
-    }
-  }
-  tables.set(label, table);
-  return table;
-}
-
-const DOUBLE_BYTE = new Set(['gbk', 'gb2312', 'gb18030', 'big5', 'shift_jis', 'euc-kr', 'euc-jp']);
 
 function unsupported(helper: string, name: string): HelperError {
   return new HelperError(helper, `unsupported charset ${JSON.stringify(name)}`);
@@ -56,50 +34,37 @@ function unsupported(helper: string, name: string): HelperError {
 
 /** `String.getBytes(charset)`: a character the charset lacks becomes `?`, as Java's encoder does. */
 export function encodeText(text: string, charset: string, helper: string): Uint8Array {
-  const cs = canonical(charset);
-  if (cs === 'utf-8') return encoder.encode(text);
-  if (cs === 'iso-8859-1' || cs === 'us-ascii') {
-    const max = cs === 'us-ascii' ? 0x7f : 0xff;
+  const java = javaOnly(charset);
+  if (java === 'latin1' || java === 'ascii') {
+    const max = java === 'ascii' ? 0x7f : 0xff;
     return Uint8Array.from(text, (ch) => {
       const c = ch.codePointAt(0)!;
       return c <= max ? c : 0x3f;
     });
   }
-  if (cs === 'utf-16' || cs === 'utf-16be' || cs === 'utf-16le') {
-    const le = cs === 'utf-16le';
-    const out: number[] = cs === 'utf-16' ? [0xfe, 0xff] : []; // Java's UTF-16 writes a big-endian BOM
-    for (let i = 0; i < text.length; i++) {
-      const u = text.charCodeAt(i);
-      if (le) out.push(u & 0xff, u >> 8);
-      else out.push(u >> 8, u & 0xff);
-    }
-    return Uint8Array.from(out);
+  if (java === 'utf-16') {
+    const be = encodeCharset(text, 'utf-16be')!;
+    const out = new Uint8Array(be.length + 2);
+    out.set([0xfe, 0xff]); // Java's UTF-16 encoder writes a big-endian byte order mark
+    out.set(be, 2);
+    return out;
   }
-  if (!DOUBLE_BYTE.has(cs)) throw unsupported(helper, charset);
-  const table = doubleByteTable(cs);
-  const out: number[] = [];
-  for (const ch of text) {
-    const c = ch.codePointAt(0)!;
-    const code = c < 0x80 ? c : table.get(ch);
-    if (code === undefined) out.push(0x3f);
-    else if (code < 0x100) out.push(code);
-    else out.push(code >> 8, code & 0xff);
-  }
-  return Uint8Array.from(out);
+  const bytes = encodeCharset(text, charset);
+  if (!bytes) throw unsupported(helper, charset);
+  return bytes;
 }
 
 /** `new String(bytes, charset)`: malformed input becomes U+FFFD, as Java's decoder replaces it. */
 export function decodeText(bytes: Uint8Array, charset: string, helper: string): string {
-  const cs = canonical(charset);
-  if (cs === 'us-ascii') return Array.from(bytes, (b) => (b < 0x80 ? String.fromCharCode(b) : '\ufffd')).join('');
-  if (cs === 'iso-8859-1') return latin1(bytes);
-  try {
-    return new TextDecoder(cs).decode(bytes);
-  } catch {
-    throw unsupported(helper, charset);
-  }
+  const java = javaOnly(charset);
+  if (java === 'ascii') return Array.from(bytes, (b) => (b < 0x80 ? String.fromCharCode(b) : '\ufffd')).join('');
+  if (java === 'latin1') return latin1(bytes);
+  const text = decodeCharset(bytes, java === 'utf-16' ? 'utf-16be' : charset);
+  if (text === undefined) throw unsupported(helper, charset);
+  return java === 'utf-16' && text.startsWith('\ufeff') ? text.slice(1) : text;
 }
 
+const encoder = new TextEncoder();
 export const utf8 = (text: string): Uint8Array => encoder.encode(text);
 export const fromUtf8 = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 

@@ -95,6 +95,7 @@ export function netHelpers(net: NetContext): Record<string, Helper> {
     if (!p) {
       p = http.fetch(url, net.vars()).then(
         (r) => {
+          if (r.code >= 400) throw new HelperError(helper, `${url}: could not fetch (HTTP ${r.code})`);
           if (r.body.trim() === '') throw new HelperError(helper, `${url}: the content is empty`);
           return r.body;
         },

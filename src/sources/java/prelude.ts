@@ -357,7 +357,8 @@ const SCRIPT = String.raw`
   var importClass = refuse('importClass');
   var importPackage = refuse('importPackage');
 
-  /* Per call: the bindings given as host values take their Java shapes. */
+  /* Per call: the bindings given as host values take their Java shapes; a URL's own fields go on java. */
+  var urlKeys = [];
   function prepare() {
     if (g.result !== undefined) g.result = out(g.result);
     if (g.src !== undefined) g.src = out(g.src);
@@ -368,8 +369,10 @@ const SCRIPT = String.raw`
         hide(o, 'putVariable', function (k, v) { return host(name + '.putVariable', [k, v]); });
       }
     });
+    urlKeys.forEach(function (k) { delete java[k]; });
     var bits = g.__legadoUrl;
-    if (bits && typeof bits === 'object') Object.keys(bits).forEach(function (k) { java[k] = bits[k]; });
+    urlKeys = bits && typeof bits === 'object' ? Object.keys(bits) : [];
+    urlKeys.forEach(function (k) { java[k] = bits[k]; });
   }
 
   g.java = java; g.source = source; g.cookie = cookie; g.cache = cache; g.org = org; g.Packages = Packages;

@@ -150,12 +150,32 @@ const isJsonObject = (s: string): boolean => {
   }
 };
 
-export function javaBindings(engine: JsEngine, source: BookSource, http: SourceHttp, host: EngineHost, options: JavaBindingsOptions = {}): JavaBindings {
+/**
+ * `http` may be given as a function: the HTTP client is made with this composition's urlScript
+ * (`createSourceHttp(source, host, bindings.urlScript)`), so each needs the other.
+ */
+export function javaBindings(
+  engine: JsEngine,
+  source: BookSource,
+  httpGiven: SourceHttp | (() => SourceHttp),
+  host: EngineHost,
+  options: JavaBindingsOptions = {},
+): JavaBindings {
   const name = source.bookSourceName || source.bookSourceUrl;
   const log = (line: string) => host.log?.(line);
+  const httpOf = typeof httpGiven === 'function' ? httpGiven : () => httpGiven;
+  const jarOf = () => httpOf().cookies;
+  const http: SourceHttp = {
+    fetch: (rule, vars) => httpOf().fetch(rule, vars),
+    request: (rule, vars) => httpOf().request(rule, vars),
+    direct: (method, url, body, headers) => httpOf().direct(method, url, body, headers),
+    get cookies() {
+      return jarOf();
+    },
+  };
   const codec = codecHelpers(options);
-  const sourceMethods = sourceApi(source, host.storage, http.cookies, options);
-  const cookie = cookieApi(http.cookies);
+  const sourceMethods = sourceApi(source, host.storage, jarOf, options);
+  const cookie = cookieApi(jarOf);
   const cache = cacheApi(host);
   let current: Call | undefined; // the call whose helpers are running (calls of a source run one at a time in its sandbox)
   const net = netHelpers({ http, vars: () => urlVars(current), log });
@@ -168,7 +188,7 @@ export function javaBindings(engine: JsEngine, source: BookSource, http: SourceH
   const java: Record<string, Helper> = {
     ...codec,
     ...net,
-    getCookie: (tag, key) => (key === undefined || key === null ? http.cookies.getCookie(text(tag)) : http.cookies.getKey(text(tag), text(key))),
+    getCookie: (tag, key) => (key === undefined || key === null ? jarOf().getCookie(text(tag)) : jarOf().getKey(text(tag), text(key))),
     log: (msg) => {
       log(text(msg));
       return msg;
@@ -314,13 +334,15 @@ export function javaBindings(engine: JsEngine, source: BookSource, http: SourceH
     const parts: string[] = [];
     for (const url of Object.values(JSON.parse(lib) as Record<string, unknown>)) {
       if (typeof url !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) continue; // the app evaluates only absolute URLs
-      let body: string;
+      let answer: StrResponse;
       try {
-        body = (await http.fetch(url)).body;
+        answer = await http.fetch(url);
       } catch (e) {
         throw new HelperError('source.jsLib', `could not fetch ${url} (${e instanceof Error ? e.message : String(e)})`, { source: name, rule: 'jsLib' });
       }
-      parts.push(body);
+      // The app would evaluate an error page as script; a 4xx/5xx is a failed download here.
+      if (answer.code >= 400) throw new HelperError('source.jsLib', `could not fetch ${url} (HTTP ${answer.code})`, { source: name, rule: 'jsLib' });
+      parts.push(answer.body);
     }
     return parts.join('\n');
   }
@@ -363,14 +385,23 @@ export function javaBindings(engine: JsEngine, source: BookSource, http: SourceH
   });
 
   const urlScript: UrlScript = async (code, bindings, rule) => {
-    const { java: bits, variables, source: _s, cookie: _c, cache: _ca, book, chapter, result, ...rest } = bindings as Record<string, unknown>;
+    const { java: bits, variables, source: _s, cookie: _c, cache: _ca, book, chapter, result, headerMap, ...rest } = bindings as Record<string, unknown>;
     const store = variables && typeof (variables as VariableStore).get === 'function' ? (variables as VariableStore) : undefined;
     const extra: RuleExtra = { ...(book ? { book: book as Book } : {}), ...(chapter ? { chapter: chapter as Partial<WebChapter> } : {}) };
     const call = newCall(rule, undefined, extra, store);
     const urlBits = bits && typeof bits === 'object' ? Object.fromEntries(Object.entries(bits).filter(([, v]) => typeof v !== 'function')) : undefined;
+    // the `js` option's headers: `java.headerMap.put(k, v)` as in the app (and `headerMap` itself)
+    const onJava = headerMap ? { ...urlBits, headerMap } : urlBits;
     const out = await run(
       code,
-      { ...rest, book: plainBook(extra.book), chapter: extra.chapter, result: toScript(result, call.nodes), ...(urlBits ? { __legadoUrl: urlBits } : {}) },
+      {
+        ...rest,
+        ...(headerMap ? { headerMap } : {}),
+        book: plainBook(extra.book),
+        chapter: extra.chapter,
+        result: toScript(result, call.nodes),
+        ...(onJava ? { __legadoUrl: onJava } : {}),
+      },
       call,
     );
     if (urlBits && bits && typeof bits === 'object') {

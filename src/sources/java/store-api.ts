@@ -50,7 +50,7 @@ export interface SourceApiOptions {
 }
 
 /** `source.*` methods beyond the java helpers. `get`/`put` with two arguments are HTTP (`get(url, headers)`): the caller routes those. */
-export function sourceApi(source: BookSource, storage: EngineStorage, jar: CookieJar, options: SourceApiOptions): Record<string, Helper> {
+export function sourceApi(source: BookSource, storage: EngineStorage, jarOf: () => CookieJar, options: SourceApiOptions): Record<string, Helper> {
   const key = source.bookSourceUrl;
   const vars = sourceVariables(source, storage);
   const deviceId = options.deviceId ?? DEFAULT_DEVICE_ID;
@@ -86,12 +86,12 @@ export function sourceApi(source: BookSource, storage: EngineStorage, jar: Cooki
       const value = text(header);
       const map = jsonMap(value);
       const cookie = map?.Cookie ?? map?.cookie;
-      if (cookie) jar.setCookie(key, cookie); // the app's CookieStore.replaceCookie merges: the jar's setCookie
+      if (cookie) jarOf().replaceCookie(key, cookie); // CookieStore.replaceCookie: merged into what is kept
       storage.cache.put(`loginHeader_${key}`, value);
     },
     removeLoginHeader: () => {
       storage.cache.delete(`loginHeader_${key}`);
-      jar.removeCookie(key);
+      jarOf().removeCookie(key);
     },
     getLoginInfo: () => loginInfo(),
     getLoginInfoMap: () => {
@@ -121,16 +121,16 @@ export function sourceApi(source: BookSource, storage: EngineStorage, jar: Cooki
 }
 
 /** `cookie.*`: the source's jar (CookieJar seam). */
-export function cookieApi(jar: CookieJar): Record<string, Helper> {
+export function cookieApi(jarOf: () => CookieJar): Record<string, Helper> {
   return {
-    getCookie: (url) => jar.getCookie(text(url)),
-    getKey: (url, k) => jar.getKey(text(url), text(k)),
-    setCookie: (url, c) => jar.setCookie(text(url), text(c)),
+    getCookie: (url) => jarOf().getCookie(text(url)),
+    getKey: (url, k) => jarOf().getKey(text(url), text(k)),
+    setCookie: (url, c) => jarOf().setCookie(text(url), text(c)),
     replaceCookie: (url, c) => {
       if (text(url) === '' || text(c) === '') return; // as the app's: nothing to do
-      jar.replaceCookie(text(url), text(c));
+      jarOf().replaceCookie(text(url), text(c));
     },
-    removeCookie: (url) => jar.removeCookie(text(url)),
+    removeCookie: (url) => jarOf().removeCookie(text(url)),
   };
 }
 
