@@ -64,7 +64,8 @@ export type ErrorCode =
   | 'FETCH_FAILED'
   | 'SCRIPT_TIMEOUT'
   | 'SCRIPT_MEMORY'
-  | 'SCRIPT_ERROR';
+  | 'SCRIPT_ERROR'
+  | 'CHECK_TIMEOUT';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;

@@ -49,7 +49,7 @@ export function scriptPieces(text: string): string[] {
   const out: string[] = [];
   const lower = text.toLowerCase();
   let rest = text;
-  let at = lower.indexOf('@js:');
+  const at = lower.indexOf('@js:');
   if (at >= 0) {
     out.push(text.slice(at + 4));
     rest = text.slice(0, at);
