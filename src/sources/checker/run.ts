@@ -3,7 +3,7 @@
 // explore's first entry with a URL, then its first hit's the same way; the steps the settings
 // leave on; all within one time limit. What it found is a CheckOutcome (marks.ts turns it into
 // the row's columns); nothing here writes.
-import type { SearchBook, SourceFlows } from '../engine/types.js';
+import type { EngineHost, SearchBook, SourceFlows } from '../engine/types.js';
 import { CheckTimeoutError } from './errors.js';
 import { asBook, readableChapters } from './hit.js';
 import type { CheckBookOf, CheckEnd, CheckOutcome, CheckStep } from './marks.js';
@@ -152,10 +152,7 @@ export async function checkSource(open: (signal: AbortSignal) => SourceFlows, op
   };
 
   type Ended = { kind: 'work' } | { kind: 'error'; error: unknown } | { kind: 'timeout' } | { kind: 'cancelled' };
-  const running = work().then(
-    (): Ended => ({ kind: 'work' }),
-    (error: unknown): Ended => ({ kind: 'error', error }),
-  );
+  // The limit first: a cancel that comes while the work starts (synchronously) is heard.
   const limit = new Promise<Ended>((resolve) => {
     timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
     if (options.signal) {
@@ -163,6 +160,10 @@ export async function checkSource(open: (signal: AbortSignal) => SourceFlows, op
       options.signal.addEventListener('abort', onCancel, { once: true });
     }
   });
+  const running = work().then(
+    (): Ended => ({ kind: 'work' }),
+    (error: unknown): Ended => ({ kind: 'error', error }),
+  );
   const ended = await Promise.race([running, limit]);
   clearTimeout(timer);
   if (onCancel) options.signal?.removeEventListener('abort', onCancel);
@@ -182,4 +183,13 @@ export async function checkSource(open: (signal: AbortSignal) => SourceFlows, op
     const e = new CheckTimeoutError(flows?.source.bookSourceName ?? '', flows?.source.bookSourceUrl ?? '', timeoutMs);
     return finish({ end: 'failed', kind: 'timeout', message: e.message }, e);
   }
+}
+
+/** The host with its fetches tied to `signal` too (a check's time limit or cancel ends them). */
+export function hostWithSignal(host: EngineHost, signal: AbortSignal): EngineHost {
+  const fetch = host.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  return {
+    ...host,
+    fetch: (url, init, rules) => fetch(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, signal]) : signal }, rules),
+  };
 }
