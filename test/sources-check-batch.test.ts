@@ -83,14 +83,21 @@ test('each source is checked and marked on its row; one that needs a browser is 
       searchUrl: '/s',
       ruleContent: JSON.stringify({ content: 'id.c@html', webJs: 'document.body.innerHTML' }),
     },
+    { bookSourceUrl: 'https://d.example', bookSourceGroup: '验证码', searchUrl: '/s' },
   ]);
   const store = openStore(path) as Store<62>;
   let results: SourceCheckResult[];
   try {
     const rows = store.tables.book_sources.select('ORDER BY bookSourceUrl') as unknown as Record<string, unknown>[];
+    const unsupported = Object.assign(new Error('java.getVerificationCode needs the app'), { code: 'HELPER_UNSUPPORTED' });
     results = await checkRows(
       rows,
-      options(store, (s) => ({ search: async () => (s.bookSourceUrl.includes('a.') ? [hit(s.bookSourceUrl)] : []) })),
+      options(store, (s) => ({
+        search: async () => {
+          if (s.bookSourceUrl.includes('d.')) throw unsupported;
+          return s.bookSourceUrl.includes('a.') ? [hit(s.bookSourceUrl)] : [];
+        },
+      })),
     );
   } finally {
     store.close();
@@ -101,10 +108,14 @@ test('each source is checked and marked on its row; one that needs a browser is 
       ['https://a.example', 'ok'],
       ['https://b.example', 'failed'],
       ['https://c.example', 'skipped'],
+      ['https://d.example', 'skipped'],
     ],
   );
   assert.match(results[2]!.skipped!, /needs a browser/);
-  const [a, b, c] = rawRows(path);
+  // A helper this engine lacks, met while running: not judged either.
+  assert.match(results[3]!.skipped!, /getVerificationCode needs the app: not run here/);
+  const [a, b, c, d] = rawRows(path);
+  assert.deepEqual([d!.g, d!.c, d!.t], ['验证码', null, 180000]);
   assert.deepEqual([a!.g, a!.c], ['精品', null]);
   assert.ok(a!.t < 180_000);
   assert.deepEqual([b!.g, b!.c], ['优,搜索失效', '// Error: 搜索失效']);

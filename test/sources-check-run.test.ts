@@ -174,7 +174,7 @@ test('an empty TOC or empty text marks the book and the check goes on to explore
 });
 
 test('errors are filed as the app files them: scripts js, a source lacking a field quiet, the rest the site', () => {
-  for (const c of ['SCRIPT_TIMEOUT', 'SCRIPT_MEMORY', 'SCRIPT_ERROR', 'JS_UNAVAILABLE']) assert.equal(failureKind(typed(c)), 'js', c);
+  for (const c of ['SCRIPT_TIMEOUT', 'SCRIPT_MEMORY', 'SCRIPT_ERROR', 'JS_UNAVAILABLE', 'HELPER_FAILED']) assert.equal(failureKind(typed(c)), 'js', c);
   assert.equal(failureKind(typed('SOURCE_INCOMPLETE')), 'quiet');
   for (const c of ['FETCH_FAILED', 'FETCH_TIMEOUT', 'ADDRESS_REFUSED', 'BAD_RULE', 'SOURCE_FAILED']) assert.equal(failureKind(typed(c)), 'site', c);
   assert.equal(failureKind(new TypeError('x')), 'site');

@@ -60,6 +60,9 @@ export async function checkRow(row: Readonly<Record<string, unknown>>, options: 
   if (needs.unsupported) return { url, name, status: 'skipped', needs, skipped: REASONS[needs.unsupported] };
   const run = await checkSource((signal) => options.open(source, signal), options);
   const base = { url, name, needs, run, ...(run.error !== undefined ? { error: run.error } : {}) };
+  // A helper this engine does not have (a browser, the login screen...): the app would have run it.
+  if ((run.error as { code?: unknown } | undefined)?.code === 'HELPER_UNSUPPORTED')
+    return { ...base, status: 'skipped', skipped: `${run.error instanceof Error ? run.error.message : String(run.error)}: not run here` };
   const before = options.current(url);
   if (!before) return { ...base, status: 'skipped', skipped: 'no longer in the store' };
   const verdict = checkVerdict(before, run.outcome, options.timeoutMs ?? CHECK_TIMEOUT_MS);

@@ -58,7 +58,7 @@ export function checkKeyword(flows: Pick<SourceFlows, 'source'>, fallback: strin
   return own && own.trim() !== '' ? own : fallback;
 }
 
-const SCRIPT_CODES = new Set(['SCRIPT_TIMEOUT', 'SCRIPT_MEMORY', 'SCRIPT_ERROR', 'JS_UNAVAILABLE']);
+const SCRIPT_CODES = new Set(['SCRIPT_TIMEOUT', 'SCRIPT_MEMORY', 'SCRIPT_ERROR', 'JS_UNAVAILABLE', 'HELPER_FAILED']);
 /** The app's NoStackTraceException kinds: no group, only the comment (搜索url不能为空, 下载链接为空). */
 const QUIET_CODES = new Set(['SOURCE_INCOMPLETE']);
 
