@@ -161,7 +161,7 @@ export function registerSourcesCheck(sources: Command, io: CliRun): void {
             onResult: (r) => {
               done++;
               bar.update(done, rows.length, done, r.name);
-              if (flags.json) io.stdout.write(`${toJson(resultJson(r))}\n`);
+              if (flags.json) io.stdout.write(`${toJson(resultJson(r), false)}\n`);
             },
           });
           bar.stop();
@@ -201,7 +201,7 @@ export function registerSourcesCheck(sources: Command, io: CliRun): void {
         const r = await debugSource(
           (log) => engine.open(source, undefined, log),
           key,
-          (line) => io.stdout.write(flags.json ? `${toJson(line)}\n` : `${line.text.split('\n').map(printable).join('\n')}\n`),
+          (line) => io.stdout.write(flags.json ? `${toJson(line, false)}\n` : `${line.text.split('\n').map(printable).join('\n')}\n`),
           { now: Date.now },
         );
         if (!r.ok) io.exitCode = 1;
