@@ -64,7 +64,11 @@ export type ErrorCode =
   | 'FETCH_FAILED'
   | 'SCRIPT_TIMEOUT'
   | 'SCRIPT_MEMORY'
-  | 'SCRIPT_ERROR';
+  | 'SCRIPT_ERROR'
+  | 'TOC_EMPTY'
+  | 'CONTENT_EMPTY'
+  | 'SOURCE_INCOMPLETE'
+  | 'SOURCE_FAILED';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;
