@@ -2,15 +2,17 @@
 // (name and bookSourceUrl), the rule or field concerned (`ruleToc.chapterList`) and, where there
 // is one, the page; the app's own message (目录为空, 内容为空) is kept in the text.
 import { LegadoStoreError, type ErrorCode } from '../../errors.js';
-import { printableUrl } from '../../net/errors.js';
 
 export interface SourceName {
   readonly bookSourceName: string;
   readonly bookSourceUrl: string;
 }
 
+/** A URL as written, less a `user:password@` it may carry. */
+const printable = (url: string): string => url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@?#]*@/i, '$1');
+
 const where = (source: SourceName, rule: string, page: string | undefined): string =>
-  `source ${JSON.stringify(source.bookSourceName)} (${printableUrl(source.bookSourceUrl)}): ${rule}${page ? ` at ${printableUrl(page)}` : ''}`;
+  `source ${JSON.stringify(source.bookSourceName)} (${printable(source.bookSourceUrl)}): ${rule}${page ? ` at ${printable(page)}` : ''}`;
 
 /** Base of the flows' errors: which source, which rule, which page. */
 export class SourceFlowError extends LegadoStoreError {
