@@ -57,6 +57,7 @@ export type ErrorCode =
   | 'RULE_THREAD_FAILED'
   | 'BAD_RULE'
   | 'JS_UNAVAILABLE'
+  | 'BAD_URL_RULE'
   | 'ADDRESS_REFUSED'
   | 'TOO_MANY_REDIRECTS'
   | 'BODY_TOO_LARGE'

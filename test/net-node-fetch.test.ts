@@ -138,3 +138,25 @@ test('a redirect loop, a body past the cap and a slow site end within their limi
   assert.ok(closed instanceof FetchFailedError && /ECONNREFUSED/.test(closed.message), String(closed));
   A.hits.length = 0;
 });
+
+test("redirect 'manual' gives the 3xx answer back unfollowed; onAnswer sees every hop", async () => {
+  const policy = onNode({ reachableHosts: [`127.0.0.1:${A.port}`] });
+  const manual = await fetchWithPolicy(`${A.origin}/to-self`, {}, { ...policy, redirect: 'manual' });
+  assert.equal(manual.status, 302);
+  assert.equal(manual.headers.get('location'), '/c.png');
+  assert.equal(manual.url, `${A.origin}/to-self`);
+  assert.deepEqual(A.hits, ['/to-self']);
+  // A manual answer pointing at a refused address is given back too: nothing goes there.
+  const away = await fetchWithPolicy(`${A.origin}/to?${encodeURIComponent('http://10.0.0.1/x')}`, {}, { ...policy, redirect: 'manual' });
+  assert.equal(away.headers.get('location'), 'http://10.0.0.1/x');
+  A.hits.length = 0;
+  const seen: string[] = [];
+  const followed = await fetchWithPolicy(
+    `${A.origin}/to-self`,
+    {},
+    { ...policy, onAnswer: (url, headers) => seen.push(`${new URL(url).pathname} ${headers.get('location') ?? '-'}`) },
+  );
+  assert.deepEqual(followed.bytes, PNG);
+  assert.deepEqual(seen, ['/to-self /c.png', '/c.png -']);
+  A.hits.length = 0;
+});
