@@ -5,9 +5,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureSite } from './helpers/fixture-site/node.js';
 import { fixtureSources, pagesOf, type Book } from './helpers/fixture-site/index.js';
-import { bookFlows } from '../src/sources/book/index.js';
-import { parseBookSource } from '../src/sources/engine/source.js';
-import { standIn } from './helpers/source-http-stand-in.js';
+import { openSource } from '../src/sources/engine/session.js';
+import { fixtureHost } from './helpers/source-flows.js';
 
 const SEED = 20261207;
 const running = await startFixtureSite(SEED);
@@ -18,8 +17,7 @@ const f = fixtureSources(base, SEED).find((x) => x.id === 'paged')!;
 
 test('search, book info, TOC and content print the app’s debug lines in the app’s order', async () => {
   const lines: string[] = [];
-  const source = parseBookSource(f.source);
-  const flows = bookFlows({ source, http: standIn(source), now: () => 0, log: (l) => void lines.push(l) });
+  const flows = openSource(f.source, fixtureHost({ log: (l) => void lines.push(l) }));
   const key = m.keywords.one;
   const b: Book = m.books.find((x) => x.name === key)!;
   const bookUrl = `${base}/paged/book/${b.id}.html`;

@@ -5,10 +5,11 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureSite } from './helpers/fixture-site/node.js';
 import { fixtureSources, type BookSourceJson } from './helpers/fixture-site/index.js';
-import { bookFlows, ContentEmptyError, SourceFlowError, SourceIncompleteError, SourceStepError, TocEmptyError } from '../src/sources/book/index.js';
+import { ContentEmptyError, SourceFlowError, SourceIncompleteError, SourceStepError, TocEmptyError } from '../src/sources/book/index.js';
+import { openSource } from '../src/sources/engine/session.js';
 import { parseBookSource } from '../src/sources/engine/source.js';
 import type { SourceFlows } from '../src/sources/engine/types.js';
-import { standIn } from './helpers/source-http-stand-in.js';
+import { fixtureHost } from './helpers/source-flows.js';
 
 const SEED = 20261207;
 const running = await startFixtureSite(SEED);
@@ -17,9 +18,10 @@ const m = running.site.model;
 const paged = fixtureSources(running.url, SEED).find((x) => x.id === 'paged')!.source;
 const api = fixtureSources(running.url, SEED).find((x) => x.id === 'api')!.source;
 
+const host = fixtureHost();
+
 function flowsOf(json: BookSourceJson): SourceFlows {
-  const source = parseBookSource(json);
-  return bookFlows({ source, http: standIn(source), now: () => 0, log: () => {} });
+  return openSource(json, host);
 }
 
 const with_ = (s: BookSourceJson, part: keyof BookSourceJson, rules: Record<string, string>): BookSourceJson => ({

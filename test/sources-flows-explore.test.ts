@@ -5,10 +5,9 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureSite } from './helpers/fixture-site/node.js';
 import { expectedExplore, fixtureSources, type BookFields, type BookSourceJson } from './helpers/fixture-site/index.js';
-import { bookFlows } from '../src/sources/book/index.js';
-import { parseBookSource } from '../src/sources/engine/source.js';
+import { openSource } from '../src/sources/engine/session.js';
 import type { SourceFlows } from '../src/sources/engine/types.js';
-import { standIn } from './helpers/source-http-stand-in.js';
+import { fixtureHost } from './helpers/source-flows.js';
 
 const SEED = 20261207;
 const running = await startFixtureSite(SEED);
@@ -17,9 +16,10 @@ const m = running.site.model;
 const all = fixtureSources(running.url, SEED);
 const KINDS = ['玄幻', '仙侠', '都市', '历史', '科幻', '武侠'];
 
+const host = fixtureHost();
+
 function flowsOf(json: BookSourceJson): SourceFlows {
-  const source = parseBookSource(json);
-  return bookFlows({ source, http: standIn(source), now: () => 0, log: () => {} });
+  return openSource(json, host);
 }
 
 const shown = (hit: object, want: BookFields): Record<string, unknown> =>

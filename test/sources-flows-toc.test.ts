@@ -6,10 +6,9 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureSite } from './helpers/fixture-site/node.js';
 import { fixtureSources, type BookSourceJson, type Chapter } from './helpers/fixture-site/index.js';
-import { bookFlows } from '../src/sources/book/index.js';
-import { parseBookSource } from '../src/sources/engine/source.js';
+import { openSource } from '../src/sources/engine/session.js';
 import type { SourceFlows } from '../src/sources/engine/types.js';
-import { standIn } from './helpers/source-http-stand-in.js';
+import { fixtureHost } from './helpers/source-flows.js';
 
 const SEED = 20261207;
 const running = await startFixtureSite(SEED);
@@ -19,9 +18,10 @@ const f = fixtureSources(running.url, SEED).find((x) => x.id === 'paged')!;
 // A book with volumes and more than one TOC page.
 const book = m.books.find((b) => b.chapters.some((c) => c.isVolume) && b.chapters.length > 5)!;
 
+const host = fixtureHost();
+
 function flowsOf(json: BookSourceJson): SourceFlows {
-  const source = parseBookSource(json);
-  return bookFlows({ source, http: standIn(source), now: () => 0, log: () => {} });
+  return openSource(json, host);
 }
 
 const missing = (chapterList: string): BookSourceJson => ({ ...f.source, ruleToc: { ...f.source.ruleToc, chapterList, chapterUrl: 'class.nothing@href' } });
