@@ -4,7 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureSite } from './helpers/fixture-site/node.js';
-import { fixtureSources, type BookSourceJson } from './helpers/fixture-site/index.js';
+import { fixtureSources, safetySources, type BookSourceJson } from './helpers/fixture-site/index.js';
 import { ContentEmptyError, SourceFlowError, SourceIncompleteError, SourceStepError, TocEmptyError } from '../src/sources/book/index.js';
 import { openSource } from '../src/sources/engine/session.js';
 import { parseBookSource } from '../src/sources/engine/source.js';
@@ -111,4 +111,17 @@ test('a store row with rule columns that are not JSON: INVALID_ARGUMENT naming t
     () => parseBookSource(row),
     (e: Error & { code?: string }) => e.code === 'INVALID_ARGUMENT' && e.message.includes(paged.bookSourceName) && e.message.includes('ruleToc'),
   );
+});
+
+test('refused addresses and dead sites: the fetch error’s code, naming the source and searchUrl', async () => {
+  const port = new URL(running.url).port;
+  const guarded = { ...fixtureHost(), allowPrivateHosts: false, reachableHosts: [`127.0.0.1:${port}`] };
+  for (const s of safetySources(running.url).filter((x) => /#safety-(to-metadata|direct-private)$/.test(x.bookSourceUrl))) {
+    await assert.rejects(openSource(s, guarded).search('x'), (e) => names(e, 'ADDRESS_REFUSED', 'searchUrl', s));
+  }
+  // A port nobody listens on (a server opened, then closed).
+  const gone = await startFixtureSite(SEED);
+  const dead = fixtureSources(gone.url, SEED).find((x) => x.id === 'paged')!.source;
+  await gone.close();
+  await assert.rejects(openSource(dead, host).search('x'), (e) => names(e, 'FETCH_FAILED', 'searchUrl', dead));
 });

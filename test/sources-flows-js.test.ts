@@ -1,0 +1,89 @@
+// The flows' own scripts run in the sandbox (QuickJS) over 127.0.0.1: formatJs renames chapters
+// (`index` from 1, `title`), a JS exploreUrl gives the entries, loginCheckJs runs on each flow's
+// response, preUpdateJs before the TOC; a script that throws fails the step, named.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFixtureSite } from './helpers/fixture-site/node.js';
+import { expectedToc, fixtureSources, type BookSourceJson } from './helpers/fixture-site/index.js';
+import { openSource } from '../src/sources/engine/session.js';
+import { SourceStepError } from '../src/sources/book/index.js';
+import { QuickJsEngine } from '../src/sources/js/index.js';
+import { fixtureHost } from './helpers/source-flows.js';
+
+const SEED = 20261207;
+const running = await startFixtureSite(SEED);
+const engine = new QuickJsEngine({ lanes: 1 });
+after(async () => {
+  engine.dispose();
+  await running.close();
+});
+const m = running.site.model;
+const f = fixtureSources(running.url, SEED).find((x) => x.id === 'paged')!;
+const host = fixtureHost({ js: engine });
+const flowsOf = (s: BookSourceJson & { loginCheckJs?: string }) => openSource(s as unknown as Record<string, unknown>, host);
+const withToc = (rules: Record<string, string>): BookSourceJson => ({ ...f.source, ruleToc: { ...f.source.ruleToc, ...rules } });
+
+async function tocOf(s: BookSourceJson) {
+  const flows = flowsOf(s);
+  const [hit] = await flows.search(m.keywords.one);
+  return { flows, toc: await flows.toc(await flows.bookInfo(hit!)) };
+}
+
+test('formatJs renames every chapter with its 1-based index and title; a value-less script keeps the title', async () => {
+  const { toc } = await tocOf(withToc({ formatJs: '"第" + index + "节 " + title' }));
+  const b = m.books.find((x) => x.name === m.keywords.one)!;
+  assert.deepEqual(
+    toc.map((c) => c.title),
+    expectedToc(f, b).map((c, i) => `第${i + 1}节 ${c.title}`),
+  );
+  const kept = await tocOf(withToc({ formatJs: 'var x = 1;' }));
+  assert.deepEqual(
+    kept.toc.map((c) => c.title),
+    expectedToc(f, b).map((c) => c.title),
+  );
+});
+
+test('a formatJs that throws leaves the titles and logs the app’s line', async () => {
+  const lines: string[] = [];
+  const flows = openSource(withToc({ formatJs: 'throw new Error("boom")' }), fixtureHost({ js: engine, log: (l) => void lines.push(l) }));
+  const [hit] = await flows.search(m.keywords.one);
+  const toc = await flows.toc(await flows.bookInfo(hit!));
+  const b = m.books.find((x) => x.name === m.keywords.one)!;
+  assert.deepEqual(
+    toc.map((c) => c.title),
+    expectedToc(f, b).map((c) => c.title),
+  );
+  assert.ok(lines.some((l) => l.startsWith('格式化标题出错, ') && l.includes('boom')));
+});
+
+test('a JS exploreUrl gives the entries, as JSON or as lines', async () => {
+  const json = await flowsOf({ ...f.source, exploreUrl: '@js:JSON.stringify([{title:"甲",url:"/a"},{title:"乙",url:"/b"}])' }).exploreKinds();
+  assert.deepEqual(json, [
+    { title: '甲', url: '/a' },
+    { title: '乙', url: '/b' },
+  ]);
+  const lines = await flowsOf({ ...f.source, exploreUrl: '<js>["丙::/c", "丁::/d"].join("\\n")</js>' }).exploreKinds();
+  assert.deepEqual(lines, [
+    { title: '丙', url: '/c' },
+    { title: '丁', url: '/d' },
+  ]);
+});
+
+test('loginCheckJs runs on the response: its value stands, a throw fails the flow naming loginCheckJs', async () => {
+  const swapped = flowsOf({ ...f.source, loginCheckJs: 'result.body = result.body.replace(/class="book-item"/g, "class=\\"x\\""); result' });
+  // The list no longer matches: read as a detail page, which has no name.
+  assert.deepEqual(await swapped.search(m.keywords.one), []);
+  const kept = flowsOf({ ...f.source, loginCheckJs: 'result' });
+  assert.equal((await kept.search(m.keywords.one)).length, 1);
+  const failing = flowsOf({ ...f.source, loginCheckJs: 'throw new Error("请登录")' });
+  await assert.rejects(failing.search(m.keywords.one), (e: unknown) => e instanceof SourceStepError && e.rule === 'loginCheckJs' && /请登录/.test(e.message));
+});
+
+test('preUpdateJs runs before the TOC; a throw fails it naming ruleToc.preUpdateJs', async () => {
+  const ok = await tocOf(withToc({ preUpdateJs: 'java.put("seen", "1")' }));
+  assert.ok(ok.toc.length > 0);
+  const flows = flowsOf(withToc({ preUpdateJs: 'throw new Error("pre")' }));
+  const [hit] = await flows.search(m.keywords.one);
+  const book = await flows.bookInfo(hit!);
+  await assert.rejects(flows.toc(book), (e: unknown) => e instanceof SourceStepError && e.rule === 'ruleToc.preUpdateJs');
+});
