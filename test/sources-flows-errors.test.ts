@@ -125,3 +125,10 @@ test('refused addresses and dead sites: the fetch error’s code, naming the sou
   await gone.close();
   await assert.rejects(openSource(dead, host).search('x'), (e) => names(e, 'FETCH_FAILED', 'searchUrl', dead));
 });
+
+test('the signal given to openSource ends a slow flow: FETCH_TIMEOUT naming the source', async () => {
+  const slow = safetySources(running.url).find((x) => x.bookSourceUrl.endsWith('#safety-slow'))!;
+  // The host's own limit is far away: only the signal can end this.
+  const patient = { ...fixtureHost(), timeoutMs: 600_000 };
+  await assert.rejects(openSource(slow, patient, { signal: AbortSignal.timeout(200) }).search('x'), (e) => names(e, 'FETCH_TIMEOUT', 'searchUrl', slow));
+});

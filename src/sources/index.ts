@@ -7,7 +7,7 @@ export { listRule } from './rule.js';
 export { checkRule, type RuleCheck } from './check.js';
 export { RuleError, JsUnavailableError } from './errors.js';
 // The engine: a source's four flows over the host's fetch, sandbox and store (docs/sources.md, "Flows").
-export { openSource } from './engine/session.js';
+export { openSource, type OpenOptions } from './engine/session.js';
 export { parseBookSource } from './engine/source.js';
 export {
   chapterUrl,

@@ -5,6 +5,7 @@
 import type { RuleContext } from '../analyze.js';
 import type { SearchBook, SearchRule, StrResponse } from '../engine/types.js';
 import { translateJavaRegex } from '../../text/java-regex.js';
+import { RuleError } from '../errors.js';
 import { SourceIncompleteError, SourceStepError } from './errors.js';
 import { bookTypeOf, fetchPage, listOrder, messageOf, ruleContext, step, VarMap, VarScope, type FlowEnv } from './env.js';
 import { absolute, formatBookAuthor, formatBookName, formatHtml, formatWordCount } from './format.js';
@@ -38,7 +39,7 @@ function matchesWhole(env: FlowEnv, pattern: string, url: string): boolean {
     const t = translateJavaRegex(pattern).regex;
     rx = new RegExp(`^(?:${t.source})$`, t.flags.replace('g', ''));
   } catch (e) {
-    throw new SourceStepError(env.source, 'bookUrlPattern', url, e);
+    throw new SourceStepError(env.source, 'bookUrlPattern', url, new RuleError(pattern, e instanceof Error ? e.message : String(e)));
   }
   return rx.test(url);
 }

@@ -5,7 +5,7 @@
 import type { RuleContext } from '../analyze.js';
 import type { WebBook, WebChapter } from '../engine/types.js';
 import { ContentEmptyError } from './errors.js';
-import { fetchPage, mapInOrder, messageOf, ruleContext, step, VarMap, type VarScope, type FlowEnv } from './env.js';
+import { fetchMore, fetchPage, mapInOrder, messageOf, ruleContext, step, VarMap, type VarScope, type FlowEnv } from './env.js';
 import { absolute, formatKeepImg, indentLines, unescapeHtml } from './format.js';
 import { bookScope, draftOf, type BookDraft } from './info.js';
 import { chapterUrl } from './toc.js';
@@ -87,7 +87,7 @@ async function analyzeContent(
     while (next !== '' && !seen.includes(next)) {
       if (stop !== undefined && absolute(redirectUrl, next) === stop) break;
       seen.push(next);
-      const res = await step(env, 'ruleContent.nextContentUrl', next, () => env.http.fetch(next, { book: d, variables: scope }));
+      const res = await fetchMore(env, 'ruleContent.nextContentUrl', next, next, { book: d, variables: scope });
       const page = await contentPage(env, scope, extra, next, res.url, res.body, true, false);
       next = page.next[0] ?? '';
       pages.push(page.text);
@@ -97,7 +97,7 @@ async function analyzeContent(
   } else if (first.next.length > 1) {
     log(`◇并发解析正文,总页数:${first.next.length}`);
     const more = await mapInOrder(first.next, async (url) => {
-      const res = await step(env, 'ruleContent.nextContentUrl', url, () => env.http.fetch(url, { book: d, variables: scope }));
+      const res = await fetchMore(env, 'ruleContent.nextContentUrl', url, url, { book: d, variables: scope });
       return (await contentPage(env, scope, extra, url, res.url, res.body, false, false)).text;
     });
     pages.push(...more);

@@ -21,6 +21,8 @@ export interface FlowEnv {
   readonly log: DebugLog;
   /** `source.put`/`source.get` (caches `v_<url>_<k>`): the last place `java.get` looks. */
   readonly sourceVariables?: RuleVariables;
+  /** Ends every fetch of the flows (a check's time limit): rate-limit waits and requests. */
+  readonly signal?: AbortSignal;
 }
 
 /** A `variable` map of a book, search hit or chapter (the app's JSON map text). */
@@ -124,7 +126,7 @@ export const messageOf = (e: unknown): string => (e instanceof Error ? e.message
  * (its value replaces the response), then the redirect lines of WebBook.checkRedirect.
  */
 export async function fetchPage(env: FlowEnv, rule: string, urlRule: string, vars: UrlVars, scope: VarScope): Promise<StrResponse> {
-  let res = await step(env, rule, undefined, () => env.http.fetch(urlRule, vars));
+  let res = await fetchMore(env, rule, undefined, urlRule, vars);
   const check = env.source.loginCheckJs;
   if (check && check.trim() !== '' && env.js) res = await step(env, 'loginCheckJs', res.url, () => loginCheck(env, check, res, vars, scope));
   if (res.url !== res.requestUrl) {
@@ -133,6 +135,12 @@ export async function fetchPage(env: FlowEnv, rule: string, urlRule: string, var
     env.log(`└${res.url}`);
   }
   return res;
+}
+
+/** A fetch of a flow without loginCheckJs (a TOC's or chapter's next pages, as in the app), named on failure. */
+export function fetchMore(env: FlowEnv, rule: string, page: string | undefined, urlRule: string, vars: UrlVars): Promise<StrResponse> {
+  const withSignal = env.signal ? { ...vars, signal: env.signal } : vars;
+  return step(env, rule, page, () => env.http.fetch(urlRule, withSignal));
 }
 
 async function loginCheck(env: FlowEnv, code: string, res: StrResponse, vars: UrlVars, scope: VarScope): Promise<StrResponse> {

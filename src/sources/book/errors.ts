@@ -56,12 +56,13 @@ export class SourceIncompleteError extends SourceFlowError {
 
 /**
  * A step of a flow failed: a rule that cannot be read, a script, a fetch. It keeps the cause's
- * code (`BAD_RULE`, `SCRIPT_TIMEOUT`, `FETCH_FAILED`...) and adds the source and the rule; a
- * failure without a code of ours is `SOURCE_FAILED`.
+ * code (`BAD_RULE`, `SCRIPT_TIMEOUT`, `FETCH_FAILED`...) and adds the source and the rule; the
+ * caller's signal timing out is `FETCH_TIMEOUT`; another failure without a code of ours is `SOURCE_FAILED`.
  */
 export class SourceStepError extends SourceFlowError {
   constructor(source: SourceName, rule: string, page: string | undefined, cause: unknown) {
-    const code: ErrorCode = cause instanceof LegadoStoreError ? cause.code : 'SOURCE_FAILED';
+    const timedOut = cause instanceof Error && cause.name === 'TimeoutError';
+    const code: ErrorCode = cause instanceof LegadoStoreError ? cause.code : timedOut ? 'FETCH_TIMEOUT' : 'SOURCE_FAILED';
     super(code, source, rule, page, cause instanceof Error ? cause.message : String(cause));
     this.cause = cause;
   }

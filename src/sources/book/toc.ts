@@ -7,7 +7,7 @@
 import type { RuleContext } from '../analyze.js';
 import type { SearchBook, StrResponse, WebBook, WebChapter } from '../engine/types.js';
 import { TocEmptyError } from './errors.js';
-import { fetchPage, listOrder, mapInOrder, messageOf, ruleContext, runScript, step, VarMap, type FlowEnv } from './env.js';
+import { fetchMore, fetchPage, listOrder, mapInOrder, messageOf, ruleContext, runScript, step, VarMap, type FlowEnv } from './env.js';
 import { absoluteWithOptions, isTrue } from './format.js';
 import { bookScope, draftOf, type BookDraft } from './info.js';
 
@@ -86,7 +86,7 @@ async function analyzeToc(env: FlowEnv, d: BookDraft, baseUrl: string, redirectU
 
 function fetchNext(env: FlowEnv, d: BookDraft, url: string): Promise<StrResponse> {
   const scope = bookScope(env, d);
-  return step(env, 'ruleToc.nextTocUrl', url, () => env.http.fetch(url, { book: d, variables: scope }));
+  return fetchMore(env, 'ruleToc.nextTocUrl', url, url, { book: d, variables: scope });
 }
 
 /** `formatJs` per chapter: `index` from 1, `chapter`, `title`, `gInt`; a value renames it, a failure is logged. */

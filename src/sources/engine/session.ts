@@ -18,12 +18,17 @@ function sourceVariables(source: BookSource, host: EngineHost): RuleVariables {
   };
 }
 
+export interface OpenOptions {
+  /** Ends every fetch the flows make (a check's time limit); the flow then fails with the abort. */
+  readonly signal?: AbortSignal;
+}
+
 /**
  * The flows of a book source: a BookSource, its 3.x JSON (object or text), or the store's
  * `book_sources` row (rule columns as JSON text). Each flow fails with a typed error naming the
  * source and the rule.
  */
-export function openSource(input: BookSource | Readonly<Record<string, unknown>> | string, host: EngineHost): SourceFlows {
+export function openSource(input: BookSource | Readonly<Record<string, unknown>> | string, host: EngineHost, options: OpenOptions = {}): SourceFlows {
   const source = parseBookSource(input);
   const js = host.js;
   const jsSource: JsSource = { key: source.bookSourceUrl, name: source.bookSourceName, ...(source.jsLib ? { jsLib: source.jsLib } : {}) };
@@ -42,5 +47,6 @@ export function openSource(input: BookSource | Readonly<Record<string, unknown>>
     now: host.now ?? Date.now,
     log: host.log ?? (() => {}),
     sourceVariables: sourceVariables(source, host),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
 }
