@@ -3,6 +3,8 @@
 // response, preUpdateJs before the TOC; a script that throws fails the step, named.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startFixtureSite } from './helpers/fixture-site/node.js';
 import { expectedToc, fixtureSources, type BookSourceJson } from './helpers/fixture-site/index.js';
 import { openSource } from '../src/sources/engine/session.js';
@@ -86,4 +88,31 @@ test('preUpdateJs runs before the TOC; a throw fails it naming ruleToc.preUpdate
   const [hit] = await flows.search(m.keywords.one);
   const book = await flows.bookInfo(hit!);
   await assert.rejects(flows.toc(book), (e: unknown) => e instanceof SourceStepError && e.rule === 'ruleToc.preUpdateJs');
+});
+
+test('jsLib, as script text or as a JSON map of script URLs (fetched once), is in scope of every script', async () => {
+  const b = m.books.find((x) => x.name === m.keywords.one)!;
+  const want = expectedToc(f, b).map((c, i) => `${i + 1}:${c.title}`);
+  const text = await tocOf({ ...withToc({ formatJs: 'fmt(index, title)' }), jsLib: 'function fmt(i, t) { return i + ":" + t; }' } as BookSourceJson);
+  assert.deepEqual(
+    text.toc.map((c) => c.title),
+    want,
+  );
+  let served = 0;
+  const lib = createServer((_req, res) => {
+    served++;
+    res.writeHead(200, { 'content-type': 'application/javascript' }).end('function fmt(i, t) { return i + "-" + t; }');
+  });
+  await new Promise<void>((resolve) => lib.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(lib.address() as AddressInfo).port}/lib.js`;
+    const mapped = await tocOf({ ...withToc({ formatJs: 'fmt(index, title)' }), jsLib: JSON.stringify({ fmt: url, note: 'not a URL' }) } as BookSourceJson);
+    assert.deepEqual(
+      mapped.toc.map((c) => c.title),
+      want.map((t) => t.replace(':', '-')),
+    );
+    assert.equal(served, 1, 'the script fetched once for the opened source');
+  } finally {
+    lib.close();
+  }
 });
