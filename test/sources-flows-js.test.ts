@@ -72,9 +72,16 @@ test('a JS exploreUrl gives the entries, as JSON or as lines', async () => {
 });
 
 test('loginCheckJs runs on the response: its value stands, a throw fails the flow naming loginCheckJs', async () => {
-  const swapped = flowsOf({ ...f.source, loginCheckJs: 'result.body = result.body.replace(/class="book-item"/g, "class=\\"x\\""); result' });
-  // The list no longer matches: read as a detail page, which has no name.
+  // A check that fetches another page (as login checks re-fetch after logging in): that page is
+  // read instead, here the search for a keyword with no hit.
+  const swapped = flowsOf({
+    ...f.source,
+    loginCheckJs: `String(result.body()).indexOf("book-item") > -1 ? java.connect(String(result.url()).replace(/q=[^&]*/, "q=${encodeURIComponent(m.keywords.none)}")) : result`,
+  });
+  const noneKey = `GET /paged/search?q=${encodeURIComponent(m.keywords.none)}&page=1`;
+  const before = running.site.hits.get(noneKey) ?? 0;
   assert.deepEqual(await swapped.search(m.keywords.one), []);
+  assert.equal(running.site.hits.get(noneKey), before + 1, 'the page the check fetched');
   const kept = flowsOf({ ...f.source, loginCheckJs: 'result' });
   assert.equal((await kept.search(m.keywords.one)).length, 1);
   const failing = flowsOf({ ...f.source, loginCheckJs: 'throw new Error("请登录")' });

@@ -53,7 +53,7 @@ const bookOf = (f: FixtureSource, url: string): Book => {
 const absoluteOf = (c: WebChapter): string => new URL(c.url, c.baseUrl).href;
 
 /** T0 (no JS), T1 (plain JS), and the login source with the header its login() stores, as the README says. */
-const SOURCES = ['gbk', 'paged', 'pagelist', 'api', 'xpath', 'aio', 'cookie', 'rate-gap', 'rate-window', 'js-plain', 'login'];
+const SOURCES = ['gbk', 'paged', 'pagelist', 'api', 'xpath', 'aio', 'cookie', 'rate-gap', 'rate-window', 'js-plain', 'js-java', 'login'];
 /**
  * Shapes whose content rule gives plain text (a JSON string, XPath text nodes), not HTML. The app's
  * HtmlFormatter indents the first line only by replacing leading white space (`^[\n\s]+`), so

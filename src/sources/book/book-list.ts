@@ -114,6 +114,7 @@ async function infoItem(env: FlowEnv, ctx: RuleContext, scope: VarScope, res: St
   // app keeps a POST search's options on an unredirected one; the response does not carry them.
   const d: BookDraft = { ...hit, bookUrl: res.url, vars: ruleData.copy() };
   scope.book = d.vars;
+  scope.bookObject = d;
   scope.bookName = () => d.name;
   await analyzeBookInfo(env, d, res.body, ctx, res.url, res.url, false);
   if (d.name.trim() === '') return null;
@@ -152,6 +153,7 @@ async function searchItem(
   const hit = newHit(env, ruleData.text());
   const vars = ruleData.copy();
   scope.book = vars;
+  scope.bookObject = hit;
   scope.bookName = () => hit.name;
   ctx.setContent(item);
   log('┌获取书名');

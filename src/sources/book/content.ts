@@ -5,6 +5,7 @@
 import type { RuleContext } from '../analyze.js';
 import type { WebBook, WebChapter } from '../engine/types.js';
 import { ContentEmptyError } from './errors.js';
+import type { RuleExtra } from '../java/index.js';
 import { fetchMore, fetchPage, mapInOrder, messageOf, ruleContext, step, VarMap, type VarScope, type FlowEnv } from './env.js';
 import { absolute, formatKeepImg, indentLines, unescapeHtml } from './format.js';
 import { bookScope, draftOf, type BookDraft } from './info.js';
@@ -50,6 +51,7 @@ export async function content(env: FlowEnv, book: WebBook, chapter: WebChapter, 
 function chapterScope(env: FlowEnv, d: BookDraft, chapter: WebChapter, vars: VarMap): VarScope {
   const scope = bookScope(env, d);
   scope.chapter = vars;
+  scope.chapterObject = chapter;
   scope.title = () => chapter.title;
   return scope;
 }
@@ -67,7 +69,7 @@ async function analyzeContent(
   const { log } = env;
   const rule = env.source.ruleContent ?? {};
   log(`≡获取成功:${baseUrl}`);
-  const extra = { book: d, chapter, nextChapterUrl };
+  const extra: RuleExtra = nextChapterUrl ? { nextChapterUrl } : {};
   const ctx = ruleContext(env, scope, extra).setContent(body, baseUrl, redirectUrl);
   if (rule.title && rule.title.trim() !== '') {
     try {
@@ -123,7 +125,7 @@ async function analyzeContent(
 async function contentPage(
   env: FlowEnv,
   scope: VarScope,
-  extra: Readonly<Record<string, unknown>>,
+  extra: RuleExtra,
   baseUrl: string,
   redirectUrl: string,
   body: string,

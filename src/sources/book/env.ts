@@ -1,22 +1,24 @@
 // What every flow is given (the source, its HTTP client, a way to run JavaScript, a clock and
 // the debug log) and the pieces they share: the variable scope the app's AnalyzeRule reads and
 // writes, rule contexts, fetching a page (with loginCheckJs), and naming a failed step.
-import { RuleContext, type JsBindings, type RuleJs, type RuleVariables } from '../analyze.js';
+import { RuleContext, type RuleVariables } from '../analyze.js';
 import type { BookSource, DebugLog, SourceHttp, StrResponse, UrlVars } from '../engine/types.js';
+import type { JavaBindings, RuleExtra } from '../java/index.js';
 import { LegadoStoreError } from '../../errors.js';
 import { SourceStepError } from './errors.js';
 
 /**
- * Makes the JavaScript seam for one rule context: the `java` helpers bound to it and the call
- * site's extra names (`book`, `chapter`, `title`, `nextChapterUrl`, `index`, `gInt`...).
+ * How the flows run scripts (src/sources/java's bindings): rules' JavaScript with the `java`
+ * helpers bound to a rule context; loginCheckJs as AnalyzeUrl runs it; a JS exploreUrl and
+ * formatJs as source-level scripts.
  */
-export type RuleJsFactory = (ctx: RuleContext, extra: Readonly<Record<string, unknown>>) => RuleJs;
+export type FlowScripts = Pick<JavaBindings, 'ruleJs' | 'urlScript' | 'sourceScript'>;
 
 export interface FlowEnv {
   readonly source: BookSource;
   readonly http: SourceHttp;
-  /** Absent: rules with JavaScript fail with JsUnavailableError; loginCheckJs and preUpdateJs are not run. */
-  readonly js?: RuleJsFactory;
+  /** Absent: rules with JavaScript fail with JsUnavailableError; loginCheckJs, preUpdateJs and formatJs are not run. */
+  readonly js?: FlowScripts;
   readonly now: () => number;
   readonly log: DebugLog;
   /** `source.put`/`source.get` (caches `v_<url>_<k>`): the last place `java.get` looks. */
@@ -62,6 +64,9 @@ export class VarMap {
 export class VarScope implements RuleVariables {
   chapter: VarMap | undefined;
   book: VarMap | undefined;
+  /** The book (or search hit) and chapter the variables belong to, as scripts see them (`book`, `chapter`). */
+  bookObject: RuleExtra['book'];
+  chapterObject: RuleExtra['chapter'];
   ruleData: VarMap | undefined;
   bookName: (() => string) | undefined;
   title: (() => string) | undefined;
@@ -82,30 +87,24 @@ export class VarScope implements RuleVariables {
   }
 }
 
-/** A rule context over the scope, with JavaScript when the env has it (made on first use). */
-export function ruleContext(env: FlowEnv, scope: VarScope, extra: Readonly<Record<string, unknown>> = {}): RuleContext {
-  let made: RuleJs | undefined;
+/**
+ * A rule context over the scope, with JavaScript when the env has it. A script sees the scope's
+ * book and chapter as they are when it runs (a context reused over items sees the current one).
+ */
+export function ruleContext(env: FlowEnv, scope: VarScope, more: RuleExtra = {}): RuleContext {
+  const scripts = env.js;
+  const extra = (): RuleExtra => ({
+    ...(scope.bookObject ? { book: scope.bookObject } : {}),
+    ...(scope.book ? { bookVariables: scope.book } : {}),
+    ...(scope.chapterObject ? { chapter: scope.chapterObject } : {}),
+    ...(scope.chapter ? { chapterVariables: scope.chapter } : {}),
+    ...more,
+  });
   const ctx: RuleContext = new RuleContext({
     variables: scope,
-    ...(env.js ? { js: { eval: (code: string, b: JsBindings) => (made ??= env.js!(ctx, { source: env.source, ...extra })).eval(code, b) } } : {}),
+    ...(scripts ? { js: { eval: (code, b) => scripts.ruleJs(ctx, extra()).eval(code, b) } } : {}),
   });
   return ctx;
-}
-
-/**
- * Runs a script outside a rule (loginCheckJs, formatJs, preUpdateJs, a JS exploreUrl) with the
- * given `result` and extra names; the context is `java`. Needs env.js.
- */
-export async function runScript(
-  env: FlowEnv,
-  ctx: RuleContext,
-  code: string,
-  result: unknown,
-  baseUrl: string | undefined,
-  extra: Readonly<Record<string, unknown>>,
-): Promise<unknown> {
-  const js = env.js!(ctx, { source: env.source, ...extra });
-  return await js.eval(code, { result, baseUrl, src: typeof result === 'string' ? result : undefined, java: ctx });
 }
 
 /** Runs a step, naming the source, rule and page on whatever it throws. */
@@ -144,9 +143,8 @@ export function fetchMore(env: FlowEnv, rule: string, page: string | undefined, 
 }
 
 async function loginCheck(env: FlowEnv, code: string, res: StrResponse, vars: UrlVars, scope: VarScope): Promise<StrResponse> {
-  const ctx = new RuleContext({ variables: scope }).setContent(res.body, res.url);
-  const extra = { book: vars.book, chapter: vars.chapter, key: vars.key, page: vars.page };
-  return asResponse(await runScript(env, ctx, code, res, res.url, extra), res);
+  const bindings = { result: res, baseUrl: res.url, book: vars.book, chapter: vars.chapter, key: vars.key, page: vars.page, variables: scope };
+  return asResponse(await env.js!.urlScript(code, bindings, 'loginCheckJs'), res);
 }
 
 /** What loginCheckJs gave back, as a response: the response itself, one shaped like it, or a new body. */

@@ -1,9 +1,8 @@
 // Explore entries (help/source/BookSourceExtensions.kt exploreKinds): `exploreUrl` is a JSON array
 // of {title, url, style}, or `name::url` lines split at newlines and `&&`, or `@js:`/`<js>`
 // giving either. As in the app, a failure becomes one entry titled `ERROR:<message>`.
-import { RuleContext } from '../analyze.js';
 import type { ExploreKind } from '../engine/types.js';
-import { runScript, VarScope, type FlowEnv } from './env.js';
+import type { FlowEnv } from './env.js';
 import { JsUnavailableError } from '../errors.js';
 
 const isJsonArray = (s: string): boolean => {
@@ -20,8 +19,7 @@ export async function exploreKinds(env: FlowEnv): Promise<ExploreKind[]> {
     if (lower === '<js>' || lower === '@js:') {
       const code = lower === '@js:' ? exploreUrl.slice(4) : exploreUrl.slice(4, exploreUrl.lastIndexOf('<'));
       if (!env.js) throw new JsUnavailableError(code);
-      const ctx = new RuleContext({ variables: new VarScope(env.sourceVariables) });
-      const v = await runScript(env, ctx, code, undefined, env.source.bookSourceUrl, {});
+      const v = await env.js.sourceScript(code, {}, 'exploreUrl');
       text = (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v))).trim();
     }
     if (isJsonArray(text)) return kindsOfJson(text);

@@ -12,7 +12,7 @@ export { bookInfo } from './info.js';
 export { toc, chapterUrl } from './toc.js';
 export { content } from './content.js';
 export { exploreKinds } from './explore-kinds.js';
-export { VarMap, VarScope, type FlowEnv, type RuleJsFactory } from './env.js';
+export { VarMap, VarScope, type FlowEnv, type FlowScripts } from './env.js';
 export { formatHtml, formatKeepImg, formatBookName, formatBookAuthor, formatWordCount, isTrue } from './format.js';
 export { SourceFlowError, TocEmptyError, ContentEmptyError, SourceIncompleteError, SourceStepError } from './errors.js';
 

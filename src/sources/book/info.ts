@@ -48,6 +48,7 @@ export function bookOf(d: BookDraft): WebBook {
 export function bookScope(env: FlowEnv, d: BookDraft): VarScope {
   const scope = new VarScope(env.sourceVariables);
   scope.book = d.vars;
+  scope.bookObject = d;
   scope.bookName = () => d.name;
   return scope;
 }
@@ -66,7 +67,7 @@ export async function bookInfo(env: FlowEnv, book: SearchBook | WebBook, canReNa
     redirectUrl = res.url;
   }
   env.log(`≡获取成功:${d.bookUrl}`);
-  const ctx = ruleContext(env, scope, { book: d }).setContent(body, d.bookUrl, redirectUrl);
+  const ctx = ruleContext(env, scope).setContent(body, d.bookUrl, redirectUrl);
   await analyzeBookInfo(env, d, body, ctx, d.bookUrl, redirectUrl, canReName);
   return bookOf(d);
 }

@@ -7,7 +7,7 @@
 import type { RuleContext } from '../analyze.js';
 import type { SearchBook, StrResponse, WebBook, WebChapter } from '../engine/types.js';
 import { TocEmptyError } from './errors.js';
-import { fetchMore, fetchPage, listOrder, mapInOrder, messageOf, ruleContext, runScript, step, VarMap, type FlowEnv } from './env.js';
+import { fetchMore, fetchPage, listOrder, mapInOrder, messageOf, ruleContext, step, VarMap, type FlowEnv } from './env.js';
 import { absoluteWithOptions, isTrue } from './format.js';
 import { bookScope, draftOf, type BookDraft } from './info.js';
 
@@ -32,8 +32,9 @@ export async function toc(env: FlowEnv, book: WebBook | SearchBook): Promise<Web
   const scope = bookScope(env, d);
   const pre = env.source.ruleToc?.preUpdateJs;
   if (pre && pre.trim() !== '' && env.js) {
-    const ctx = ruleContext(env, scope, { book: d });
-    await step(env, 'ruleToc.preUpdateJs', d.tocUrl, () => runScript(env, ctx, pre, undefined, d.bookUrl, { book: d }));
+    const ctx = ruleContext(env, scope);
+    const js = env.js.ruleJs(ctx, { book: d, bookVariables: d.vars, rule: 'ruleToc.preUpdateJs' });
+    await step(env, 'ruleToc.preUpdateJs', d.tocUrl, () => js.eval(pre, { result: undefined, baseUrl: d.bookUrl, src: undefined, java: ctx }));
   }
   let body: string;
   let redirectUrl = d.tocUrl;
@@ -80,7 +81,7 @@ async function analyzeToc(env: FlowEnv, d: BookDraft, baseUrl: string, redirectU
   const list = ordered.filter((c) => !seen.has(c.url) && seen.add(c.url)).reverse();
   log(`◇目录总数:${list.length}`);
   list.forEach((c, i) => (c.index = i));
-  await formatTitles(env, d, list);
+  await formatTitles(env, list);
   return list.map(({ vars, ...c }) => ({ ...c, variable: vars.text() }));
 }
 
@@ -90,15 +91,16 @@ function fetchNext(env: FlowEnv, d: BookDraft, url: string): Promise<StrResponse
 }
 
 /** `formatJs` per chapter: `index` from 1, `chapter`, `title`, `gInt`; a value renames it, a failure is logged. */
-async function formatTitles(env: FlowEnv, d: BookDraft, list: ChapterDraft[]): Promise<void> {
+async function formatTitles(env: FlowEnv, list: ChapterDraft[]): Promise<void> {
   const code = env.source.ruleToc?.formatJs;
-  if (!code || code.trim() === '' || !env.js) return;
-  const ctx = ruleContext(env, bookScope(env, d), { book: d });
+  const scripts = env.js;
+  if (!code || code.trim() === '' || !scripts) return;
   for (let i = 0; i < list.length; i++) {
     const c = list[i]!;
     try {
       const { vars: _vars, ...chapter } = c;
-      const v = await runScript(env, ctx, code, undefined, c.baseUrl, { book: d, index: i + 1, chapter, title: c.title, gInt: 0 });
+      // As the app, a plain script: `index` from 1, `chapter`, `title`, `gInt`.
+      const v = await scripts.sourceScript(code, { index: i + 1, chapter, title: c.title, gInt: 0 }, 'ruleToc.formatJs');
       if (v !== null && v !== undefined) c.title = String(v);
     } catch (e) {
       env.log(`格式化标题出错, ${messageOf(e)}`);
@@ -122,7 +124,7 @@ async function tocPage(
     if (printLog) env.log(line);
   };
   const scope = bookScope(env, d);
-  const ctx: RuleContext = ruleContext(env, scope, { book: d }).setContent(body, baseUrl, redirectUrl);
+  const ctx: RuleContext = ruleContext(env, scope).setContent(body, baseUrl, redirectUrl);
   log('┌获取目录列表');
   const items = listRule === '' ? [] : await step(env, 'ruleToc.chapterList', redirectUrl, () => ctx.getElements(listRule));
   log(`└列表大小:${items.length}`);
@@ -153,6 +155,7 @@ async function tocPage(
       variable: null,
       vars: new VarMap(),
     };
+    scope.chapterObject = c;
     scope.chapter = c.vars;
     scope.title = () => c.title;
     c.title = await read('chapterName');
