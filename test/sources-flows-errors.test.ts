@@ -105,11 +105,30 @@ test('a file source (type 3) without download URLs: SOURCE_INCOMPLETE (下载链
   assert.equal(book.tocUrl, '', 'no TOC URL is worked out for a file');
 });
 
-test('a store row with rule columns that are not JSON: INVALID_ARGUMENT naming the source and column', () => {
-  const row = { ...paged, ruleToc: '{chapterList:' } as unknown;
+test('a store row: rule columns read leniently as the app’s converters do, one that cannot be read is no rule', async () => {
+  const row = {
+    ...paged,
+    ruleSearch: JSON.stringify(paged.ruleSearch),
+    ruleBookInfo: JSON.stringify(paged.ruleBookInfo),
+    ruleContent: JSON.stringify(paged.ruleContent),
+  };
+  // Single quotes and bare keys, as Gson's lenient reader takes them.
+  const lenient = {
+    ...row,
+    ruleToc: "{chapterList:'class.chapters@tag.li', chapterName:'tag.a@text||text', chapterUrl:'tag.a@href', nextTocUrl:'text.下一页@href'}",
+  };
+  const parsed = parseBookSource(lenient);
+  assert.equal(parsed.ruleToc?.chapterList, 'class.chapters@tag.li');
+  const flows = openSource(lenient, host);
+  const book = await flows.bookInfo((await flows.search(m.keywords.one))[0]!);
+  assert.ok((await flows.toc(book)).length > 0);
+  // A column that is not an object at all: no TOC rule, so the TOC comes out empty, named.
+  const broken = { ...row, ruleToc: '{chapterList:' };
+  assert.equal(parseBookSource(broken).ruleToc, null);
+  await assert.rejects(openSource(broken, host).toc(book), (e) => names(e, 'TOC_EMPTY', 'ruleToc.chapterList', paged));
   assert.throws(
-    () => parseBookSource(row),
-    (e: Error & { code?: string }) => e.code === 'INVALID_ARGUMENT' && e.message.includes(paged.bookSourceName) && e.message.includes('ruleToc'),
+    () => parseBookSource({ bookSourceName: 'x' }),
+    (e: Error & { code?: string }) => e.code === 'INVALID_ARGUMENT' && e.message.includes('bookSourceUrl'),
   );
 });
 
