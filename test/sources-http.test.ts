@@ -222,6 +222,10 @@ test('a URL rule that cannot become a request is a typed error naming the source
   assert.ok(header instanceof UrlRuleError, String(header));
   assert.match(header.message, /Authorization/);
   assert.ok(!header.message.includes('秘密'));
+  // A script's failure names the rule the same way.
+  const thrown = await http.request(`/s?q={{(function(){throw new Error("boom")})()}},{"headers":{"Authorization":"${secret}"}}`).catch((e: unknown) => e);
+  assert.ok(thrown instanceof Error && /boom/.test(thrown.message), String(thrown));
+  assert.ok(!thrown.message.includes('秘密'), thrown.message);
   const relative = await createSourceHttp({ bookSourceUrl: 'not a url', bookSourceName: 'x' }, host, script)
     .request('/s')
     .catch((e: unknown) => e);
