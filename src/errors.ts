@@ -65,6 +65,8 @@ export type ErrorCode =
   | 'FETCH_FAILED'
   | 'SCRIPT_TIMEOUT'
   | 'SCRIPT_MEMORY'
+  | 'HELPER_FAILED'
+  | 'HELPER_UNSUPPORTED'
   | 'SCRIPT_ERROR';
 
 export class LegadoStoreError extends Error {
