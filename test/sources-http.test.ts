@@ -159,6 +159,7 @@ test('data: URLs are decoded here; `type` gives hex bytes', async () => {
   const b64 = await http.fetch('data:text/plain;base64,5L2g5aW9');
   assert.deepEqual([b64.code, b64.body, b64.url], [200, '你好', 'data:text/plain;base64,5L2g5aW9']);
   assert.equal((await http.fetch('data:text/html;charset=gbk,%C4%E3%BA%C3')).body, '你好');
+  assert.equal((await http.fetch('data:,a?b=你')).body, 'a?b=你', 'a data: URL has no query to encode');
   assert.equal((await http.fetch('data:text/plain;base64,5L2g5aW9,{"type":"bin"}')).body, 'e4bda0e5a5bd');
   await assert.rejects(http.fetch('data:text/plain;base64,***'), (e: unknown) => e instanceof UrlRuleError && e.code === 'BAD_URL_RULE');
 });

@@ -221,7 +221,8 @@ export async function workOutUrl(rule: string, env: RuleEnv, vars: UrlVars = {})
   let encodedBody: string | Uint8Array | null = body;
   try {
     if (method === 'GET') {
-      const q = url.indexOf('?');
+      // A data: URL has no query: it is decoded as written, never sent.
+      const q = /^data:/i.test(url) ? -1 : url.indexOf('?');
       if (q >= 0) finalUrl = `${url.slice(0, q)}?${encodeParams(url.slice(q + 1), charset, true)}`;
     } else {
       const contentType = headers.get('Content-Type');
