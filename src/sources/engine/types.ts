@@ -301,7 +301,8 @@ export interface EngineHost {
  * `java` helpers, so http/ and java/ need not import each other. The client passes `key`, `page`,
  * `baseUrl`, `book`, `chapter`, `source`, `result` and `variables` (the UrlVars' store, for
  * `java.get/put`); for the `js` option also `headerMap` (`get`/`put`/`remove` on the request's
- * headers, for `java.headerMap`). `rule` is the URL rule, or `header`.
+ * headers, for `java.headerMap`). `rule` names the URL rule for messages (its options, which may hold
+ * secrets, left out), or is `header`.
  */
 export type UrlScript = (code: string, bindings: Readonly<Record<string, unknown>>, rule: string) => Promise<unknown>;
 
