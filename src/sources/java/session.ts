@@ -87,8 +87,38 @@ const UNSUPPORTED: Record<string, string> = {
   createSign: 'signatures are not supported here',
   androidId: 'there is no Android device here',
   htmlFormat: 'not built yet',
-  toURL: 'not built yet',
 };
+
+/** The app's JsURL: host, origin (with an explicit port), path, and the query's values URL-decoded. */
+function jsUrl(url: string, base: string | undefined) {
+  let u: URL;
+  try {
+    u = base === undefined ? new URL(url) : new URL(url, base);
+  } catch {
+    throw new HelperError('toURL', `not a URL: ${JSON.stringify(url)}`);
+  }
+  const query = u.search.slice(1);
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      return s;
+    }
+  };
+  const params = query
+    ? query
+        .split('&')
+        .filter((pair) => pair.includes('='))
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), decode(pair.slice(pair.indexOf('=') + 1))])
+    : null;
+  return {
+    __t: 'url',
+    host: u.hostname,
+    origin: `${u.protocol.slice(0, -1)}://${u.hostname}${u.port ? `:${u.port}` : ''}`,
+    pathname: u.pathname,
+    searchParams: params,
+  };
+}
 
 const WEBVIEW_UA = 'Mozilla/5.0 (Linux; Android 13; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
 
@@ -196,6 +226,7 @@ export function javaBindings(
     toast: (msg) => log(`${name}: ${text(msg)}`),
     longToast: (msg) => log(`${name}: ${text(msg)}`),
     getWebViewUA: () => WEBVIEW_UA,
+    toURL: (url, base) => jsUrl(text(url), base === undefined || base === null || base === '' ? undefined : text(base)),
     interop: (what) => {
       throw new HelperUnsupportedError(text(what) || 'Packages', 'Java classes cannot be reached from scripts here (only org.jsoup.Jsoup.parse is shimmed)');
     },
@@ -418,7 +449,7 @@ export function javaBindings(
   function ruleJs(ctxGiven?: RuleContext, extra: RuleExtra = {}): RuleJs {
     return {
       eval: (code, b) => {
-        const ctx = ctxGiven ?? b.java;
+        const ctx = b.java ?? ctxGiven;
         const call = newCall(extra.rule, ctx, extra);
         const chapter = extra.chapter;
         return run(
