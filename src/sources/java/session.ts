@@ -456,7 +456,8 @@ export function javaBindings(
           code,
           {
             result: toScript(b.result, call.nodes),
-            src: toScript(b.src, call.nodes),
+            // the page is copied in only for a script that names it (a TOC runs one per chapter)
+            ...(/\bsrc\b/.test(code) ? { src: toScript(b.src, call.nodes) } : {}),
             baseUrl: b.baseUrl,
             book: plainBook(extra.book),
             chapter,
