@@ -139,7 +139,7 @@ test('a redirect loop, a body past the cap and a slow site end within their limi
   A.hits.length = 0;
 });
 
-test("redirect 'manual' gives the 3xx answer back unfollowed; onAnswer sees every hop", async () => {
+test("redirect 'manual' gives the 3xx answer back unfollowed; onRequest and onAnswer see every hop", async () => {
   const policy = onNode({ reachableHosts: [`127.0.0.1:${A.port}`] });
   const manual = await fetchWithPolicy(`${A.origin}/to-self`, {}, { ...policy, redirect: 'manual' });
   assert.equal(manual.status, 302);
@@ -154,9 +154,17 @@ test("redirect 'manual' gives the 3xx answer back unfollowed; onAnswer sees ever
   const followed = await fetchWithPolicy(
     `${A.origin}/to-self`,
     {},
-    { ...policy, onAnswer: (url, headers) => seen.push(`${new URL(url).pathname} ${headers.get('location') ?? '-'}`) },
+    {
+      ...policy,
+      onRequest: (url, headers) => {
+        seen.push(`ask ${new URL(url).pathname} ${headers.get('x-n') ?? '-'}`);
+        headers.set('x-n', String(seen.length));
+      },
+      onAnswer: (url, headers) => seen.push(`got ${new URL(url).pathname} ${headers.get('location') ?? '-'}`),
+    },
   );
   assert.deepEqual(followed.bytes, PNG);
-  assert.deepEqual(seen, ['/to-self /c.png', '/c.png -']);
+  // A change onRequest makes goes with the request and stays for the next hop.
+  assert.deepEqual(seen, ['ask /to-self -', 'got /to-self /c.png', 'ask /c.png 1', 'got /c.png -']);
   A.hits.length = 0;
 });

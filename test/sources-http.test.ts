@@ -138,11 +138,16 @@ test('templates, page lists, JS pieces and the js option run in the app order', 
 });
 
 test('headers, later over earlier: source header, default User-Agent, login header from caches, options; User-Agent null removes it', async () => {
-  const source = plain({ bookSourceUrl: `${base}#headers`, header: '{"User-Agent":"SourceUA","X-1":"source","X-2":"source"}' });
+  const source = plain({
+    bookSourceUrl: `${base}#headers`,
+    header: '{"User-Agent":"SourceUA","X-1":"source","X-2":"source","proxy":"socks5://127.0.0.1:1080","Keep-Alive":"300"}',
+  });
   store.cache.put(`loginHeader_${source.bookSourceUrl}`, JSON.stringify({ 'X-2': 'login', Authorization: 'Bearer t' }));
   const http = createSourceHttp(source, host, script);
   const req = await http.request('/h,{"headers":{"X-1":"option"}}');
-  assert.deepEqual(req.headers, { 'User-Agent': 'SourceUA', 'X-1': 'option', 'X-2': 'login', Authorization: 'Bearer t' });
+  // `proxy` is the app's proxy setting, never sent; hop-by-hop headers a fetch refuses are dropped when sending.
+  assert.deepEqual(req.headers, { 'User-Agent': 'SourceUA', 'X-1': 'option', 'X-2': 'login', 'Keep-Alive': '300', Authorization: 'Bearer t' });
+  assert.equal((await http.fetch(`/gbk/book/${m.books[0]!.id}/`)).code, 200);
   const none = await createSourceHttp(plain(), host, script).request('/h');
   assert.match(none.headers['User-Agent']!, /^Mozilla\/5\.0 .*Chrome\/[\d.]+ Safari\/537\.36$/);
   const removed = await http.request('/h,{"headers":{"User-Agent":"null"}}');

@@ -28,6 +28,8 @@ export interface FetchPolicy extends AddressRules {
   readonly redirect?: 'follow' | 'manual';
   /** Sees every answer's headers, redirects included (a cookie jar saves each hop's `Set-Cookie`). */
   readonly onAnswer?: (url: string, headers: Headers) => void;
+  /** May change the headers before each hop is sent, the first included (a cookie jar adds the hop's cookies). */
+  readonly onRequest?: (url: string, headers: Headers) => void;
 }
 
 export const DEFAULT_MAX_REDIRECTS = 10;
@@ -84,6 +86,7 @@ export async function fetchWithPolicy(url: string | URL, init: RequestInit = {},
     for (;;) {
       let res: Response;
       try {
+        policy.onRequest?.(current.href, headers);
         res = await untilAborted(
           hostFetch(current.href, { method, headers: new Headers(headers), body, redirect: 'manual', signal: controller.signal }, rules),
           controller.signal,

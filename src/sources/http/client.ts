@@ -46,6 +46,25 @@ export function dataUrl(url: string): { bytes: Uint8Array; type: string } | unde
   return { bytes: Uint8Array.from(bytes), type };
 }
 
+/**
+ * Headers never sent from a rule: the platform's fetch sets them itself or refuses them
+ * (`Keep-Alive`, `Transfer-Encoding`, `Upgrade`, `Expect` fail a Node fetch), and `Cookie` is
+ * merged with the jar's below.
+ */
+const PLATFORM_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'host',
+  'content-length',
+  'cookie',
+]);
+
 export function createSourceHttp(source: BookSource, host: EngineHost, script: UrlScript): SourceHttp {
   const env: RuleEnv = { source, host, script };
   const jar = new SourceCookieJar(host);
@@ -80,19 +99,24 @@ export function createSourceHttp(source: BookSource, host: EngineHost, script: U
     const given = new HeaderMap();
     given.putAll(out.headers);
     try {
-      for (const [k, v] of Object.entries(given.record())) if (k.toLowerCase() !== 'cookie') headers.set(k, v);
+      for (const [k, v] of Object.entries(given.record())) if (!PLATFORM_HEADERS.has(k.toLowerCase())) headers.set(k, v);
     } catch {
       const bad = Object.entries(given.record()).find(([k, v]) => !/^[\t\x20-\x7e]*$/.test(v) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k));
       return fail(out.rule, `the header ${JSON.stringify(bad?.[0] ?? '?')} is not a valid HTTP header (name or value not plain ASCII)`);
     }
-    // The source's own domain's cookies always (AnalyzeUrl.setCookie), the URL's own with the jar on
-    // (CookieManager.loadRequest); a Cookie header the rule gave wins over both.
-    const cookie = mergeCookies(jar.getCookie(key), jarOn && cookieDomain(out.url) !== cookieDomain(key) ? jar.getCookie(out.url) : '', given.get('Cookie'));
-    if (cookie) {
-      if (!/^[\t\x20-\x7e]*$/.test(cookie)) return fail(out.rule, 'a stored cookie is not plain ASCII');
-      headers.set('Cookie', cookie);
-    }
     if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-cache');
+    /** The Cookie header as it stands when the request goes (after a rate wait, another request may have set some). */
+    const withCookies = (): Headers => {
+      // The source's own domain's cookies always (AnalyzeUrl.setCookie), the URL's own with the jar
+      // on (CookieManager.loadRequest); a Cookie header the rule gave wins over both.
+      const cookie = mergeCookies(jar.getCookie(key), jarOn && cookieDomain(out.url) !== cookieDomain(key) ? jar.getCookie(out.url) : '', given.get('Cookie'));
+      const h = new Headers(headers);
+      if (cookie) {
+        if (!/^[\t\x20-\x7e]*$/.test(cookie)) fail(out.rule, 'a stored cookie is not plain ASCII');
+        h.set('Cookie', cookie);
+      }
+      return h;
+    };
     const release = await sharedLimiter(host, key, source.concurrentRate).acquire(out.signal);
     try {
       for (let attempt = 0; ; attempt++) {
@@ -100,8 +124,13 @@ export function createSourceHttp(source: BookSource, host: EngineHost, script: U
         try {
           answer = await fetchWithPolicy(
             out.url,
-            { method: out.method, headers, body: out.method === 'GET' || out.method === 'HEAD' ? null : (out.body ?? ''), signal: out.signal ?? null },
-            { ...policy, redirect: out.redirect, ...(jarOn ? { onAnswer: (url: string, h: Headers) => jar.saveAnswer(url, h) } : {}) },
+            {
+              method: out.method,
+              headers: withCookies(),
+              body: out.method === 'GET' || out.method === 'HEAD' ? null : (out.body ?? ''),
+              signal: out.signal ?? null,
+            },
+            { ...policy, redirect: out.redirect, ...(jarOn ? jarHooks() : {}) },
           );
         } catch (e) {
           // `retry` tries again after a connection failure; a refusal by the policy is final.
@@ -115,6 +144,22 @@ export function createSourceHttp(source: BookSource, host: EngineHost, script: U
       release();
     }
   }
+
+  /**
+   * With the jar on, each hop's answer is saved, and each redirect hop gets its own URL's cookies
+   * merged over what it carries (CookieManager, an OkHttp network interceptor, runs per hop).
+   */
+  const jarHooks = () => {
+    let hop = 0;
+    return {
+      onAnswer: (url: string, h: Headers) => jar.saveAnswer(url, h),
+      onRequest: (url: string, h: Headers) => {
+        if (hop++ === 0) return; // the first hop's cookies are already merged
+        const cookie = mergeCookies(h.get('Cookie'), jar.getCookie(url));
+        if (cookie && /^[\t\x20-\x7e]*$/.test(cookie)) h.set('Cookie', cookie);
+      },
+    };
+  };
 
   const respond = (answer: FetchedBody, requestUrl: string, type: string | null): StrResponse => {
     const contentType = answer.headers.get('content-type');

@@ -7,14 +7,17 @@ type Tok = { kind: 'num'; v: number } | { kind: 'name'; v: 'key' | 'page' } | { 
 function tokens(expr: string): Tok[] | undefined {
   const out: Tok[] = [];
   const re = /\s*(?:(\d+(?:\.\d+)?)|(key|page)\b|([-+*/%()]))/y;
-  let m: RegExpExecArray | null;
-  re.lastIndex = 0;
-  while (re.lastIndex < expr.length && (m = re.exec(expr))) {
+  let at = 0;
+  for (;;) {
+    if (/^\s*$/.test(expr.slice(at))) return out;
+    re.lastIndex = at;
+    const m = re.exec(expr);
+    if (!m) return undefined;
+    at = re.lastIndex;
     if (m[1] !== undefined) out.push({ kind: 'num', v: Number(m[1]) });
     else if (m[2] !== undefined) out.push({ kind: 'name', v: m[2] as 'key' | 'page' });
     else out.push({ kind: 'op', v: m[3]! });
   }
-  return re.lastIndex === expr.length || /^\s*$/.test(expr.slice(re.lastIndex)) ? out : undefined;
 }
 
 type Val = string | number | null | undefined;

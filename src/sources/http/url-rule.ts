@@ -75,6 +75,11 @@ export async function sourceHeaders(env: RuleEnv): Promise<HeaderMap> {
       headers.putAll(parsed.value);
     } else log(env, '执行请求头规则出错 (header: not a JSON object; ignored)');
   }
+  if (headers.has('proxy')) {
+    // The app routes through this http/socks proxy; a server does not reach through a source's proxy.
+    headers.delete('proxy');
+    log(env, 'header: proxy ignored');
+  }
   if (!headers.has('User-Agent')) headers.set('User-Agent', DEFAULT_USER_AGENT);
   const login = env.host.storage.cache.get(`loginHeader_${env.source.bookSourceUrl}`);
   const loginMap = login ? parseJsonObject(login) : null;
