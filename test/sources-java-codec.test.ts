@@ -214,3 +214,16 @@ test('toURL: the app’s JsURL fields', async () => {
   );
   assert.equal(await js('java.toURL("https://h.test/").searchParams'), null);
 });
+
+test('htmlFormat: HtmlFormatter.formatKeepImg, whitespace as Android’s ICU reads \\s', async () => {
+  const html =
+    '<div>第一段&nbsp;&nbsp;文字</div><p>第二段<b>粗</b>&emsp;x</p><!-- c --><br/>' +
+    '<img class="a" data-src="/i/1.jpg" src="load.gif"><img src="/i/2.jpg,{\'headers\':{\'Referer\':\'r\'}}">\u200d尾\u3000 ';
+  // block tags → \n; other tags but <img> stripped; each line indented with two U+3000; the
+  // greedy [^>]* before \ssrc takes the last src of a tag; URL options kept after the URL
+  assert.equal(
+    await js(`java.htmlFormat(${q(html)})`),
+    "\u3000\u3000第一段 文字\n\u3000\u3000第二段粗 x\n\u3000\u3000<img src=\"load.gif\"><img src=\"/i/2.jpg,{'headers':{'Referer':'r'}}\">尾",
+  );
+  assert.equal(await js('java.htmlFormat("\\u3000\\u3000<p>a</p>\\u00a0")'), '\u3000\u3000a', 'U+3000 and U+00A0 are \\s on Android');
+});

@@ -6,6 +6,7 @@
 import type { RuleContext, RuleJs } from '../analyze.js';
 import type { BookSource, EngineHost, SourceHttp, StrResponse, UrlScript, UrlVars, VariableStore, WebChapter } from '../engine/types.js';
 import { LegadoStoreError } from '../../errors.js';
+import { formatKeepImg } from '../html-format.js';
 import { ScriptFailedError, type ScriptPlace } from '../js/errors.js';
 import type { JsBindings, JsEngine, JsSource } from '../js/types.js';
 import { domCall, elementsOut, isNode, jsoupParse, markerId, NodeTable } from './dom-api.js';
@@ -86,7 +87,6 @@ const UNSUPPORTED: Record<string, string> = {
   createAsymmetricCrypto: 'RSA and other asymmetric ciphers are not supported here',
   createSign: 'signatures are not supported here',
   androidId: 'there is no Android device here',
-  htmlFormat: 'not built yet',
 };
 
 /** The app's JsURL: host, origin (with an explicit port), path, and the query's values URL-decoded. */
@@ -226,6 +226,7 @@ export function javaBindings(
     toast: (msg) => log(`${name}: ${text(msg)}`),
     longToast: (msg) => log(`${name}: ${text(msg)}`),
     getWebViewUA: () => WEBVIEW_UA,
+    htmlFormat: (html) => formatKeepImg(text(html)),
     toURL: (url, base) => jsUrl(text(url), base === undefined || base === null || base === '' ? undefined : text(base)),
     interop: (what) => {
       throw new HelperUnsupportedError(text(what) || 'Packages', 'Java classes cannot be reached from scripts here (only org.jsoup.Jsoup.parse is shimmed)');
