@@ -174,3 +174,23 @@ test('jsLib as a JSON map of URLs: fetched once and joined; a failed download fa
     await new Promise((resolve) => libs.close(resolve));
   }
 });
+
+test('no secret in errors or logs: the login header and cookie values stay out', async () => {
+  const { source } = jsJava();
+  const h = harness({ source, http: 'real' });
+  try {
+    const book = site.site.model.books[0]!;
+    const ctx = h.rule('', site.url, { rule: 'ruleSearch.bookList' });
+    await ctx.getString('@js:source.putLoginHeader(JSON.stringify({Authorization: "Bearer sekrit-token", Cookie: "sid=sekrit-cookie"})); "ok"');
+    const dead = await ctx.getString('@js:java.ajax("http://127.0.0.1:1/s?q=1")');
+    const failed = await ctx
+      .getString(`@js:java.get("${site.url}/guard/book/${book.id}", {Authorization: "Bearer sekrit-token", Cookie: "sid=sekrit-cookie"})`)
+      .catch((e: Error) => e);
+    assert.ok(failed instanceof Error && /Status=403/.test(failed.message), String(failed));
+    const caught = await ctx.getString(`@js:try { java.get("${site.url}/guard/book/${book.id}", {Authorization: "x"}) } catch (e) { e.message }`);
+    for (const text of [dead, failed.message, caught, ...h.logs]) assert.ok(!/sekrit/.test(text), text);
+    assert.ok(h.logs.length > 0, 'the failed ajax was logged');
+  } finally {
+    h.dispose();
+  }
+});
