@@ -68,6 +68,10 @@ export type ErrorCode =
   | 'HELPER_FAILED'
   | 'HELPER_UNSUPPORTED'
   | 'SCRIPT_ERROR'
+  | 'TOC_EMPTY'
+  | 'CONTENT_EMPTY'
+  | 'SOURCE_INCOMPLETE'
+  | 'SOURCE_FAILED'
   | 'CHECK_TIMEOUT';
 
 export class LegadoStoreError extends Error {
