@@ -1,12 +1,12 @@
 // The engine as `sources check` and `sources debug` run it: Node's checking fetch, a QuickJS
 // sandbox, the store's cookies and caches; flows opened per check, their fetches tied to the
-// check's signal and their lines to the debug log. (Until the session lands: stubs.)
+// check's signal and their lines to the debug log.
 import { nodeFetch } from '../node/net-fetch.js';
 import type { BookSource, DebugLog, EngineHost, SourceFlows } from '../sources/engine/types.js';
 import { QuickJsEngine } from '../sources/js/index.js';
-import { hostWithSignal } from '../sources/checker/run.js';
+import { openSource } from '../sources/engine/session.js';
+import { parseBookSource } from '../sources/engine/source.js';
 import type { AnyStore } from '../store/store.js';
-import { UnsupportedError } from '../errors.js';
 import { ALLOW_PRIVATE_ENV } from './commands/serve.js';
 
 export const allowPrivateHosts = (flag: boolean | undefined, env: Readonly<Record<string, string | undefined>>): boolean =>
@@ -33,15 +33,8 @@ export function cliEngine(store: AnyStore, options: { readonly allowPrivateHosts
     now: store.clock,
   };
   return {
-    parse: (row) => row as unknown as BookSource,
-    open(source, signal, log) {
-      const h = signal ? hostWithSignal(host, signal) : host;
-      return openSource(source, log ? { ...h, log } : h);
-    },
+    parse: (row) => parseBookSource(row),
+    open: (source, signal, log) => openSource(source, log ? { ...host, log } : host, signal ? { signal } : {}),
     dispose: () => js.dispose(),
   };
-}
-
-function openSource(source: BookSource, _host: EngineHost): SourceFlows {
-  throw new UnsupportedError(`running the source ${source.bookSourceUrl}`, 'node', 'the rule engine is not built in yet');
 }

@@ -9,21 +9,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LegadoStoreError } from '../../src/errors.js';
 import { convertLegacyBookSource, isLegacyBookSource } from '../../src/backup/legacy-book-source.js';
-import type { BookSource } from '../../src/sources/engine/types.js';
+import { parseBookSource } from '../../src/sources/engine/source.js';
 import { sourceNeeds, type SourceTier } from '../../src/sources/tiers.js';
 import { bookSourceFiles, corpora } from './shared.js';
-
-// Until parseBookSource lands: rule objects from JSON text, anything else not an object is none.
-function parseSource(o: Record<string, unknown>): BookSource {
-  if (typeof o['bookSourceUrl'] !== 'string' || o['bookSourceUrl'] === '') throw new LegadoStoreError('INVALID_ARGUMENT', 'no bookSourceUrl');
-  const out: Record<string, unknown> = { ...o };
-  for (const k of ['ruleSearch', 'ruleExplore', 'ruleBookInfo', 'ruleToc', 'ruleContent']) {
-    let v = o[k];
-    if (typeof v === 'string') v = v.trim() === '' ? null : JSON.parse(v);
-    out[k] = v && typeof v === 'object' && !Array.isArray(v) ? v : null;
-  }
-  return out as unknown as BookSource;
-}
 
 interface Row {
   sources: number;
@@ -65,7 +53,7 @@ test('every book source of the corpora is read and classified: would run (T0-T2)
           row.legacy++;
           o = convertLegacyBookSource(o, () => true);
         }
-        const needs = sourceNeeds(parseSource(o));
+        const needs = sourceNeeds(parseBookSource(o));
         row.tiers[needs.tier]++;
         if (needs.browser) row.browser++;
         if (needs.java) row.java++;

@@ -3,7 +3,8 @@
 // explore's first entry with a URL, then its first hit's the same way; the steps the settings
 // leave on; all within one time limit. What it found is a CheckOutcome (marks.ts turns it into
 // the row's columns); nothing here writes.
-import type { EngineHost, SearchBook, SourceFlows } from '../engine/types.js';
+import type { SearchBook, SourceFlows } from '../engine/types.js';
+import { SourceStepError } from '../book/errors.js';
 import { CheckTimeoutError } from './errors.js';
 import { asBook, readableChapters } from './hit.js';
 import type { CheckBookOf, CheckEnd, CheckOutcome, CheckStep } from './marks.js';
@@ -108,7 +109,8 @@ export async function checkSource(open: (signal: AbortSignal) => SourceFlows, op
       findings.chapters = all.length;
       const toc = readableChapters(all).slice(0, 2);
       const first = toc[0];
-      if (!first) throw new Error('the TOC has only volumes, no chapter to read'); // the app's first() on an empty list
+      // The app's first() on an empty list: a failure, not 目录失效.
+      if (!first) throw new SourceStepError(f.source, 'ruleToc.chapterList', b.tocUrl || b.bookUrl, 'the TOC has only volumes, no chapter to read');
       if (!steps.content) return void done.push({ step: 'book', of, result: 'partial' });
       findings.chapter = first.title;
       const text = await f.content(b, first, (toc[1] ?? first).url);
@@ -183,13 +185,4 @@ export async function checkSource(open: (signal: AbortSignal) => SourceFlows, op
     const e = new CheckTimeoutError(flows?.source.bookSourceName ?? '', flows?.source.bookSourceUrl ?? '', timeoutMs);
     return finish({ end: 'failed', kind: 'timeout', message: e.message }, e);
   }
-}
-
-/** The host with its fetches tied to `signal` too (a check's time limit or cancel ends them). */
-export function hostWithSignal(host: EngineHost, signal: AbortSignal): EngineHost {
-  const fetch = host.fetch ?? ((url, init) => globalThis.fetch(url, init));
-  return {
-    ...host,
-    fetch: (url, init, rules) => fetch(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, signal]) : signal }, rules),
-  };
 }
