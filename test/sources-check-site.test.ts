@@ -5,12 +5,11 @@
 // browser is marked (or left) as the app marks it; a slow one ends at the time limit.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openStore, type Store } from 'legado-store';
 import { startFixtureSite } from './helpers/fixture-site/node.js';
 import { fixtureSources, manySources, safetySources, type BookSourceJson } from './helpers/fixture-site/index.js';
 import { cli } from './helpers/cli.js';
+import { storeWithSources } from './helpers/check-site.js';
 import { tempDir } from './helpers/files.js';
 
 const SEED = 20261208;
@@ -19,23 +18,7 @@ after(() => site.close());
 const dir = tempDir('legado-check-site-');
 const keyword = site.site.model.keywords.many;
 
-/** The store's row of a source's JSON: rule objects as the JSON text the app's columns hold. */
-function row(s: BookSourceJson): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...s };
-  for (const k of ['ruleSearch', 'ruleExplore', 'ruleBookInfo', 'ruleToc', 'ruleContent'] as const) if (s[k]) out[k] = JSON.stringify(s[k]);
-  return out;
-}
-
-function storeWith(name: string, sources: BookSourceJson[]): string {
-  const path = join(dir, name);
-  const store = openStore(path) as Store<62>;
-  try {
-    for (const s of sources) store.tables.book_sources.insert(row(s) as never);
-  } finally {
-    store.close();
-  }
-  return path;
-}
+const storeWith = (name: string, sources: BookSourceJson[]): string => storeWithSources(dir, name, sources);
 
 interface Marked {
   url: string;

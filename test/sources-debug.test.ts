@@ -1,69 +1,39 @@
-// The debug run of a source as the app's source editor prints it (model/Debug.kt): the stage the
-// key picks, the start and end lines, the blank lines between stages, the flows' own lines in
-// between, each with `[mm:ss.SSS] ` since the start, and the error line that ends a failed run.
-import { test } from 'node:test';
+// The debug run of a source on the real engine against the fixture site, as the app's source
+// editor prints it (model/Debug.kt): the stage the key picks, the start and end lines, the blank
+// lines between stages, the flows' own lines in between, each with `[mm:ss.SSS] ` since the
+// start, and the error line that ends a failed run.
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BookSource, DebugLog, SearchBook, SourceFlows, WebBook, WebChapter } from '../src/sources/engine/types.js';
+import { startFixtureSite } from './helpers/fixture-site/node.js';
+import { expectedToc, fixtureSources, searchBooks } from './helpers/fixture-site/index.js';
+import { fixtureHost } from './helpers/source-flows.js';
+import { requestOf as req } from './helpers/check-site.js';
+import { openSource } from '../src/sources/engine/session.js';
+import type { BookSource } from '../src/sources/engine/types.js';
 import { debugSource, debugStage, debugTime, type DebugLine } from '../src/sources/debug/debug.js';
-import { LegadoStoreError } from '../src/errors.js';
 
-const SOURCE: BookSource = { bookSourceUrl: 'https://a.example', bookSourceName: '甲', searchUrl: '/s?q={{key}}' };
-const hit = (tocUrl = ''): SearchBook => ({
-  bookUrl: 'https://a.example/b/1',
-  origin: SOURCE.bookSourceUrl,
-  originName: '甲',
-  type: 8,
-  name: '书',
-  author: '某',
-  kind: null,
-  coverUrl: null,
-  intro: null,
-  wordCount: null,
-  latestChapterTitle: null,
-  tocUrl,
-  time: 0,
-  variable: null,
-  originOrder: 0,
-});
-const ch = (i: number, isVolume = false): WebChapter => ({
-  url: isVolume ? `卷${i}` : `https://a.example/c/${i}`,
-  title: `卷${i}`,
-  isVolume,
-  baseUrl: '',
-  bookUrl: '',
-  index: i,
-  isVip: false,
-  isPay: false,
-  tag: null,
-  variable: null,
-});
+const SEED = 20261210;
+const site = await startFixtureSite(SEED);
+after(() => site.close());
+const m = site.site.model;
+const api = fixtureSources(site.url, SEED).find((f) => f.id === 'api')!;
+const book = searchBooks(m, m.keywords.many)[0]!;
+const chapters = expectedToc(api, book).filter((c) => !c.isVolume);
 
-/** Flows that log one line per call (as the real ones log theirs) on a clock that moves 1,234 ms a call. */
-function run(key: string, over: Partial<SourceFlows> = {}, source: BookSource = SOURCE) {
-  let t = 1_700_000_000_000;
+async function run(key: string) {
   const lines: DebugLine[] = [];
-  const seen: string[] = [];
-  const open = (log: DebugLog): SourceFlows => {
-    const step =
-      <A extends unknown[], R>(name: string, value: (...a: A) => R) =>
-      async (...a: A): Promise<Awaited<R>> => {
-        t += 1234;
-        seen.push(`${name} ${a.map((x) => (typeof x === 'object' && x ? JSON.stringify(x).slice(0, 60) : String(x))).join(' ')}`);
-        log(`≡${name}`);
-        return await value(...a);
-      };
-    return {
-      source,
-      search: step('search', () => [hit()]),
-      exploreKinds: step('kinds', () => []),
-      explore: step('explore', () => [hit('https://a.example/toc/1')]),
-      bookInfo: step('info', (b: SearchBook | WebBook) => ({ ...(b as WebBook), tocUrl: `${b.bookUrl}/toc` })),
-      toc: step('toc', () => [ch(0, true), ch(1), ch(2)]),
-      content: step('content', () => '　　正文'),
-      ...over,
-    };
-  };
-  return debugSource(open, key, (l) => lines.push(l), { now: () => t }).then((r) => ({ ...r, lines, seen, text: lines.map((l) => l.text) }));
+  const before = new Map(site.site.hits);
+  const r = await debugSource(
+    (log) => openSource(api.source as unknown as BookSource, fixtureHost({ log })),
+    key,
+    (l) => lines.push(l),
+  );
+  const requested = [...site.site.hits].filter(([k, n]) => n > (before.get(k) ?? 0)).map(([k]) => k);
+  const stamp = /^\[\d\d:\d\d\.\d{3}\] /;
+  // Every line has the time stamp but the blank ones between stages.
+  for (const l of lines) assert.ok(l.text === '' || stamp.test(l.text), l.text);
+  const stages = lines.map((l) => l.text.replace(stamp, '')).filter((t) => /^[⇒︾︽]|^≡(已获取|没有|文件)|^$/.test(t));
+  return { ...r, lines, requested, stages, text: lines.map((l) => l.text.replace(stamp, '')) };
 }
 
 test('the key picks the stage as Debug.startDebug does', () => {
@@ -82,74 +52,53 @@ test('the time prefix is [mm:ss.SSS] of the time since the start, minutes wrappi
   assert.equal(debugTime(3_600_000 + 2_000), '[00:02.000]');
 });
 
-test("a keyword: search, then the first hit's info, TOC and first readable chapter, with the app's lines", async () => {
-  const r = await run('斗破');
+test("a keyword: search, then the first hit's book page, TOC and first readable chapter, with the app's lines and the flows' between them", async () => {
+  const r = await run(m.keywords.many);
   assert.equal(r.ok, true);
-  assert.deepEqual(r.text, [
-    '[00:00.000] ⇒开始搜索关键字:斗破',
-    '[00:00.000] ︾开始解析搜索页',
-    '[00:01.234] ≡search',
-    '[00:01.234] ︽搜索页解析完成',
+  assert.deepEqual(r.stages, [
+    `⇒开始搜索关键字:${m.keywords.many}`,
+    '︾开始解析搜索页',
+    '︽搜索页解析完成',
     '',
-    '[00:01.234] ︾开始解析详情页',
-    '[00:02.468] ≡info',
-    '[00:02.468] ︽详情页解析完成',
+    '︾开始解析详情页',
+    '︽详情页解析完成',
     '',
-    '[00:02.468] ︾开始解析目录页',
-    '[00:03.702] ≡toc',
-    '[00:03.702] ︽目录页解析完成',
+    '︾开始解析目录页',
+    '︽目录页解析完成',
     '',
-    '[00:03.702] ︾开始解析正文页',
-    '[00:04.936] ≡content',
-    '[00:04.936] ︽正文页解析完成',
+    '︾开始解析正文页',
+    '︽正文页解析完成',
   ]);
   assert.equal(r.lines.at(-1)?.state, 1000);
-  // The first readable chapter is read, the next one its stop; the volume is passed over.
-  assert.match(r.seen.at(-1)!, /^content .*"url":"https:\/\/a\.example\/c\/1".* https:\/\/a\.example\/c\/2$/);
+  // The flows' lines come between a stage's start and end.
+  const i = r.text.indexOf('︾开始解析搜索页');
+  assert.ok(r.text.indexOf('︽搜索页解析完成') > i + 1);
+  assert.ok(r.requested.includes(req(chapters[0]!.url!)));
+  assert.ok(!r.requested.includes(req(chapters[1]!.url!)));
 });
 
-test('an explore key; a hit with a TOC URL skips the info page', async () => {
-  const r = await run('热门::/hot');
-  assert.deepEqual(r.text.slice(0, 7), [
-    '[00:00.000] ⇒开始访问发现页:/hot',
-    '[00:00.000] ︾开始解析发现页',
-    '[00:01.234] ≡explore',
-    '[00:01.234] ︽发现页解析完成',
-    '',
-    '[00:01.234] ≡已获取目录链接,跳过详情页',
-    '',
-  ]);
-  assert.equal(r.seen[0], 'explore /hot 1');
-  assert.ok(!r.seen.some((s) => s.startsWith('info')));
+test('an absolute URL starts at the book page, ++ at a TOC, -- at a chapter, title::url at an explore page', async () => {
+  const info = await run(api.expect.bookUrl(book));
+  assert.deepEqual(info.stages.slice(0, 2), [`⇒开始访问详情页:${api.expect.bookUrl(book)}`, '︾开始解析详情页']);
+  assert.equal(info.ok, true);
+  const tocUrl = `${site.url}/api/book/${book.id}/chapters`;
+  const toc = await run(`++${tocUrl}`);
+  assert.deepEqual(toc.stages.slice(0, 2), [`⇒开始访目录页:${tocUrl}`, '︾开始解析目录页']);
+  assert.ok(toc.requested.includes(req(tocUrl)));
+  const c = await run(`--${chapters[2]!.url}`);
+  assert.deepEqual(c.stages, [`⇒开始访正文页:${chapters[2]!.url}`, '︾开始解析正文页', '︽正文页解析完成']);
+  assert.deepEqual(c.requested, [req(chapters[2]!.url!)]);
+  const e = await run(`玄幻::/api/explore?kind=${book.kind}&page=1`);
+  assert.deepEqual(e.stages.slice(0, 3), [`⇒开始访问发现页:/api/explore?kind=${book.kind}&page=1`, '︾开始解析发现页', '︽发现页解析完成']);
 });
 
-test('++ a TOC, -- a chapter titled 调试 with no stop, an absolute URL the info page', async () => {
-  const toc = await run('++https://a.example/toc/9');
-  assert.equal(toc.text[0], '[00:00.000] ⇒开始访目录页:https://a.example/toc/9');
-  assert.match(toc.seen[0]!, /^toc .*"tocUrl":"https:\/\/a\.example\/toc\/9"/);
-  const c = await run('--https://a.example/c/7');
-  assert.deepEqual(c.text, [
-    '[00:00.000] ⇒开始访正文页:https://a.example/c/7',
-    '[00:00.000] ︾开始解析正文页',
-    '[00:01.234] ≡content',
-    '[00:01.234] ︽正文页解析完成',
-  ]);
-  assert.match(c.seen[0]!, /"title":"调试".* undefined$/);
-  const i = await run('https://a.example/b/5');
-  assert.equal(i.text[0], '[00:00.000] ⇒开始访问详情页:https://a.example/b/5');
-  assert.match(i.seen[0]!, /^info .*"bookUrl":"https:\/\/a\.example\/b\/5"/);
-});
-
-test('endings: nothing found (-1), no readable chapter, a file source after info (1000), and an error line (-1)', async () => {
-  const none = await run('x', { search: async () => [] });
-  assert.deepEqual(none.lines.at(-1), { state: -1, text: '[00:00.000] ︽未获取到书籍' });
+test('endings: nothing found is a -1 line, a failed step its error line', async () => {
+  const none = await run(m.keywords.none);
+  assert.equal(none.lines.at(-1)?.state, -1);
+  assert.match(none.lines.at(-1)!.text, /︽未获取到书籍$/);
   assert.equal(none.ok, false);
-  const vols = await run('x', { toc: async () => [ch(0, true)] });
-  assert.equal(vols.text.at(-1), '[00:02.468] ≡没有正文章节');
-  assert.equal(vols.ok, false);
-  const file = await run('x', {}, { ...SOURCE, bookSourceType: 3 });
-  assert.deepEqual(file.lines.at(-1), { state: 1000, text: '[00:02.468] ≡文件类书源跳过解析目录' });
-  const failed = await run('x', { toc: async () => Promise.reject(new LegadoStoreError('TOC_EMPTY' as never, 'source "甲": 目录为空')) });
-  assert.deepEqual(failed.lines.at(-1), { state: -1, text: '[00:02.468] TOC_EMPTY: source "甲": 目录为空' });
+  const failed = await run(`--${site.url}/api/chapter?book=0&id=999999`);
+  assert.equal(failed.lines.at(-1)?.state, -1);
+  assert.match(failed.lines.at(-1)!.text, /^\[\d\d:\d\d\.\d{3}\] [A-Z_]+: /);
   assert.equal(failed.ok, false);
 });
