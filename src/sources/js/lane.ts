@@ -23,11 +23,34 @@ export interface LaneOptions {
   readonly wasmModule?: object | (() => Promise<object>) | undefined;
 }
 
+const { compile } = (globalThis as unknown as { WebAssembly: { compile(bytes: ArrayBuffer): Promise<object> } }).WebAssembly;
+
+let compiled: Promise<object | undefined> | undefined;
+
+/**
+ * The WASM compiled once for every instance, where the host fetches the package's file (Bun,
+ * Deno): a new instance then compiles nothing. Bun compiled a fresh copy only after its optimiser
+ * had finished with the old instance's code, minutes after a script had worked it hard (a lane
+ * renewed after a memory failure waited 140 to 285 s; docs/sandbox.md). Undefined where fetch
+ * reads no file: URL (Node, whose compile is quick): the variant's loader reads the file each time.
+ */
+function compiledOnce(): Promise<object | undefined> {
+  compiled ??= (async () => {
+    try {
+      const response = await fetch(import.meta.resolve('@jitl/quickjs-wasmfile-release-asyncify/wasm'));
+      return response.ok ? await compile(await response.arrayBuffer()) : undefined;
+    } catch {
+      return undefined;
+    }
+  })();
+  return compiled;
+}
+
 async function loadModule(memory: LinearMemory, options: LaneOptions): Promise<QuickJSAsyncWASMModule> {
   // Loaded on first use: the package's export conditions pick the file loader for Node, Bun,
   // browsers and workerd (docs/sandbox.md).
   const base = (await import('@jitl/quickjs-wasmfile-release-asyncify')).default as unknown as QuickJSAsyncVariant;
-  const given = options.wasmModule;
+  const given = options.wasmModule ?? (await compiledOnce());
   const variant = newVariant(base, (given ? { wasmMemory: memory, wasmModule: given } : { wasmMemory: memory }) as never);
   return newQuickJSAsyncWASMModuleFromVariant(variant);
 }
