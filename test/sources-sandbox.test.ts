@@ -313,4 +313,15 @@ describe('the rule grammar through the seam', () => {
     assert.equal(await ctx.getString('<js>java.getString("tag.b@text") + "!"</js>'), 'Hello!');
     assert.equal(await ctx.getString('@js:java.put("k", "v"); java.get("k") + " " + baseUrl'), 'v https://rules.example/');
   });
+
+  test('nested evaluation: a script whose java.getString runs a script of the same source, 10 levels deep as the app allows', async () => {
+    // Each level's script waits for the host while the next runs: on the lane it waits on, the
+    // next would wait for it in turn (until the wall limit), so it runs on another lane.
+    const js = { eval: (code: string, bindings: RuleBindings) => engine.run(code, { ...bindings }, { source: { key: 'https://nested.example' } }) };
+    const ctx = new RuleContext({ js }).setContent('<b>深</b>', 'https://nested.example/');
+    let rule = '@js:java.getString("tag.b@text")';
+    for (let level = 1; level <= 10; level++) rule = `@js:java.getString(${JSON.stringify(rule)}) + "${level % 10}"`;
+    assert.equal(await ctx.getString(rule), '深1234567890');
+    await stillWorks({ key: 'https://nested.example' });
+  });
 });

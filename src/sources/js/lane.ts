@@ -64,6 +64,12 @@ export class Lane {
   private tail: Promise<unknown> = Promise.resolve();
   /** Calls queued or running here. */
   pending = 0;
+  /**
+   * Host Promises the running call waits for: its stack is unwound into the instance, which can
+   * run nothing else until it resumes. A script the host runs meanwhile (nested evaluation, a
+   * script's `java.getString("@js:…")`) must go to another lane, or it waits for itself.
+   */
+  waiting = 0;
   readonly heap: Heap;
 
   constructor(options: LaneOptions) {
@@ -96,7 +102,7 @@ export class Lane {
       sandbox.dispose();
       sandbox = undefined;
     }
-    sandbox ??= new Sandbox(module, this.heap, key, jsLib);
+    sandbox ??= new Sandbox(module, this.heap, key, jsLib, (delta) => (this.waiting += delta));
     this.sandboxes.set(key, sandbox);
     for (const [oldKey, old] of this.sandboxes) {
       if (this.sandboxes.size <= this.options.sandboxes) break;

@@ -65,10 +65,14 @@ export class Sandbox {
   /** Set by a failed run: what the caller must throw away before the next call. */
   poison: Poison = 'none';
 
-  constructor(module: QuickJSAsyncWASMModule, heap: Heap, key: string, jsLib: string) {
+  /** Told when the running call starts (+1) and stops (-1) waiting for a host Promise. */
+  private readonly waits: (delta: number) => void;
+
+  constructor(module: QuickJSAsyncWASMModule, heap: Heap, key: string, jsLib: string, waits: (delta: number) => void = () => undefined) {
     this.key = key;
     this.jsLib = jsLib;
     this.heap = heap;
+    this.waits = waits;
     this.runtime = module.newRuntime();
     this.runtime.setInterruptHandler(() => this.interrupt());
     this.ctx = this.runtime.newContext();
@@ -171,22 +175,37 @@ export class Sandbox {
   private readonly hostCaller: HostCaller = (fn: HostFunction, self: unknown, args: unknown[]) => {
     const call = this.call;
     const started = Date.now();
-    const out = fn.apply(self, args);
-    if (!call) return out;
-    if (!(out instanceof Promise)) {
-      call.cpuDeadline += Date.now() - started;
+    // Waiting from the start: a script the host function runs at once (nested) must not queue here.
+    this.waits(1);
+    let out: unknown;
+    try {
+      out = fn.apply(self, args);
+    } catch (error) {
+      this.waits(-1);
+      throw error;
+    }
+    if (!call || !(out instanceof Promise)) {
+      this.waits(-1);
+      if (call) call.cpuDeadline += Date.now() - started;
       return out;
     }
+    let waiting = true;
+    const resumed = (): void => {
+      if (waiting) this.waits(-1);
+      waiting = false;
+    };
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => {
           call.stop = 'wall';
+          resumed();
           reject(new Error('wall time limit reached while waiting for the host'));
         },
         Math.max(0, call.wallDeadline - started),
       );
       out.then(resolve, reject).finally(() => {
         clearTimeout(timer);
+        resumed();
         call.cpuDeadline += Date.now() - started;
       });
     });
