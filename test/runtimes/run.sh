@@ -28,7 +28,7 @@ CONCURRENCY=${TEST_CONCURRENCY:-$(($(node -p 'require("node:os").availableParall
 # fixture site the engine's tests read, the book sources' JavaScript sandbox and the Worker's
 # replace rules in it): on every runtime, Bun included. The sandbox's engines compile its WASM
 # differently (docs/sandbox.md: stack on V8, a lane renewed on Bun, each test bounded).
-PURE="dist/test/sources-rules.test.js dist/test/sources-jsoup.test.js dist/test/net-policy.test.js dist/test/fixture-site.test.js
+PURE="dist/test/sources-rules.test.js dist/test/sources-jsoup.test.js dist/test/sources-http-codec.test.js dist/test/net-policy.test.js dist/test/fixture-site.test.js
   dist/test/sources-sandbox.test.js dist/test/worker-sandbox-rules.test.js"
 SEAM_SUITES="dist/test/driver.test.js dist/test/seam.test.js $CROSS dist/test/changes.test.js dist/test/tables.test.js"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/legado-runtimes-XXXXXX")
