@@ -123,14 +123,7 @@ export function isTrue(value: string | null | undefined): boolean {
   return !FALSE_WORDS.test(value.trim());
 }
 
-/** Each line trimmed (the app's `trim()`: chars up to U+0020), for replaceRegex on the whole text. */
-export function trimLines(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => javaTrim(l))
-    .join('\n');
-}
-
+/** Each line indented with two U+3000 (replaceRegex puts the indent back so). */
 export const indentLines = (text: string): string =>
   text
     .split('\n')
