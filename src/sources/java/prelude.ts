@@ -284,6 +284,7 @@ const SCRIPT = String.raw`
       case 'map': return new JavaMap(v.entries);
       case 'str': return new StrResponse(v);
       case 'jsoup': return new JsoupResponse(v);
+      case 'url': return { host: v.host, origin: v.origin, pathname: v.pathname, searchParams: v.searchParams ? new JavaMap(v.searchParams) : null };
     }
     return v;
   }
