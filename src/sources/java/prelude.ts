@@ -220,6 +220,9 @@ const SCRIPT = String.raw`
   hide(JavaMap.prototype, 'values', function () { var o = this; return Object.keys(o).map(function (k) { return o[k]; }); });
   hide(JavaMap.prototype, 'size', function () { return Object.keys(this).length; });
   hide(JavaMap.prototype, 'isEmpty', function () { return Object.keys(this).length === 0; });
+  hide(JavaMap.prototype, 'put', function (k, v) { var old = this.get(k); this[k] = v; return old; });
+  hide(JavaMap.prototype, 'putAll', function (m) { var o = this; Object.keys(m || {}).forEach(function (k) { o[k] = m[k]; }); });
+  hide(JavaMap.prototype, 'remove', function (k) { var old = this.get(k); delete this[k]; return old; });
   hide(JavaMap.prototype, 'toString', function () { var o = this; return '{' + Object.keys(o).map(function (k) { return k + '=' + o[k]; }).join(', ') + '}'; });
 
   function headerOf(list, name) {

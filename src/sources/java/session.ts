@@ -218,7 +218,7 @@ export function javaBindings(
     },
   };
   const codec = codecHelpers(options);
-  const sourceMethods = sourceApi(source, host.storage, jarOf, options);
+  const sourceMethods = sourceApi(source, host.storage, jarOf, { ...options, script: (code, rule) => sourceScript(code, {}, rule) });
   const cookie = cookieApi(jarOf);
   const cache = cacheApi(host);
   let current: Call | undefined; // the call whose helpers are running (calls of a source run one at a time in its sandbox)
@@ -331,7 +331,6 @@ export function javaBindings(
       case 'source': {
         if ((helper === 'get' && args.length >= 2) || !sourceMethods[helper]) {
           if (helper === 'get') return net.httpGet!(args[0], args[1]);
-          if (helper === 'login') throw new HelperUnsupportedError('source.login', 'a login script cannot be run from inside another script here');
           throw new HelperUnsupportedError(`source.${helper}`, 'not supported here');
         }
         return sourceMethods[helper]!(...args);
@@ -507,12 +506,12 @@ export function javaBindings(
     };
   }
 
-  const sourceScript = (code: string, bindings: Readonly<Record<string, unknown>> = {}, rule?: string): Promise<unknown> => {
+  function sourceScript(code: string, bindings: Readonly<Record<string, unknown>> = {}, rule?: string): Promise<unknown> {
     // BaseSource.evalJS: `java` is the source, so java.put/get are the source's variables.
     const call = newCall(rule, undefined, {}, sourceVariables(source, host.storage));
     const { result, ...rest } = bindings;
     return run(code, { baseUrl: source.bookSourceUrl, ...rest, result: toScript(result, call.nodes) }, call);
-  };
+  }
 
   return { urlScript, ruleJs, sourceScript, jsSource };
 }
