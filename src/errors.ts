@@ -67,7 +67,11 @@ export type ErrorCode =
   | 'SCRIPT_MEMORY'
   | 'HELPER_FAILED'
   | 'HELPER_UNSUPPORTED'
-  | 'SCRIPT_ERROR';
+  | 'SCRIPT_ERROR'
+  | 'TOC_EMPTY'
+  | 'CONTENT_EMPTY'
+  | 'SOURCE_INCOMPLETE'
+  | 'SOURCE_FAILED';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;
