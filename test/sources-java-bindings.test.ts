@@ -184,4 +184,3 @@ test('URL scripts: key, page, book, java.url written back; rule-only helpers ref
     h.dispose();
   }
 });
-
