@@ -386,7 +386,6 @@ export function javaBindings(
     };
   }
 
-  let libText: Promise<string> | undefined;
   async function fetchJsLib(): Promise<string> {
     const lib = source.jsLib ?? '';
     if (!isJsonObject(lib)) return lib;
@@ -406,13 +405,14 @@ export function javaBindings(
     return parts.join('\n');
   }
 
-  async function jsSource(): Promise<JsSource> {
-    if (!libText) {
-      libText = fetchJsLib();
-      libText.catch(() => (libText = undefined)); // a failed download is tried again by the next script
+  let made: Promise<JsSource> | undefined;
+  function jsSource(): Promise<JsSource> {
+    if (!made) {
+      // The prelude is one line: jsLib's own lines keep their numbers in errors.
+      made = fetchJsLib().then((lib) => ({ key: source.bookSourceUrl, name, jsLib: `${prelude(source)}${lib}` }));
+      made.catch(() => (made = undefined)); // a failed download is tried again by the next script
     }
-    // The prelude is one line: jsLib's own lines keep their numbers in errors.
-    return { key: source.bookSourceUrl, name, jsLib: `${prelude(source)}${await libText}` };
+    return made;
   }
 
   async function run(code: string, bindings: JsBindings, call: Call): Promise<unknown> {
