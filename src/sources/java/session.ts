@@ -243,7 +243,10 @@ export function javaBindings(
     htmlFormat: (html) => formatKeepImg(text(html)),
     toURL: (url, base) => jsUrl(text(url), base === undefined || base === null || base === '' ? undefined : text(base)),
     interop: (what) => {
-      throw new HelperUnsupportedError(text(what) || 'Packages', 'Java classes cannot be reached from scripts here (only org.jsoup.Jsoup.parse and java.lang.String are shimmed)');
+      throw new HelperUnsupportedError(
+        text(what) || 'Packages',
+        'Java classes cannot be reached from scripts here (only org.jsoup.Jsoup.parse and java.lang.String are shimmed)',
+      );
     },
   };
   for (const [helper, why] of Object.entries(UNSUPPORTED)) {
