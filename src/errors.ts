@@ -68,7 +68,12 @@ export type ErrorCode =
   | 'SCRIPT_MEMORY'
   | 'HELPER_FAILED'
   | 'HELPER_UNSUPPORTED'
-  | 'SCRIPT_ERROR';
+  | 'SCRIPT_ERROR'
+  | 'TOC_EMPTY'
+  | 'CONTENT_EMPTY'
+  | 'SOURCE_INCOMPLETE'
+  | 'SOURCE_FAILED'
+  | 'CHECK_TIMEOUT';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;

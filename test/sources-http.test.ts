@@ -159,6 +159,7 @@ test('data: URLs are decoded here; `type` gives hex bytes', async () => {
   const b64 = await http.fetch('data:text/plain;base64,5L2g5aW9');
   assert.deepEqual([b64.code, b64.body, b64.url], [200, '你好', 'data:text/plain;base64,5L2g5aW9']);
   assert.equal((await http.fetch('data:text/html;charset=gbk,%C4%E3%BA%C3')).body, '你好');
+  assert.equal((await http.fetch('data:,a?b=你')).body, 'a?b=你', 'a data: URL has no query to encode');
   assert.equal((await http.fetch('data:text/plain;base64,5L2g5aW9,{"type":"bin"}')).body, 'e4bda0e5a5bd');
   await assert.rejects(http.fetch('data:text/plain;base64,***'), (e: unknown) => e instanceof UrlRuleError && e.code === 'BAD_URL_RULE');
 });
@@ -222,6 +223,10 @@ test('a URL rule that cannot become a request is a typed error naming the source
   assert.ok(header instanceof UrlRuleError, String(header));
   assert.match(header.message, /Authorization/);
   assert.ok(!header.message.includes('秘密'));
+  // A script's failure names the rule the same way.
+  const thrown = await http.request(`/s?q={{(function(){throw new Error("boom")})()}},{"headers":{"Authorization":"${secret}"}}`).catch((e: unknown) => e);
+  assert.ok(thrown instanceof Error && /boom/.test(thrown.message), String(thrown));
+  assert.ok(!thrown.message.includes('秘密'), thrown.message);
   const relative = await createSourceHttp({ bookSourceUrl: 'not a url', bookSourceName: 'x' }, host, script)
     .request('/s')
     .catch((e: unknown) => e);

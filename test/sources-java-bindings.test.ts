@@ -149,6 +149,9 @@ test('helpers that need a browser, files or Java classes are refused with a type
     await assert.rejects(ctx.getString('@js:java.readTxtFile("a.txt")'), { code: 'HELPER_UNSUPPORTED', message: /files of the app’s cache/ });
     await assert.rejects(ctx.getString('@js:new Packages.java.io.File("/etc/passwd")'), { code: 'HELPER_UNSUPPORTED', helper: 'java.io.File' });
     await assert.rejects(ctx.getString('@js:var imp = JavaImporter(); 1'), { code: 'HELPER_UNSUPPORTED', helper: 'JavaImporter' });
+    // java.lang.String is shimmed: the corpus builds GB2312 percent forms with it
+    assert.equal(await ctx.getString(`@js:Packages.java.lang.String("中a").getBytes("gb2312").map(x => '%' + (x & 0xff).toString(16)).join("")`), '%d6%d0%61');
+    assert.equal(await ctx.getString('@js:String(new Packages.java.lang.String([-42, -48], "gbk")) + Packages.java.lang.String("x").equals("x")'), '中true');
     // a script may catch a refusal and go on, as it may catch the app's exceptions
     assert.equal(
       await ctx.getString('@js:try { java.openUrl("x") } catch (e) { "caught: " + e.message }'),

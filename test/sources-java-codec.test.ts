@@ -176,3 +176,54 @@ test('time, URL encoding, chapter numbers, UUIDs', async () => {
   assert.equal(await js('java.toNumChapter(null)'), null);
   assert.match(String(await js('java.randomUUID()')), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 });
+
+function nodeDes3(mode: 'cbc' | 'ecb', data: Buffer, key: Buffer, iv: Buffer | null): Buffer {
+  const c = createCipheriv(mode === 'cbc' ? 'des-ede3-cbc' : 'des-ede3', key, iv);
+  return Buffer.concat([c.update(data), c.final()]);
+}
+
+test('DES and DESede (3DES): createSymmetricCrypto and the des*/tripleDES* helpers', async () => {
+  const key24 = '0123456789abcdefghijklmn';
+  const iv8 = '12345678';
+  const plain = '第五章 内容 DES';
+  const cbc = nodeDes3('cbc', Buffer.from(plain), Buffer.from(key24), Buffer.from(iv8));
+  assert.equal(await js(`java.createSymmetricCrypto("DESede/CBC/PKCS5Padding", ${q(key24)}, ${q(iv8)}).encryptBase64(${q(plain)})`), cbc.toString('base64'));
+  assert.equal(await js(`java.tripleDESDecodeStr(${q(cbc.toString('base64'))}, ${q(key24)}, "CBC", "PKCS5Padding", ${q(iv8)})`), plain);
+  assert.equal(await js(`java.tripleDESEncodeBase64Str(${q(plain)}, ${q(key24)}, "CBC", "PKCS5Padding", ${q(iv8)})`), cbc.toString('base64'));
+  // the ArgsBase64 forms take the key in Base64, the IV as text
+  const b64key = Buffer.from(key24).toString('base64');
+  assert.equal(await js(`java.tripleDESDecodeArgsBase64Str(${q(cbc.toString('hex'))}, ${q(b64key)}, "CBC", "PKCS5Padding", ${q(iv8)})`), plain);
+  assert.equal(await js(`java.tripleDESEncodeArgsBase64Str(${q(plain)}, ${q(b64key)}, "CBC", "PKCS5Padding", ${q(iv8)})`), cbc.toString('base64'));
+  // single DES is 3DES with one key three times
+  const k8 = 'abcdefgh';
+  const ecb = nodeDes3('ecb', Buffer.from(plain), Buffer.from(k8.repeat(3)), null);
+  assert.equal(await js(`java.desEncodeToBase64String(${q(plain)}, ${q(k8)}, "DES/ECB/PKCS5Padding", "")`), ecb.toString('base64'));
+  assert.equal(await js(`java.desDecodeToString(${q(ecb.toString('base64'))}, ${q(k8)}, "DES/ECB/PKCS5Padding", "")`), plain);
+  await assert.rejects(js(`java.tripleDESDecodeStr("00", "short", "CBC", "PKCS5Padding", ${q(iv8)})`), {
+    code: 'HELPER_FAILED',
+    message: /DESede key length: 5/,
+  });
+});
+
+test('toURL: the app’s JsURL fields', async () => {
+  assert.deepEqual(
+    await js(
+      'var u = java.toURL("/p/q?a=1&b=%E4%B8%AD+x&c", "https://h.test:8443/x"); [u.host, u.origin, u.pathname, u.searchParams.get("b"), u.searchParams.size()]',
+    ),
+    ['h.test', 'https://h.test:8443', '/p/q', '中 x', 2],
+  );
+  assert.equal(await js('java.toURL("https://h.test/").searchParams'), null);
+});
+
+test('htmlFormat: HtmlFormatter.formatKeepImg, whitespace as Android’s ICU reads \\s', async () => {
+  const html =
+    '<div>第一段&nbsp;&nbsp;文字</div><p>第二段<b>粗</b>&emsp;x</p><!-- c --><br/>' +
+    '<img class="a" data-src="/i/1.jpg" src="load.gif"><img src="/i/2.jpg,{\'headers\':{\'Referer\':\'r\'}}">\u200d尾\u3000 ';
+  // block tags → \n; other tags but <img> stripped; each line indented with two U+3000; the
+  // greedy [^>]* before \ssrc takes the last src of a tag; URL options kept after the URL
+  assert.equal(
+    await js(`java.htmlFormat(${q(html)})`),
+    "\u3000\u3000第一段 文字\n\u3000\u3000第二段粗 x\n\u3000\u3000<img src=\"load.gif\"><img src=\"/i/2.jpg,{'headers':{'Referer':'r'}}\">尾",
+  );
+  assert.equal(await js('java.htmlFormat("\\u3000\\u3000<p>a</p>\\u00a0")'), '\u3000\u3000a', 'U+3000 and U+00A0 are \\s on Android');
+});

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { startFixtureSite, type RunningSite } from './helpers/fixture-site/node.js';
-import { COOKIE_NAME, expectedSearch, expectedToc, fixtureSources } from './helpers/fixture-site/index.js';
+import { COOKIE_NAME, expectedSearch, expectedToc, fixtureSources, LOGIN_USER } from './helpers/fixture-site/index.js';
+import { searchBooks } from './helpers/fixture-site/model.js';
 import { jsBookPath, partsOf } from './helpers/fixture-site/shape-js.js';
 import { gbkBookPath } from './helpers/fixture-site/shape-gbk.js';
 import { harness } from './helpers/java-harness.js';
@@ -54,6 +55,25 @@ test('js-java: the search URL script, java.ajax with the source header, the TOC 
     );
     assert.equal((site.site.hits.get(`GET /js/part?book=${book.id}&n=1`) ?? 0) - before, 1, 'one request per part');
     assert.ok(partsOf(book) > 1, 'the loop ran more than once');
+  } finally {
+    h.dispose();
+  }
+});
+
+test('scripts inside scripts: a JavaScript header and a {{js}} URL fetched by java.ajax run beside the waiting script', async () => {
+  const { source } = jsJava();
+  const model = site.site.model;
+  const key = model.keywords.many;
+  // the header is worked out by a script for every request, java.ajax's too
+  const jsHeader: BookSource = { ...source, bookSourceUrl: `${site.url}#js-header`, header: '@js:JSON.stringify({"X-Requested-With": "XMLHttpRequest"})' };
+  const h = harness({ source: jsHeader, http: 'real' });
+  try {
+    const ctx = h.rule('', site.url);
+    // the URL rule's {{…}} are scripts of their own (built from halves: a rule's own {{ }} is a template)
+    const url = `"/js/search?k={" + "{java.base64Encode('${key}')}" + "}&sign={" + "{java.md5Encode('${key}fixture')}" + "}"`;
+    const body = await ctx.getString(`@js:var out = []; for (var i = 0; i < 2; i++) out.push(JSON.parse(java.ajax(${url})).list.length); out.join(",")`);
+    const n = searchBooks(model, key).length;
+    assert.equal(body, `${n},${n}`);
   } finally {
     h.dispose();
   }
@@ -152,5 +172,64 @@ test('jsLib as a JSON map of URLs: fetched once and joined; a failed download fa
     }
   } finally {
     await new Promise((resolve) => libs.close(resolve));
+  }
+});
+
+test('no secret in errors or logs: the login header and cookie values stay out', async () => {
+  const { source } = jsJava();
+  const h = harness({ source, http: 'real' });
+  try {
+    const book = site.site.model.books[0]!;
+    const ctx = h.rule('', site.url, { rule: 'ruleSearch.bookList' });
+    await ctx.getString('@js:source.putLoginHeader(JSON.stringify({Authorization: "Bearer sekrit-token", Cookie: "sid=sekrit-cookie"})); "ok"');
+    const dead = await ctx.getString('@js:java.ajax("http://127.0.0.1:1/s?q=1")');
+    const failed = await ctx
+      .getString(`@js:java.get("${site.url}/guard/book/${book.id}", {Authorization: "Bearer sekrit-token", Cookie: "sid=sekrit-cookie"})`)
+      .catch((e: Error) => e);
+    assert.ok(failed instanceof Error && /Status=403/.test(failed.message), String(failed));
+    const caught = await ctx.getString(`@js:try { java.get("${site.url}/guard/book/${book.id}", {Authorization: "x"}) } catch (e) { e.message }`);
+    for (const text of [dead, failed.message, caught, ...h.logs]) assert.ok(!/sekrit/.test(text), text);
+    assert.ok(h.logs.length > 0, 'the failed ajax was logged');
+  } finally {
+    h.dispose();
+  }
+});
+
+test('login: source.login() runs loginUrl’s login(), which stores the login header the site then accepts', async () => {
+  const f = fixtureSources(site.url, 11).find((s) => s.id === 'login')!;
+  const source = f.source as unknown as BookSource;
+  const h = harness({ source, http: 'real' });
+  try {
+    const book = site.site.model.books[0]!;
+    const page = `${site.url}/login/book/${book.id}`;
+    const js = (code: string) => h.bindings.sourceScript(code, {}, 'loginUrl');
+    assert.equal(await js(`java.connect("${page}").code()`), 401, 'refused before the login');
+    await js(`source.putLoginInfo(JSON.stringify({"用户名": "${LOGIN_USER.username}", "密码": "${LOGIN_USER.password}"}))`);
+    await js('source.login(); "done"');
+    assert.equal(h.cache.get(`loginHeader_${source.bookSourceUrl}`), JSON.stringify(f.expect.loginHeader));
+    assert.equal(await js(`java.connect("${page}").code()`), 200, 'the stored login header goes with every request');
+    const headers = (await js('var m = source.getHeaderMap(true); [m.get("Authorization"), typeof m.get("User-Agent")].join("|")')) as string;
+    assert.equal(headers, `${f.expect.loginHeader!.Authorization}|string`);
+    assert.ok(!h.logs.join('\n').includes(LOGIN_USER.password));
+  } finally {
+    h.dispose();
+  }
+});
+
+test('source.getHeaderMap works a JavaScript header out beside the calling script', async () => {
+  const { source } = jsJava();
+  const jsHeader: BookSource = {
+    ...source,
+    bookSourceUrl: `${site.url}#hdr`,
+    header: '<js>JSON.stringify({"X-A": java.md5Encode16("a"), "User-Agent": "UA/1"})</js>',
+  };
+  const h = harness({ source: jsHeader, http: 'real' });
+  try {
+    assert.equal(
+      await h.bindings.sourceScript('var m = source.getHeaderMap(); m.get("X-A") + "|" + m.get("User-Agent") + "|" + m.size()'),
+      `${createHash('md5').update('a').digest('hex').slice(8, 24)}|UA/1|2`,
+    );
+  } finally {
+    h.dispose();
   }
 });

@@ -72,7 +72,8 @@ function cookieRows(rows: Map<string, string>): EngineHost['storage']['cookies']
  * private addresses allowed for the fixture site; the default refuses every request.
  */
 export function harness(options: { source?: BookSource; http?: 'real'; java?: JavaBindingsOptions } = {}): Harness {
-  const engine = new QuickJsEngine({ lanes: 1 });
+  // one lane: a script that waited on itself would show as a timeout within 8 s
+  const engine = new QuickJsEngine({ lanes: 1, limits: { wallMs: 8_000 } });
   const cache = new Map<string, string>();
   const cookies = new Map<string, string>();
   const jarCalls: string[] = [];

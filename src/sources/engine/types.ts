@@ -65,7 +65,7 @@ export interface ContentRule {
 
 /**
  * A book source as its 3.x JSON (and the store's row, rule columns parsed) has it. Rule objects
- * may come as JSON text, as the store keeps them; `parseBookSource` (engine/source.ts) gives this.
+ * may come as JSON text, as the store keeps them; `parseBookSource` (sources/engine/source.ts) gives this.
  */
 export interface BookSource {
   readonly bookSourceUrl: string;
@@ -297,11 +297,12 @@ export interface EngineHost {
 
 /**
  * How the HTTP client runs a URL rule's JavaScript (`@js:`, `<js>`, `{{…}}`, the `js` option,
- * a JS `header`): the composition (engine/session.ts) binds it to the source's sandbox and the
+ * a JS `header`): the composition (sources/engine/session.ts) binds it to the source's sandbox and the
  * `java` helpers, so http/ and java/ need not import each other. The client passes `key`, `page`,
  * `baseUrl`, `book`, `chapter`, `source`, `result` and `variables` (the UrlVars' store, for
  * `java.get/put`); for the `js` option also `headerMap` (`get`/`put`/`remove` on the request's
- * headers, for `java.headerMap`). `rule` is the URL rule, or `header`.
+ * headers, for `java.headerMap`). `rule` names the URL rule for messages (its options, which may hold
+ * secrets, left out), or is `header`.
  */
 export type UrlScript = (code: string, bindings: Readonly<Record<string, unknown>>, rule: string) => Promise<unknown>;
 
@@ -314,7 +315,7 @@ export interface ExploreKind {
 
 /**
  * The four flows of one source (model/webBook/WebBook.kt), built by `openSource(source, host)`
- * (engine/session.ts). Each fails with a typed error naming the source and the rule.
+ * (sources/engine/session.ts). Each fails with a typed error naming the source and the rule.
  */
 export interface SourceFlows {
   readonly source: BookSource;

@@ -5,13 +5,19 @@
 // the table kept. GB18030's four-byte codes follow its linear ranges (WHATWG's gb18030 index):
 // the BMP ones are read from the decoder in one pass, the others computed.
 
+const names = new Map<string, string | undefined>();
+
 /** The WHATWG name of a charset label (`GB2312` → `gbk`, `UTF8` → `utf-8`), or undefined when the platform does not know it. */
 export function charsetName(label: string): string | undefined {
+  if (names.has(label)) return names.get(label);
+  let name: string | undefined;
   try {
-    return new TextDecoder(label.trim()).encoding;
+    name = new TextDecoder(label.trim()).encoding;
   } catch {
-    return undefined;
+    name = undefined;
   }
+  if (names.size < 256) names.set(label, name);
+  return name;
 }
 
 type Table = Map<number, number[]>;

@@ -5,7 +5,7 @@
 import type { BookSource, EngineHost, UrlRequest, UrlScript, UrlVars } from '../engine/types.js';
 import { resolveUrl } from '../url.js';
 import { baseOf } from './domain.js';
-import { UrlRuleError } from './errors.js';
+import { printableRule, UrlRuleError } from './errors.js';
 import { charsetName, encodeText } from './charset.js';
 import { contentTypeCharset } from './decode.js';
 import { parseJsonObject } from './lenient-json.js';
@@ -110,7 +110,7 @@ async function runJsPieces(rule: string, env: RuleEnv, vars: UrlVars, baseUrl: s
   for (const m of pieces) {
     const text = rule.slice(start, m.index).trim();
     if (text) result = text.replaceAll('@result', result);
-    const value = await env.script(m[2] ?? m[1] ?? '', bindings(env, vars, baseUrl, result), rule);
+    const value = await env.script(m[2] ?? m[1] ?? '', bindings(env, vars, baseUrl, result), printableRule(rule));
     result = value === null || value === undefined ? String(value) : templateText(value);
     start = m.index + m[0].length;
   }
@@ -131,7 +131,7 @@ async function fillTemplates(rule: string, env: RuleEnv, vars: UrlVars, baseUrl:
     if (close < 0) break;
     const expr = rule.slice(open + 2, close);
     const simple = simpleTemplate(expr, vars.key, vars.page);
-    const value = simple ? simple.value : await env.script(expr, bindings(env, vars, baseUrl, null), rule);
+    const value = simple ? simple.value : await env.script(expr, bindings(env, vars, baseUrl, null), printableRule(rule));
     out += rule.slice(last, open) + templateText(value);
     last = close + 2;
   }
@@ -210,7 +210,7 @@ export async function workOutUrl(rule: string, env: RuleEnv, vars: UrlVars = {})
           put: (k: unknown, v: unknown) => headers.set(String(k), String(v)),
           remove: (k: unknown) => headers.delete(String(k)),
         };
-        const value = await env.script(js, { ...bindings(env, vars, baseUrl, url), headerMap }, rule);
+        const value = await env.script(js, { ...bindings(env, vars, baseUrl, url), headerMap }, printableRule(rule));
         if (value !== null && value !== undefined) url = templateText(value);
       }
     }
@@ -221,7 +221,8 @@ export async function workOutUrl(rule: string, env: RuleEnv, vars: UrlVars = {})
   let encodedBody: string | Uint8Array | null = body;
   try {
     if (method === 'GET') {
-      const q = url.indexOf('?');
+      // A data: URL has no query: it is decoded as written, never sent.
+      const q = /^data:/i.test(url) ? -1 : url.indexOf('?');
       if (q >= 0) finalUrl = `${url.slice(0, q)}?${encodeParams(url.slice(q + 1), charset, true)}`;
     } else {
       const contentType = headers.get('Content-Type');

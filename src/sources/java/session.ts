@@ -6,7 +6,9 @@
 import type { RuleContext, RuleJs } from '../analyze.js';
 import type { BookSource, EngineHost, SourceHttp, StrResponse, UrlScript, UrlVars, VariableStore, WebChapter } from '../engine/types.js';
 import { LegadoStoreError } from '../../errors.js';
+import { formatKeepImg } from '../html-format.js';
 import { ScriptFailedError, type ScriptPlace } from '../js/errors.js';
+import { QuickJsEngine } from '../js/engine.js';
 import type { JsBindings, JsEngine, JsSource } from '../js/types.js';
 import { domCall, elementsOut, isNode, jsoupParse, markerId, NodeTable } from './dom-api.js';
 import { HelperError, HelperUnsupportedError } from './errors.js';
@@ -23,7 +25,18 @@ export interface JavaBindingsOptions {
   readonly deviceId?: string;
   /** The offset from UTC (ms) `java.timeFormat` writes in; default the host's own time zone. */
   readonly timeZoneOffsetMs?: number;
+  /**
+   * Makes an engine for scripts started while one of the source's scripts waits on a helper (a
+   * JavaScript `header` or a `{{js}}` URL fetched by `java.ajax`): the waiting script holds its
+   * lane, so they run on another. Default a one-lane QuickJsEngine (give one with `wasmModule` on workerd).
+   */
+  readonly nestedEngine?: () => JsEngine;
 }
+
+/** Engines for nested scripts, shared by the sources of one engine, made when first needed. */
+const nestedEngines = new WeakMap<JsEngine, JsEngine[]>();
+/** Nesting deeper than this is refused (the app stops at 10 levels of its own). */
+const MAX_NESTING = 4;
 
 /** What a rule's script sees beyond the rule context (AnalyzeRule's bindings). */
 export interface RuleExtra {
@@ -86,15 +99,46 @@ const UNSUPPORTED: Record<string, string> = {
   createAsymmetricCrypto: 'RSA and other asymmetric ciphers are not supported here',
   createSign: 'signatures are not supported here',
   androidId: 'there is no Android device here',
-  htmlFormat: 'not built yet',
-  toURL: 'not built yet',
 };
+
+/** The app's JsURL: host, origin (with an explicit port), path, and the query's values URL-decoded. */
+function jsUrl(url: string, base: string | undefined) {
+  let u: URL;
+  try {
+    u = base === undefined ? new URL(url) : new URL(url, base);
+  } catch {
+    throw new HelperError('toURL', `not a URL: ${JSON.stringify(url)}`);
+  }
+  const query = u.search.slice(1);
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      return s;
+    }
+  };
+  const params = query
+    ? query
+        .split('&')
+        .filter((pair) => pair.includes('='))
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), decode(pair.slice(pair.indexOf('=') + 1))])
+    : null;
+  return {
+    __t: 'url',
+    host: u.hostname,
+    origin: `${u.protocol.slice(0, -1)}://${u.hostname}${u.port ? `:${u.port}` : ''}`,
+    pathname: u.pathname,
+    searchParams: params,
+  };
+}
 
 const WEBVIEW_UA = 'Mozilla/5.0 (Linux; Android 13; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
 
 /** The state of one script call. */
 interface Call {
   readonly place: ScriptPlace;
+  /** Which engine runs it: 0 the host's, n the n-th nested one. */
+  level: number;
   readonly nodes: NodeTable;
   readonly ctx: RuleContext | undefined;
   readonly extra: RuleExtra;
@@ -174,7 +218,7 @@ export function javaBindings(
     },
   };
   const codec = codecHelpers(options);
-  const sourceMethods = sourceApi(source, host.storage, jarOf, options);
+  const sourceMethods = sourceApi(source, host.storage, jarOf, { ...options, script: (code, rule) => sourceScript(code, {}, rule) });
   const cookie = cookieApi(jarOf);
   const cache = cacheApi(host);
   let current: Call | undefined; // the call whose helpers are running (calls of a source run one at a time in its sandbox)
@@ -196,8 +240,13 @@ export function javaBindings(
     toast: (msg) => log(`${name}: ${text(msg)}`),
     longToast: (msg) => log(`${name}: ${text(msg)}`),
     getWebViewUA: () => WEBVIEW_UA,
+    htmlFormat: (html) => formatKeepImg(text(html)),
+    toURL: (url, base) => jsUrl(text(url), base === undefined || base === null || base === '' ? undefined : text(base)),
     interop: (what) => {
-      throw new HelperUnsupportedError(text(what) || 'Packages', 'Java classes cannot be reached from scripts here (only org.jsoup.Jsoup.parse is shimmed)');
+      throw new HelperUnsupportedError(
+        text(what) || 'Packages',
+        'Java classes cannot be reached from scripts here (only org.jsoup.Jsoup.parse and java.lang.String are shimmed)',
+      );
     },
   };
   for (const [helper, why] of Object.entries(UNSUPPORTED)) {
@@ -285,7 +334,6 @@ export function javaBindings(
       case 'source': {
         if ((helper === 'get' && args.length >= 2) || !sourceMethods[helper]) {
           if (helper === 'get') return net.httpGet!(args[0], args[1]);
-          if (helper === 'login') throw new HelperUnsupportedError('source.login', 'a login script cannot be run from inside another script here');
           throw new HelperUnsupportedError(`source.${helper}`, 'not supported here');
         }
         return sourceMethods[helper]!(...args);
@@ -308,6 +356,16 @@ export function javaBindings(
     }
   }
 
+  /** Per level: the source's scripts there that wait on a helper's Promise (their lane is held). */
+  const waiting: number[] = [];
+  function engineAt(level: number): JsEngine {
+    if (level === 0) return engine;
+    let pool = nestedEngines.get(engine);
+    if (!pool) nestedEngines.set(engine, (pool = []));
+    while (pool.length < level) pool.push(options.nestedEngine?.() ?? new QuickJsEngine({ lanes: 1 }));
+    return pool[level - 1]!;
+  }
+
   /** The one host function of a call: routes, shapes what comes back, remembers a typed failure. */
   function dispatcher(call: Call) {
     const fail = (e: unknown): never => {
@@ -319,7 +377,11 @@ export function javaBindings(
       current = call;
       try {
         const out = route(call, text(fullName), list);
-        if (out instanceof Promise) return out.then((v) => toScript(v, call.nodes), fail);
+        if (out instanceof Promise) {
+          const level = call.level;
+          waiting[level] = (waiting[level] ?? 0) + 1;
+          return out.then((v) => toScript(v, call.nodes), fail).finally(() => void waiting[level]!--);
+        }
         return toScript(out, call.nodes);
       } catch (e) {
         return fail(e);
@@ -327,7 +389,6 @@ export function javaBindings(
     };
   }
 
-  let libText: Promise<string> | undefined;
   async function fetchJsLib(): Promise<string> {
     const lib = source.jsLib ?? '';
     if (!isJsonObject(lib)) return lib;
@@ -347,19 +408,24 @@ export function javaBindings(
     return parts.join('\n');
   }
 
-  async function jsSource(): Promise<JsSource> {
-    if (!libText) {
-      libText = fetchJsLib();
-      libText.catch(() => (libText = undefined)); // a failed download is tried again by the next script
+  let made: Promise<JsSource> | undefined;
+  function jsSource(): Promise<JsSource> {
+    if (!made) {
+      // The prelude is one line: jsLib's own lines keep their numbers in errors.
+      made = fetchJsLib().then((lib) => ({ key: source.bookSourceUrl, name, jsLib: `${prelude(source)}${lib}` }));
+      made.catch(() => (made = undefined)); // a failed download is tried again by the next script
     }
-    // The prelude is one line: jsLib's own lines keep their numbers in errors.
-    return { key: source.bookSourceUrl, name, jsLib: `${prelude(source)}${await libText}` };
+    return made;
   }
 
   async function run(code: string, bindings: JsBindings, call: Call): Promise<unknown> {
     const js = await jsSource();
+    // A level where none of the source's scripts waits on a helper: the first, unless this script
+    // was started from inside a waiting one (it would queue behind it on its lane for ever).
+    while ((waiting[call.level] ?? 0) > 0) call.level++;
+    if (call.level > MAX_NESTING) throw new HelperUnsupportedError('script', `scripts started from scripts more than ${MAX_NESTING} deep`, call.place);
     try {
-      const out = await engine.run(
+      const out = await engineAt(call.level).run(
         withPrepare(code),
         { ...bindings, __legado: dispatcher(call) },
         { source: js, ...(call.place.rule ? { rule: call.place.rule } : {}) },
@@ -379,6 +445,7 @@ export function javaBindings(
   const newCall = (rule: string | undefined, ctx: RuleContext | undefined, extra: RuleExtra, variables?: VariableStore): Call => ({
     place: { source: name, ...(rule ? { rule } : {}) },
     nodes: new NodeTable(),
+    level: 0,
     ctx,
     extra,
     variables,
@@ -406,10 +473,11 @@ export function javaBindings(
     );
     if (urlBits && bits && typeof bits === 'object') {
       // `java.url = …` / `java.headerMap` set by the `js` option: written back for the HTTP client.
-      const after = (await engine.run('__legadoUrlBits()', { __legado: dispatcher(call) }, { source: await jsSource(), rule: rule ?? 'js' })) as Record<
-        string,
-        unknown
-      >;
+      const after = (await engineAt(call.level).run(
+        '__legadoUrlBits()',
+        { __legado: dispatcher(call) },
+        { source: await jsSource(), rule: rule ?? 'js' },
+      )) as Record<string, unknown>;
       Object.assign(bits, after);
     }
     return out;
@@ -418,14 +486,15 @@ export function javaBindings(
   function ruleJs(ctxGiven?: RuleContext, extra: RuleExtra = {}): RuleJs {
     return {
       eval: (code, b) => {
-        const ctx = ctxGiven ?? b.java;
+        const ctx = b.java ?? ctxGiven;
         const call = newCall(extra.rule, ctx, extra);
         const chapter = extra.chapter;
         return run(
           code,
           {
             result: toScript(b.result, call.nodes),
-            src: toScript(b.src, call.nodes),
+            // the page is copied in only for a script that names it (a TOC runs one per chapter)
+            ...(/\bsrc\b/.test(code) ? { src: toScript(b.src, call.nodes) } : {}),
             baseUrl: b.baseUrl,
             book: plainBook(extra.book),
             chapter,
@@ -440,12 +509,12 @@ export function javaBindings(
     };
   }
 
-  const sourceScript = (code: string, bindings: Readonly<Record<string, unknown>> = {}, rule?: string): Promise<unknown> => {
+  function sourceScript(code: string, bindings: Readonly<Record<string, unknown>> = {}, rule?: string): Promise<unknown> {
     // BaseSource.evalJS: `java` is the source, so java.put/get are the source's variables.
     const call = newCall(rule, undefined, {}, sourceVariables(source, host.storage));
     const { result, ...rest } = bindings;
     return run(code, { baseUrl: source.bookSourceUrl, ...rest, result: toScript(result, call.nodes) }, call);
-  };
+  }
 
   return { urlScript, ruleJs, sourceScript, jsSource };
 }

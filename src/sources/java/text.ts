@@ -1,6 +1,7 @@
 // Text helpers with the app's outputs: `java.timeFormat` (FastDateFormat "yyyy/MM/dd HH:mm"),
 // `java.timeFormatUTC` (SimpleDateFormat in a fixed offset, the Chinese locale a phone has),
 // `java.encodeURI` (URLEncoder), `java.toNumChapter` (StringUtils.stringToInt).
+import { translateJavaRegex } from '../../text/java-regex.js';
 import { encodeText } from './bytes.js';
 import { HelperError } from './errors.js';
 
@@ -166,9 +167,13 @@ function chineseNumToInt(s: string): number {
   return (result + tmp + billion) | 0;
 }
 
+// The app's patterns as Android reads them (ICU's \s and line terminators).
+const SPACES = translateJavaRegex('\\s+').regex;
+const TITLE_NUM = translateJavaRegex('(第)(.+?)(章)');
+
 /** StringUtils.stringToInt: full-width to half-width, blanks out, Integer.parseInt, else Chinese numerals. */
 export function stringToInt(s: string): number {
-  const half = s.replace(/[\u3000\uff01-\uff5e]/g, (c) => (c === '\u3000' ? ' ' : String.fromCharCode(c.charCodeAt(0) - 65248))).replace(/[ \t\n\v\f\r]+/g, '');
+  const half = s.replace(/[\u3000\uff01-\uff5e]/g, (c) => (c === '\u3000' ? ' ' : String.fromCharCode(c.charCodeAt(0) - 65248))).replace(SPACES, '');
   if (/^[+-]?\d+$/.test(half)) {
     const n = Number(half);
     if (n >= -2147483648 && n <= 2147483647) return n;
@@ -179,6 +184,8 @@ export function stringToInt(s: string): number {
 /** `java.toNumChapter`: the first `第…章` as `第<number>章` (the rest of the title dropped, as the app does). */
 export function toNumChapter(s: string | null | undefined): string | null {
   if (s === null || s === undefined) return null;
-  const m = /(第)(.+?)(章)/.exec(s);
-  return m ? `${m[1]}${stringToInt(m[2]!)}${m[3]}` : s;
+  const { regex, groups } = TITLE_NUM;
+  regex.lastIndex = 0;
+  const m = regex.exec(s);
+  return m ? `${m[groups[1]!]}${stringToInt(m[groups[2]!]!)}${m[groups[3]!]}` : s;
 }
