@@ -2,11 +2,12 @@
 // refused unless --allow-private-hosts or LEGADO_ALLOW_PRIVATE_HOSTS=1), a QuickJS sandbox for
 // the sources' scripts, the store's cookies and caches, the store's clock. One per command run.
 import { nodeFetch } from '../node/net-fetch.js';
-import type { BookSource, DebugLog, EngineHost, SourceFlows } from '../sources/engine/types.js';
+import type { DebugLog, EngineHost, SourceFlows } from '../sources/engine/types.js';
 import { QuickJsEngine } from '../sources/js/index.js';
 import { engineStorage, type ShelfEngine } from '../sources/shelf/index.js';
 import type { AnyStore } from '../store/store.js';
-import { UnsupportedError } from '../errors.js';
+import { openSource } from '../sources/engine/session.js';
+import { parseBookSource } from '../sources/engine/source.js';
 import { ALLOW_PRIVATE_ENV } from './commands/serve.js';
 
 export interface CliEngine extends ShelfEngine {
@@ -37,7 +38,7 @@ export function cliEngine(store: AnyStore, options: { readonly allowPrivateHosts
   return {
     source(url) {
       const row = store.tables.book_sources.get(url);
-      return row ? sourceOfRow(row as unknown as Record<string, unknown>) : undefined;
+      return row ? parseBookSource(row) : undefined;
     },
     open(source) {
       let flows = opened.get(source.bookSourceUrl);
@@ -46,12 +47,4 @@ export function cliEngine(store: AnyStore, options: { readonly allowPrivateHosts
     },
     dispose: () => js.dispose(),
   };
-}
-
-// Until the engine's session (engine/session.ts) is on main.
-function sourceOfRow(row: Record<string, unknown>): BookSource {
-  return row as unknown as BookSource;
-}
-function openSource(source: BookSource, _host: EngineHost): SourceFlows {
-  throw new UnsupportedError(`running the source ${source.bookSourceUrl}`, 'node', 'the rule engine is not built in yet');
 }
