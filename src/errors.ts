@@ -53,6 +53,7 @@ export type ErrorCode =
   | 'IO_ERROR'
   | 'BAD_BOOK_FILE'
   | 'UNKNOWN_BOOK'
+  | 'BOOK_EXISTS'
   | 'RULE_TIMEOUT'
   | 'RULE_THREAD_FAILED'
   | 'BAD_RULE'

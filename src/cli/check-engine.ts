@@ -7,15 +7,9 @@ import { QuickJsEngine } from '../sources/js/index.js';
 import { openSource } from '../sources/engine/session.js';
 import { parseBookSource } from '../sources/engine/source.js';
 import type { AnyStore } from '../store/store.js';
-import { ALLOW_PRIVATE_ENV } from './commands/serve.js';
+import { engineStorage } from '../sources/shelf/index.js';
 
-export const allowPrivateHosts = (flag: boolean | undefined, env: Readonly<Record<string, string | undefined>>): boolean =>
-  flag === true || env[ALLOW_PRIVATE_ENV] === '1';
-
-export const ALLOW_PRIVATE_OPTION = [
-  '--allow-private-hosts',
-  `let sources reach loopback, private and link-local addresses, as on a LAN (or ${ALLOW_PRIVATE_ENV}=1); refused by default`,
-] as const;
+export { ALLOW_PRIVATE_OPTION, allowPrivateHosts } from './source-engine.js';
 
 export interface CheckEngine {
   parse(row: Readonly<Record<string, unknown>>): BookSource;
@@ -29,7 +23,7 @@ export function cliEngine(store: AnyStore, options: { readonly allowPrivateHosts
     fetch: nodeFetch(),
     allowPrivateHosts: options.allowPrivateHosts,
     js,
-    storage: { cookies: store.cookies, cache: store.cache } as unknown as EngineHost['storage'],
+    storage: engineStorage(store),
     now: store.clock,
   };
   return {

@@ -14,6 +14,7 @@ import { registerList } from './commands/list.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerQuery } from './commands/query.js';
 import { registerShelf } from './commands/shelf.js';
+import { registerSearch } from './commands/search.js';
 import { registerSources } from './commands/sources.js';
 import { registerVerify } from './commands/verify.js';
 import { registerWebDav } from './commands/webdav.js';
@@ -54,6 +55,7 @@ export function buildProgram(io: CliRun): Command {
     registerQuery,
     registerDiff,
     registerSources,
+    registerSearch,
     registerCache,
     registerBook,
     registerServe,

@@ -403,7 +403,22 @@ function beginRead(store: AnyStore, storage: BookStorage, bookRef: string, index
   };
   const charset = book['charset'] as string | null;
   const text = format.chapterText(file, charset ? { charset, name: book.name } : { name: book.name }, chapter);
-  if (!(options.replace ?? useReplaceRule(book['readConfig']))) return { index, title: row.title, text, job: undefined };
+  return { index, title: row.title, text, job: replaceJob(store, book, text, row.title, options) };
+}
+
+/**
+ * The replace rules a chapter's text (and, with `options.title`, its title) gets as the app shows
+ * it (ContentProcessor): the enabled rules whose scope takes the book's name or origin; undefined
+ * when the book does not use them (readConfig.useReplaceRule). Local and web books alike.
+ */
+export function replaceJob(
+  store: AnyStore,
+  book: { readonly name: string } & Record<string, unknown>,
+  text: string,
+  title: string,
+  options: ReadOptions,
+): ChapterReplace | undefined {
+  if (!(options.replace ?? useReplaceRule(book['readConfig']))) return undefined;
   const name = book.name;
   const origin = String(book['origin']);
   const inScope = (rows: readonly Record<string, unknown>[]): ReplaceRuleRow[] =>
@@ -411,13 +426,12 @@ function beginRead(store: AnyStore, storage: BookStorage, bookRef: string, index
       .map((r) => r as unknown as ReplaceRuleRow)
       .filter((r) => !excluded(r, name, origin))
       .map(ruleFields);
-  const job: ChapterReplace = {
+  return {
     text,
     rules: inScope(store.replaceRules.forContent(name, origin) as never),
-    ...(options.title ? { title: row.title, titleRules: inScope(store.replaceRules.forTitle(name, origin) as never) } : {}),
+    ...(options.title ? { title, titleRules: inScope(store.replaceRules.forTitle(name, origin) as never) } : {}),
     ...(options.timeLimitMs !== undefined ? { maxLimitMs: options.timeLimitMs } : {}),
   };
-  return { index, title: row.title, text, job };
 }
 
 function finishRead(r: ReturnType<typeof beginRead>, replaced: ChapterReplaced | undefined, options: ReadOptions): LocalChapter {

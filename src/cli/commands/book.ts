@@ -9,12 +9,16 @@ import { errorJson, type ErrorJson } from '../errors.js';
 import { printable } from '../printable.js';
 import type { AnyStore } from '../../store/store.js';
 import { openForWrite } from '../open-store.js';
+import { ALLOW_PRIVATE_OPTION } from '../source-engine.js';
+import { addWeb, isWebUrl, namesWebBook, readWeb, tocWeb } from './book-web.js';
 
 interface Flags {
   json?: boolean;
   books?: string;
   force?: boolean;
   timeLimit?: string;
+  source?: string;
+  allowPrivateHosts?: boolean;
 }
 
 type Added = {
@@ -59,18 +63,31 @@ export function ruleTimeLimit(value: string | undefined, flag = '--time-limit'):
 }
 
 export function registerBook(program: Command, io: CliRun): void {
-  const book = program.command('book').description('local books: add TXT files, list their chapters, read a chapter');
+  const book = program.command('book').description('books: add local TXT/EPUB files or web books, list their chapters, read a chapter');
   book
     .command('add')
-    .description('add book files to the store, split into chapters as the app splits them (the same file again re-splits it, keeping progress)')
+    .description(
+      'add book files to the store, split into chapters as the app splits them (the same file again re-splits it, keeping progress); ' +
+        "or one web book by its bookUrl (a search result's, or with --source): its info and TOC fetched and stored as the app's add-to-shelf does",
+    )
     .argument('<store>', 'the store file')
-    .argument('<file...>', 'the book files (.txt, .epub)')
+    .argument('<file...>', 'the book files (.txt, .epub), or one http(s) bookUrl')
     .option(...booksOption)
-    .option('--force', 'replace a different file of the same name in the books folder')
+    .option('--force', 'replace a different file of the same name in the books folder; for a web book, replace the book on the shelf')
+    .option('--source <url>', "a web book's source (its bookSourceUrl), when the bookUrl is no search result's")
+    .option(...ALLOW_PRIVATE_OPTION)
     .option('--time-limit <ms>', 'time limit of a TOC rule: per rule when choosing (default 3000), per 512,000-byte block when splitting (default 10000)')
     .option('--json', 'print JSON')
-    .addHelpText('after', '\nExample:\n  $ legado-store book add legado.db 《三体》作者：刘慈欣.txt\n')
-    .action((storePath: string, files: string[], flags: Flags) => {
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ legado-store book add legado.db 《三体》作者：刘慈欣.txt\n  $ legado-store book add legado.db https://www.example.com/book/1 --source https://www.example.com\n',
+    )
+    .action(async (storePath: string, files: string[], flags: Flags) => {
+      if (files.some(isWebUrl) || flags.source !== undefined) {
+        if (files.length !== 1 || !isWebUrl(files[0]!))
+          throw new UsageError('a web book is added alone, by its http(s) bookUrl: book add <store> <bookUrl> [--source <url>]');
+        return addWeb(io, storePath, files[0]!, flags);
+      }
       const limit = ruleTimeLimit(flags.timeLimit);
       const store = openForWrite(storePath);
       try {
@@ -91,11 +108,13 @@ export function registerBook(program: Command, io: CliRun): void {
     });
   book
     .command('toc')
-    .description("a local book's chapters: index, title, byte range")
+    .description("a book's chapters: a local book's index, title, byte range; a web book's TOC fetched again and stored, then index, title, URL")
     .argument('<store>', 'the store file')
     .argument('<book>', 'a bookUrl or a book name')
+    .option(...ALLOW_PRIVATE_OPTION)
     .option('--json', 'print JSON')
-    .action((storePath: string, ref: string, flags: Flags) => {
+    .action(async (storePath: string, ref: string, flags: Flags) => {
+      if (isWeb(storePath, ref)) return tocWeb(io, storePath, ref, flags);
       const store = openStore(storePath, { create: false, readonly: true });
       try {
         const b = findLocalBook(store, ref);
@@ -110,16 +129,21 @@ export function registerBook(program: Command, io: CliRun): void {
     });
   book
     .command('read')
-    .description("one chapter's text as the app shows it (replace rules applied), the title first; chapter indexes start at 0")
+    .description(
+      "one chapter's text, the title first; chapter indexes start at 0. A local book's as the app shows it (replace rules applied); " +
+        "a web book's from the chapter cache beside the store, fetched and kept there when missing",
+    )
     .argument('<store>', 'the store file')
     .argument('<book>', 'a bookUrl or a book name')
     .argument('<index>', 'the chapter index: the first chapter is 0, as `book toc` numbers them')
     .option(...booksOption)
     .option('--time-limit <ms>', 'the longest a replace rule may run (its own timeoutMillisecond when shorter; default 10000)')
+    .option(...ALLOW_PRIVATE_OPTION)
     .option('--json', 'print JSON')
-    .action((storePath: string, ref: string, index: string, flags: Flags) => {
+    .action(async (storePath: string, ref: string, index: string, flags: Flags) => {
       if (!/^\d+$/.test(index)) throw new UsageError(`<index> must be a chapter index (0, 1, ...), not ${JSON.stringify(index)}`);
       const limit = ruleTimeLimit(flags.timeLimit);
+      if (isWeb(storePath, ref)) return readWeb(io, storePath, ref, Number(index), flags, limit);
       const store = openStore(storePath, { create: false, readonly: true });
       try {
         const c = readLocalChapter(store, ref, Number(index), { title: true, ...(flags.books ? { booksDir: flags.books } : {}), ...limit });
@@ -132,4 +156,14 @@ export function registerBook(program: Command, io: CliRun): void {
         store.close();
       }
     });
+}
+
+/** Whether the book a toc/read names is a web book (looked up read-only; the local commands report a missing one). */
+function isWeb(storePath: string, ref: string): boolean {
+  const store = openStore(storePath, { create: false, readonly: true });
+  try {
+    return namesWebBook(store, ref);
+  } finally {
+    store.close();
+  }
 }
