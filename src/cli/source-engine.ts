@@ -1,8 +1,9 @@
-// The book-source engine as the command line runs it: Node's checking fetch (private addresses
-// refused unless --allow-private-hosts or LEGADO_ALLOW_PRIVATE_HOSTS=1), a QuickJS sandbox for
-// the sources' scripts, the store's cookies and caches, the store's clock. One per command run.
+// The book-source engine as the command line runs it (search, book, sources check/debug): Node's
+// checking fetch (private addresses refused unless --allow-private-hosts or
+// LEGADO_ALLOW_PRIVATE_HOSTS=1), a QuickJS sandbox for the sources' scripts, the store's cookies
+// and caches, the store's clock. One per command run.
 import { nodeFetch } from '../node/net-fetch.js';
-import type { DebugLog, EngineHost, SourceFlows } from '../sources/engine/types.js';
+import type { BookSource, DebugLog, EngineHost, SourceFlows } from '../sources/engine/types.js';
 import { QuickJsEngine } from '../sources/js/index.js';
 import { engineStorage, type ShelfEngine } from '../sources/shelf/index.js';
 import type { AnyStore } from '../store/store.js';
@@ -11,6 +12,10 @@ import { parseBookSource } from '../sources/engine/source.js';
 import { ALLOW_PRIVATE_ENV } from './commands/serve.js';
 
 export interface CliEngine extends ShelfEngine {
+  /** A store row (rule columns as JSON text) as the engine reads it. */
+  parse(row: Readonly<Record<string, unknown>>): BookSource;
+  /** Flows whose fetches end with `signal` and whose debug lines go to `log` (not kept for reuse). */
+  openFor(source: BookSource, signal?: AbortSignal, log?: DebugLog): SourceFlows;
   /** Frees the sandbox. */
   dispose(): void;
 }
@@ -40,11 +45,14 @@ export function cliEngine(store: AnyStore, options: { readonly allowPrivateHosts
       const row = store.tables.book_sources.get(url);
       return row ? parseBookSource(row) : undefined;
     },
-    open(source) {
+    parse: (row) => parseBookSource(row),
+    open(source, signal) {
+      if (signal) return openSource(source, host, { signal });
       let flows = opened.get(source.bookSourceUrl);
       if (!flows) opened.set(source.bookSourceUrl, (flows = openSource(source, host)));
       return flows;
     },
+    openFor: (source, signal, log) => openSource(source, log ? { ...host, log } : host, signal ? { signal } : {}),
     dispose: () => js.dispose(),
   };
 }

@@ -5,7 +5,7 @@ import type { CliRun } from '../io.js';
 import { toJson } from '../../inspect/format.js';
 import { UnknownSourceError } from '../../errors.js';
 import type { BookSource } from '../../sources/engine/types.js';
-import { searchSources, type SourceSearch } from '../../sources/shelf/tasks.js';
+import { SOURCE_TIMEOUT_MS, searchSources, type SourceSearch } from '../../sources/shelf/tasks.js';
 import type { AnyStore } from '../../store/store.js';
 import { EXIT, UsageError } from '../exit.js';
 import { errorJson } from '../errors.js';
@@ -18,6 +18,7 @@ interface Flags {
   json?: boolean;
   precision?: boolean;
   concurrency?: string;
+  sourceTimeout?: string;
   allowPrivateHosts?: boolean;
 }
 
@@ -68,19 +69,21 @@ export function registerSearch(program: Command, io: CliRun): void {
     .option('--source <url>', 'search this source (its bookSourceUrl); repeatable; default: every enabled source with a search URL', collect, [])
     .option('--precision', "the app's precision search: only books whose name or author contains the keyword")
     .option('--concurrency <n>', 'sources searched at once', '8')
+    .option('--source-timeout <ms>', "time one source's search may take (the app's 30,000 ms)", '30000')
     .option(...ALLOW_PRIVATE_OPTION)
     .option('--json', 'print JSON')
     .addHelpText('after', '\nExample:\n  $ legado-store search legado.db 三体 --source https://www.example.com\n')
     .action(async (storePath: string, keyword: string, flags: Flags) => {
       if (keyword.trim() === '') throw new UsageError('<keyword> must not be empty');
       const concurrency = positiveInt(flags.concurrency, '--concurrency', 8);
+      const sourceTimeoutMs = positiveInt(flags.sourceTimeout, '--source-timeout', SOURCE_TIMEOUT_MS);
       const store = openForWrite(storePath);
       const engine = cliEngine(store, { allowPrivateHosts: allowPrivateHosts(flags.allowPrivateHosts, io.env) });
       try {
         const { sources, unreadable } = chosenSources(store, engine, flags.source);
         const tried = sources.length + unreadable.length;
         if (tried === 0) throw new UsageError('no enabled source with a search URL in the store: name one with --source');
-        const r = await searchSources(store, sources, keyword, engine, { concurrency, ...(flags.precision ? { precision: true } : {}) });
+        const r = await searchSources(store, sources, keyword, engine, { concurrency, sourceTimeoutMs, ...(flags.precision ? { precision: true } : {}) });
         const all = [...r.sources, ...unreadable];
         const failed = all.filter((s) => s.error !== undefined);
         // The app keeps the keyword in its search history (SearchViewModel.saveSearchKey); not when every source failed.

@@ -16,7 +16,7 @@ import { checkRows, type SourceCheckResult } from '../../sources/checker/batch.j
 import { ALL_STEPS, CHECK_CONCURRENCY, CHECK_KEYWORD, CHECK_TIMEOUT_MS, type CheckSteps } from '../../sources/checker/run.js';
 import { checkedRow, writeCheckedRow } from '../../sources/checker/store.js';
 import { debugSource } from '../../sources/debug/debug.js';
-import { ALLOW_PRIVATE_OPTION, allowPrivateHosts, cliEngine } from '../check-engine.js';
+import { ALLOW_PRIVATE_OPTION, allowPrivateHosts, cliEngine } from '../source-engine.js';
 
 const collect = (v: string, all: string[]) => [...all, v];
 
@@ -155,7 +155,7 @@ export function registerSourcesCheck(sources: Command, io: CliRun): void {
             keyword: flags.keyword ?? CHECK_KEYWORD,
             signal: cancel.signal,
             parse: (row) => engine.parse(row),
-            open: (source, s) => engine.open(source, s),
+            open: (source, s) => engine.openFor(source, s),
             current: (url) => checkedRow(store as Store<SchemaVersion>, url),
             write: (url, verdict) => void writeCheckedRow(store as Store<SchemaVersion>, url, verdict),
             onResult: (r) => {
@@ -199,7 +199,7 @@ export function registerSourcesCheck(sources: Command, io: CliRun): void {
         if (!row) throw new UnknownSourceError('book_sources', [url]);
         const source = engine.parse(row as unknown as Record<string, unknown>);
         const r = await debugSource(
-          (log) => engine.open(source, undefined, log),
+          (log) => engine.openFor(source, undefined, log),
           key,
           (line) => io.stdout.write(flags.json ? `${toJson(line, false)}\n` : `${line.text.split('\n').map(printable).join('\n')}\n`),
           { now: Date.now },

@@ -28,7 +28,7 @@ export interface JavaBindingsOptions {
   /**
    * Makes an engine for scripts started while one of the source's scripts waits on a helper (a
    * JavaScript `header` or a `{{js}}` URL fetched by `java.ajax`): the waiting script holds its
-   * lane, so they run on another. Default a one-lane QuickJsEngine (give one with `wasmModule` on workerd).
+   * lane, so they run on another. Default a one-lane QuickJsEngine on the parent's compiled WASM when the parent is one.
    */
   readonly nestedEngine?: () => JsEngine;
 }
@@ -362,7 +362,7 @@ export function javaBindings(
     if (level === 0) return engine;
     let pool = nestedEngines.get(engine);
     if (!pool) nestedEngines.set(engine, (pool = []));
-    while (pool.length < level) pool.push(options.nestedEngine?.() ?? new QuickJsEngine({ lanes: 1 }));
+    while (pool.length < level) pool.push(options.nestedEngine?.() ?? (engine instanceof QuickJsEngine ? engine.sibling() : new QuickJsEngine({ lanes: 1 })));
     return pool[level - 1]!;
   }
 

@@ -36,6 +36,17 @@ export class QuickJsEngine implements JsEngine {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
   }
 
+  /** A one-lane engine on the same compiled WASM and limits (for nested scripts: workerd compiles no WASM from bytes). */
+  sibling(): QuickJsEngine {
+    return new QuickJsEngine({
+      lanes: 1,
+      heapBytes: this.laneOptions.heapBytes,
+      sandboxesPerLane: this.laneOptions.sandboxes,
+      limits: this.limits,
+      wasmModule: this.laneOptions.wasmModule,
+    });
+  }
+
   run(code: string, bindings: JsBindings = {}, options: JsRunOptions = {}): Promise<unknown> {
     const limits = { ...this.limits, ...options.limits };
     const source = options.source;

@@ -14,7 +14,8 @@ import { shelveWebBook, sourceBookType, storeWebToc, type Shelved, type ShelveOp
 export interface ShelfEngine {
   /** The source with this bookSourceUrl as the engine reads it, or undefined when the store has none. */
   source(url: string): BookSource | undefined;
-  open(source: BookSource): SourceFlows;
+  /** The source's flows; with `signal`, their fetches end when it aborts. */
+  open(source: BookSource, signal?: AbortSignal): SourceFlows;
 }
 
 export interface SearchOptions {
@@ -22,6 +23,8 @@ export interface SearchOptions {
   readonly concurrency?: number;
   /** The app's precision search: only hits whose name or author contains the keyword are kept and shown. */
   readonly precision?: boolean;
+  /** Time one source's search may take (ms; the app's 30,000); past it the source fails with its fetch's timeout. */
+  readonly sourceTimeoutMs?: number;
   /** Called as each source ends (progress). */
   readonly onSource?: (done: SourceSearch) => void;
 }
@@ -44,6 +47,9 @@ export interface SearchResult {
   readonly stored: number;
 }
 
+/** The app's search timeout per source (SearchModel). */
+export const SOURCE_TIMEOUT_MS = 30_000;
+
 /**
  * Searches `sources` for `key`, `concurrency` at a time. Each source's hits are stored in
  * `searchBooks` as its search ends (one transaction per source: a failing source stores nothing
@@ -64,7 +70,9 @@ export async function searchSources(
   await eachLimited(sources, Math.max(1, options.concurrency ?? 8), async (source, i) => {
     let part: SourceSearch;
     try {
-      const hits = (await engine.open(source).search(key, 1)).filter((h) => keep(h.name, h.author));
+      const hits = (await engine.open(source, AbortSignal.timeout(options.sourceTimeoutMs ?? SOURCE_TIMEOUT_MS)).search(key, 1)).filter((h) =>
+        keep(h.name, h.author),
+      );
       stored += saveSearchBooks(store, hits);
       batches[i] = hits;
       part = { source: source.bookSourceUrl, name: source.bookSourceName, hits: hits.length };
