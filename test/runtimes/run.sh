@@ -25,17 +25,17 @@ CROSS="dist/test/cross-engine.test.js dist/test/runtimes/cross-runtime.test.js"
 SUITES="$(node scripts/tests.js engine --list | tr '\n' ' ') dist/test/corpus/corpora.test.js dist/test/corpus/collection-round-trip.test.js dist/test/runtimes/cross-runtime.test.js"
 # Files side by side on the Node runtimes, as npm test runs them (Bun: a file per process, below).
 CONCURRENCY=${TEST_CONCURRENCY:-$(($(node -p 'require("node:os").availableParallelism()') + 1))}
-# The book sources' JavaScript sandbox (QuickJS in WASM, no SQLite): on the Node runtimes, whose V8
-# compiles the WASM differently (docs/sandbox.md, stack). Not on Bun: filling its heap until the
-# memory limit takes minutes there (JavaScriptCore runs this WASM far slower).
-# The rule suite under Node's --disallow-code-generation-from-strings (a V8 flag; it spawns Node).
-NODE_ONLY="dist/test/sources-sandbox.test.js dist/test/sources-no-eval.test.js"
 # The platform-free layers with no SQLite in them (the rule grammar, the network policy, the
-# fixture site the engine's tests read): on every runtime, Bun included.
-PURE="dist/test/sources-rules.test.js dist/test/sources-jsoup.test.js dist/test/net-policy.test.js dist/test/fixture-site.test.js"
+# fixture site the engine's tests read, the book sources' JavaScript sandbox and the Worker's
+# replace rules in it): on every runtime, Bun included. The sandbox's engines compile its WASM
+# differently (docs/sandbox.md: stack on V8, a lane renewed on Bun, each test bounded).
+PURE="dist/test/sources-rules.test.js dist/test/sources-jsoup.test.js dist/test/net-policy.test.js dist/test/fixture-site.test.js
+  dist/test/sources-sandbox.test.js dist/test/worker-sandbox-rules.test.js"
 # The book-source engine (src/sources: HTTP client, java helpers with QuickJS, the four flows)
 # against the fixture site on 127.0.0.1, its storage in the runtime's SQLite: on every runtime.
 SOURCES="$(echo dist/test/sources-http*.test.js dist/test/sources-java*.test.js dist/test/sources-flows*.test.js)"
+# The rule suite under Node's --disallow-code-generation-from-strings (a V8 flag; it spawns Node).
+NODE_ONLY="dist/test/sources-no-eval.test.js"
 SEAM_SUITES="dist/test/driver.test.js dist/test/seam.test.js $CROSS dist/test/changes.test.js dist/test/tables.test.js"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/legado-runtimes-XXXXXX")
 export LEGADO_STORE_CROSS_DIR="$WORK/cross"
