@@ -40,8 +40,8 @@ interface Answer {
   calls: string[];
 }
 
-async function run(id: string, keyword: string): Promise<Answer> {
-  const res = await fetch(worker.url, { method: 'POST', body: JSON.stringify({ id, keyword }) });
+async function run(id: string, keyword: string, jsHeader?: string): Promise<Answer> {
+  const res = await fetch(worker.url, { method: 'POST', body: JSON.stringify({ id, keyword, jsHeader }) });
   assert.equal(res.status, 200, await res.clone().text());
   return (await res.json()) as Answer;
 }
@@ -69,13 +69,24 @@ for (const id of ['gbk', 'js-plain', 'js-java']) {
     );
     for (const c of out.toc!) if (!c.isVolume) assert.equal(c.url, toc[c.index]!.url, `chapter ${c.index} URL`);
     const readable = toc.filter((c) => !c.isVolume);
-    assert.deepEqual(out.texts, [expectedText(readable[0]!.chapter), expectedText(readable[1]!.chapter)]);
+    assert.deepEqual(out.texts, [expectedText(readable[0]!.chapter, f), expectedText(readable[1]!.chapter, f)]);
     assert.ok(
       out.calls.every((u) => u.startsWith(`${BASE}/`)),
       'every fetch went to the site',
     );
   });
 }
+
+test('js-java with its header as a script: the header runs nested while the TOC script waits in java.ajax', async () => {
+  const f = all.find((x) => x.id === 'js-java')!;
+  const out = await run('js-java', m.keywords.many, '@js:JSON.stringify({"X-Requested-With": "XML" + "HttpRequest"})');
+  assert.equal(out.error, undefined, JSON.stringify(out.error));
+  const b = m.books.find((x) => f.expect.bookUrl(x) === out.hits![0]!['bookUrl'])!;
+  assert.deepEqual(
+    out.toc!.map((c) => c.title),
+    expectedToc(f, b).map((c) => c.title),
+  );
+});
 
 test('a source aimed at 10.0.0.1 is refused by the network policy, the fetch never asked', async () => {
   const out = await run('private', 'x');
