@@ -82,6 +82,13 @@ test('the core imports no Node built-in, no Node-only package and no shell file'
   assert.deepEqual(found, [], `the core must not import these:\n${found.join('\n')}`);
 });
 
+test('the book-source engine (src/sources) is core, so both rules here check every file of it', () => {
+  // It runs on Node, Bun, Workers and the browser with fetch passed in (issue 53): no shell in it.
+  const files = sourceFiles('src/sources');
+  assert.ok(files.length > 40, `src/sources' files were found (${files.length})`);
+  assert.deepEqual(files.filter(isShell), []);
+});
+
 /** Node's globals: the core runs where there are none (a browser, a Worker). */
 const NODE_GLOBALS = new Set(['process', 'Buffer', '__dirname', '__filename', 'require', 'NodeJS', 'setImmediate']);
 

@@ -8,8 +8,9 @@
 # machine's Node too, writes store files into one folder; then each runtime's suites, which
 # include test/runtimes/cross-runtime.test.js, open all of them. Each runtime also runs the corpus
 # suites that go through the engine (corpora, collection-round-trip; they need ../shared beside
-# the repository). The command line, servers, formats and the slow tier run once, on the
-# machine's Node (npm test, npm run test:slow). Exits non-zero if anything failed.
+# the repository), and the book-source engine's suites (sources-http*, sources-java*,
+# sources-flows*; QuickJS included) against the fixture site on 127.0.0.1. The command line,
+# servers, formats and the slow tier run once, on the machine's Node (npm test, npm run test:slow). Exits non-zero if anything failed.
 # RUNTIMES="node@22 node@24 bun@1" chooses which to run (WASM="" leaves out the SQLite WASM run). Node 22.13.0, the oldest node:sqlite
 # the store supports (no setReturnArrays, isTransaction or unknown named parameters, which the
 # adapter then makes up for), runs the seam's own suites (OLDEST_NODE="" leaves it out).
@@ -28,8 +29,13 @@ CONCURRENCY=${TEST_CONCURRENCY:-$(($(node -p 'require("node:os").availableParall
 # fixture site the engine's tests read, the book sources' JavaScript sandbox and the Worker's
 # replace rules in it): on every runtime, Bun included. The sandbox's engines compile its WASM
 # differently (docs/sandbox.md: stack on V8, a lane renewed on Bun, each test bounded).
-PURE="dist/test/sources-rules.test.js dist/test/sources-jsoup.test.js dist/test/sources-http-codec.test.js dist/test/net-policy.test.js dist/test/fixture-site.test.js
+PURE="dist/test/sources-rules.test.js dist/test/sources-jsoup.test.js dist/test/net-policy.test.js dist/test/fixture-site.test.js
   dist/test/sources-sandbox.test.js dist/test/worker-sandbox-rules.test.js"
+# The book-source engine (src/sources: HTTP client, java helpers with QuickJS, the four flows)
+# against the fixture site on 127.0.0.1, its storage in the runtime's SQLite: on every runtime.
+SOURCES="$(echo dist/test/sources-http*.test.js dist/test/sources-java*.test.js dist/test/sources-flows*.test.js)"
+# The rule suite under Node's --disallow-code-generation-from-strings (a V8 flag; it spawns Node).
+NODE_ONLY="dist/test/sources-no-eval.test.js"
 SEAM_SUITES="dist/test/driver.test.js dist/test/seam.test.js $CROSS dist/test/changes.test.js dist/test/tables.test.js"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/legado-runtimes-XXXXXX")
 export LEGADO_STORE_CROSS_DIR="$WORK/cross"
@@ -72,8 +78,8 @@ for rt in $RUNTIMES; do
   case $rt in
     node@*)
       version=$($cmd --version 2> /dev/null)
-      echo "== Node $version ($rt from the npm registry), LEGADO_STORE_DRIVER=$engine: node --test $SUITES $PURE"
-      if ! $cmd --test --test-concurrency="$CONCURRENCY" --test-reporter=tap $SUITES $PURE > "$log" 2>&1; then failed+=("$rt"); fi
+      echo "== Node $version ($rt from the npm registry), LEGADO_STORE_DRIVER=$engine: node --test $SUITES $PURE $SOURCES $NODE_ONLY"
+      if ! $cmd --test --test-concurrency="$CONCURRENCY" --test-reporter=tap $SUITES $PURE $SOURCES $NODE_ONLY > "$log" 2>&1; then failed+=("$rt"); fi
       grep -E '^# (checked|tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)' "$log"
       grep -E -A14 '^ *not ok' "$log" | head -150 || true
       ;;
@@ -82,10 +88,10 @@ for rt in $RUNTIMES; do
       # One `bun test` per file: Bun runs all files of one call in one process, where one
       # file's cleanup (after() removing its temporary folder) would reach the next file's
       # shared helpers. A file per process is what node --test does too.
-      echo "== Bun $version ($rt from the npm registry), LEGADO_STORE_DRIVER=$engine: bun test <file>, for each of $SUITES $PURE"
+      echo "== Bun $version ($rt from the npm registry), LEGADO_STORE_DRIVER=$engine: bun test <file>, for each of $SUITES $PURE $SOURCES"
       pass=0 fail=0 skip=0 files=0
       : > "$log"
-      for f in $SUITES $PURE; do
+      for f in $SUITES $PURE $SOURCES; do
         files=$((files + 1))
         out=$($cmd test --timeout 600000 "./$f" 2>&1)
         status=$?
