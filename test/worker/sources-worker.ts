@@ -17,9 +17,6 @@ const NOW = 1_700_000_000_000;
 
 const site = fixtureSite(SEED);
 const js = new QuickJsEngine({ lanes: 1, wasmModule: quickjsWasm });
-// A script started while one of the source's scripts waits (a JS header inside java.ajax) runs on
-// another engine; java's default one compiles the .wasm from bytes, which workerd refuses.
-const options = { nestedEngine: () => new QuickJsEngine({ lanes: 1, wasmModule: quickjsWasm }) };
 
 interface Input {
   /** A fixture source's id, or `private` for a source aimed at 10.0.0.1. */
@@ -40,12 +37,12 @@ function hostWith(calls: string[]): EngineHost {
 async function flows(input: Input, calls: string[]): Promise<unknown> {
   if (input.id === 'private') {
     const source = { bookSourceUrl: 'http://10.0.0.1', bookSourceName: 'private', searchUrl: '/search?q={{key}}', ruleSearch: { bookList: 'li' } };
-    return { hits: await openSource(source, hostWith(calls), options).search(input.keyword) };
+    return { hits: await openSource(source, hostWith(calls)).search(input.keyword) };
   }
   const f = fixtureSources(BASE, SEED).find((x) => x.id === input.id);
   if (!f) throw new Error(`no fixture source ${input.id}`);
   const source = input.jsHeader ? { ...f.source, header: input.jsHeader } : f.source;
-  const engine = openSource(source, hostWith(calls), options);
+  const engine = openSource(source, hostWith(calls));
   const hits = await engine.search(input.keyword);
   const book = await engine.bookInfo(hits[0]!);
   const toc = await engine.toc(book);
