@@ -9,6 +9,8 @@ export { RuleError, JsUnavailableError } from './errors.js';
 // The engine: a source's four flows over the host's fetch, sandbox and store (docs/sources.md, "Flows").
 export { openSource, type OpenOptions } from './engine/session.js';
 export { parseBookSource } from './engine/source.js';
+// The sandbox the host passes as `js` (docs/sandbox.md): without it, rules with JavaScript fail.
+export { QuickJsEngine, type QuickJsEngineOptions, type JsEngine, type JsLimits } from './js/index.js';
 export {
   chapterUrl,
   formatHtml,
