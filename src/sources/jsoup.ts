@@ -4,7 +4,7 @@
 // `all` or an attribute); `@CSS:` rules are one selector and an extractor. Rules are compiled
 // once per string and kept.
 import type { Element, ParentNode } from 'domhandler';
-import { childElements, collect, data, hasClass, javaTrim, ownText, text, textNodes } from './dom.js';
+import { childElements, collect, data, type ElementTest, javaTrim, ownText, text, textNodes } from './dom.js';
 import { cssSelector } from './css.js';
 import { outerHtml } from './html-out.js';
 import { combine, splitRule, trimAt } from './split.js';
@@ -67,17 +67,13 @@ function selector(before: string): (el: ParentNode) => Element[] {
     if (dot < 0) throw new RuleError(before, `${head} needs a name: ${head}.name`);
     const next = before.indexOf('.', dot + 1);
     const arg = before.slice(dot + 1, next < 0 ? undefined : next);
-    if (head === 'class') {
-      const name = arg.toLowerCase();
-      return (el) => collect(el, (e) => hasClass(e, name));
-    }
-    if (head === 'id') return (el) => collect(el, (e) => e.attribs['id'] === arg);
-    if (head === 'tag') {
-      const name = arg.trim().toLowerCase();
-      return (el) => collect(el, (e) => e.name === name);
+    if (head !== 'text') {
+      const t: ElementTest = { by: head, name: head === 'class' ? arg.toLowerCase() : head === 'tag' ? arg.trim().toLowerCase() : arg };
+      return (el) => collect(el, t);
     }
     const want = arg.replace(/[ \t\n\f\r\u00a0]+/g, ' ').toLowerCase();
-    return (el) => collect(el, (e) => ownText(e).toLowerCase().includes(want));
+    const t: ElementTest = { by: 'test', test: (e) => ownText(e).toLowerCase().includes(want) };
+    return (el) => collect(el, t);
   }
   return cssSelector(before);
 }

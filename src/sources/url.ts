@@ -4,23 +4,46 @@
 
 const PARTS = /^([a-zA-Z][a-zA-Z0-9+.-]*:)(\/\/[^/?#]*)?([^?#]*)(\?[^#]*)?(#.*)?$/;
 
+/** RFC 3986's remove_dot_segments, as a string: no array per call (a page resolves hundreds of links). */
 function removeDots(path: string): string {
-  const out: string[] = [];
-  const segs = path.split('/');
-  for (let i = 0; i < segs.length; i++) {
-    const s = segs[i]!;
-    if (s === '.') {
-      if (i === segs.length - 1) out.push('');
-      continue;
-    }
-    if (s === '..') {
-      if (out.length > 1) out.pop();
-      if (i === segs.length - 1) out.push('');
-      continue;
-    }
-    out.push(s);
+  if (!path.includes('/.') && !path.startsWith('.')) return path; // no `.` or `..` segment
+  let out = '';
+  let count = 0; // segments in `out`
+  let start = 0;
+  while (start <= path.length) {
+    let end = path.indexOf('/', start);
+    if (end < 0) end = path.length;
+    const s = path.slice(start, end);
+    const last = end === path.length;
+    if (s === '.' || s === '..') {
+      if (s === '..' && count > 1) {
+        out = out.slice(0, out.lastIndexOf('/'));
+        count--;
+      }
+      if (last) (out = count === 0 ? '' : `${out}/`), count++;
+    } else (out = count === 0 ? s : `${out}/${s}`), count++;
+    start = end + 1;
   }
-  return out.join('/');
+  return out;
+}
+
+interface Parts {
+  readonly scheme: string;
+  readonly authority: string;
+  readonly path: string;
+  readonly query: string;
+}
+
+// The last base cut into parts: a page's links are all resolved against the same base.
+let lastBase: string | undefined;
+let lastParts: Parts | null = null;
+
+function baseParts(base: string): Parts | null {
+  if (base === lastBase) return lastParts;
+  const b = PARTS.exec(base.trim());
+  lastBase = base;
+  lastParts = b ? { scheme: b[1]!, authority: b[2] ?? '', path: b[3] ?? '', query: b[4] ?? '' } : null;
+  return lastParts;
 }
 
 /** `spec` against `base` without encoding anything; `base` unusable: `spec` as it is. */
@@ -29,9 +52,9 @@ export function resolveUrl(base: string | undefined, spec: string): string {
   if (/^https?:\/\//i.test(rel) || /^data:/i.test(rel)) return rel;
   if (rel.startsWith('javascript')) return '';
   if (!base) return rel;
-  const b = PARTS.exec(base.trim());
+  const b = baseParts(base);
   if (!b) return rel;
-  const [, scheme, authority = '', path = '', query = ''] = b;
+  const { scheme, authority, path, query } = b;
   if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(rel)) return rel;
   if (rel.startsWith('//')) return scheme + rel;
   if (rel === '') return `${scheme}${authority}${path}${query}`;
