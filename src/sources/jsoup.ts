@@ -125,6 +125,14 @@ function runSingle(s: Single, el: ParentNode): Element[] {
   return all.filter((_, i) => !set.has(i));
 }
 
+/** A step run on each element, the results in order; one element's taken as it is (every step gives a new array). */
+function stepAll(current: readonly ParentNode[], step: (el: ParentNode) => Element[]): Element[] {
+  if (current.length === 1) return step(current[0]!);
+  const next: Element[] = [];
+  for (const e of current) for (const x of step(e)) next.push(x);
+  return next;
+}
+
 /** A rule for elements (getElements): parts cut at &&, ||, %%, each a CSS selector or a chain of steps. */
 interface ElementsRule {
   readonly type: string;
@@ -168,11 +176,7 @@ function compileElements(rule: string): ElementsRule {
       const chain = steps.map((s) => compileElements(s));
       return (el) => {
         let current: ParentNode[] = [el];
-        for (const step of chain) {
-          const next: Element[] = [];
-          for (const e of current) for (const x of elementsOf(step, e)) next.push(x);
-          current = next;
-        }
+        for (const step of chain) current = stepAll(current, (e) => elementsOf(step, e));
         return current as Element[];
       };
     });
@@ -278,11 +282,7 @@ export function jsoupStrings(el: ParentNode, rule: string): string[] {
   const results: string[][] = [];
   for (const part of compiled.parts) {
     let current: ParentNode[] = [el];
-    for (const step of part.steps) {
-      const next: Element[] = [];
-      for (const e of current) for (const x of step(e)) next.push(x);
-      current = next;
-    }
+    for (const step of part.steps) current = stepAll(current, step);
     const found = current.length === 0 ? [] : extract(current, part.last);
     if (found.length > 0) {
       results.push(found);
