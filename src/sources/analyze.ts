@@ -72,6 +72,8 @@ function mapVariables(): RuleVariables {
 
 type Value = unknown;
 
+const NO_OPTIONS = Object.freeze({}); // getString's default, one object for every call
+
 export class RuleContext {
   private content: Content = undefined;
   private isJson = false;
@@ -173,7 +175,10 @@ export class RuleContext {
   }
 
   /** One string (AnalyzeRule.getString): lists joined with lines, entities decoded, `isUrl` resolved. */
-  async getString(rule: string | null | undefined, options: { content?: Content; isUrl?: boolean; unescape?: boolean; inner?: boolean } = {}): Promise<string> {
+  async getString(
+    rule: string | null | undefined,
+    options: { content?: Content; isUrl?: boolean; unescape?: boolean; inner?: boolean } = NO_OPTIONS,
+  ): Promise<string> {
     if (!rule) return '';
     const { rules } = options.inner ? compileRule(rule, this.isJson, false, false) : compileRule(rule, this.isJson, this.regexMode, false);
     const isUrl = options.isUrl === true;
@@ -184,7 +189,8 @@ export class RuleContext {
         if (sr.put.length > 0) await this.putRules(sr);
         const made = sr.fixed ?? (await this.makeUp(sr, result));
         if (result === null || result === undefined) continue;
-        if (made.rule.trim() !== '' || made.regex === '')
+        // made.rule comes trimmed (cutReplace).
+        if (made.rule !== '' || made.regex === '')
           result = sr.mode === 'js' ? await this.evalJs(made.rule, result) : this.stringStep(sr.mode, made.rule, result, isUrl);
         if (result !== null && result !== undefined && made.regex !== '') result = applyReplace(asText(result), made);
       }

@@ -151,37 +151,38 @@ const isCss = (rule: string): boolean => rule.length >= 5 && rule.slice(0, 5).to
 const elementsCache = new Map<string, ElementsRule>();
 const stringsCache = new Map<string, StringsRule>();
 
-function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
+// `make` takes the key, so a lookup that finds the rule allocates no closure.
+function remember<T>(cache: Map<string, T>, key: string, make: (key: string) => T): T {
   let v = cache.get(key);
   if (v === undefined) {
-    v = make();
+    v = make(key);
     if (cache.size > 4096) cache.clear();
     cache.set(key, v);
   }
   return v;
 }
 
-function compileElements(rule: string): ElementsRule {
-  return remember(elementsCache, rule, () => {
-    const css = isCss(rule);
-    const body = css ? javaTrim(rule.slice(5)) : rule;
-    const split = splitRule(body, ['&&', '||', '%%']);
-    const parts = split.parts.map((part): ((el: ParentNode) => Element[]) => {
-      if (css) return cssSelector(part);
-      const steps = splitRule(trimAt(part), ['@']).parts;
-      if (steps.length === 1) {
-        const single = compileSingle(part);
-        return (el) => runSingle(single, el);
-      }
-      const chain = steps.map((s) => compileElements(s));
-      return (el) => {
-        let current: ParentNode[] = [el];
-        for (const step of chain) current = stepAll(current, (e) => elementsOf(step, e));
-        return current as Element[];
-      };
-    });
-    return { type: split.type, parts };
+const compileElements = (rule: string): ElementsRule => remember(elementsCache, rule, makeElements);
+
+function makeElements(rule: string): ElementsRule {
+  const css = isCss(rule);
+  const body = css ? javaTrim(rule.slice(5)) : rule;
+  const split = splitRule(body, ['&&', '||', '%%']);
+  const parts = split.parts.map((part): ((el: ParentNode) => Element[]) => {
+    if (css) return cssSelector(part);
+    const steps = splitRule(trimAt(part), ['@']).parts;
+    if (steps.length === 1) {
+      const single = compileSingle(part);
+      return (el) => runSingle(single, el);
+    }
+    const chain = steps.map((s) => compileElements(s));
+    return (el) => {
+      let current: ParentNode[] = [el];
+      for (const step of chain) current = stepAll(current, (e) => elementsOf(step, e));
+      return current as Element[];
+    };
   });
+  return { type: split.type, parts };
 }
 
 function elementsOf(rule: ElementsRule, el: ParentNode): Element[] {
@@ -200,27 +201,27 @@ export function jsoupElements(el: ParentNode, rule: string): Element[] {
   return elementsOf(compileElements(rule), el);
 }
 
-function compileStrings(rule: string): StringsRule {
-  return remember(stringsCache, rule, () => {
-    const css = isCss(rule);
-    const body = css ? javaTrim(rule.slice(5)) : rule;
-    if (body === '') return { empty: true, type: '', parts: [] };
-    const split = splitRule(body, ['&&', '||', '%%']);
-    const parts = split.parts.map((part) => {
-      if (css) {
-        const at = part.lastIndexOf('@');
-        if (at < 0) throw new RuleError(rule, '@CSS: needs @ and what to take (@text, @href...)');
-        return { steps: [cssSelector(part.slice(0, at))], last: part.slice(at + 1) };
-      }
-      const steps = splitRule(trimAt(part), ['@']).parts;
-      const singles = steps.slice(0, -1).map((s) => {
-        const single = compileSingle(s);
-        return (el: ParentNode) => runSingle(single, el);
-      });
-      return { steps: singles, last: steps[steps.length - 1]! };
+const compileStrings = (rule: string): StringsRule => remember(stringsCache, rule, makeStrings);
+
+function makeStrings(rule: string): StringsRule {
+  const css = isCss(rule);
+  const body = css ? javaTrim(rule.slice(5)) : rule;
+  if (body === '') return { empty: true, type: '', parts: [] };
+  const split = splitRule(body, ['&&', '||', '%%']);
+  const parts = split.parts.map((part) => {
+    if (css) {
+      const at = part.lastIndexOf('@');
+      if (at < 0) throw new RuleError(rule, '@CSS: needs @ and what to take (@text, @href...)');
+      return { steps: [cssSelector(part.slice(0, at))], last: part.slice(at + 1) };
+    }
+    const steps = splitRule(trimAt(part), ['@']).parts;
+    const singles = steps.slice(0, -1).map((s) => {
+      const single = compileSingle(s);
+      return (el: ParentNode) => runSingle(single, el);
     });
-    return { empty: false, type: split.type, parts };
+    return { steps: singles, last: steps[steps.length - 1]! };
   });
+  return { empty: false, type: split.type, parts };
 }
 
 function attr(el: Element, name: string): string {
