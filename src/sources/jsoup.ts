@@ -280,17 +280,24 @@ export function jsoupStrings(el: ParentNode, rule: string): string[] {
   if (rule === '') return [];
   const compiled = compileStrings(rule);
   if (compiled.empty) return [data(el)];
+  const { parts, type } = compiled;
+  if (parts.length === 1) return partStrings(el, parts[0]!); // most rules: no list of results
   const results: string[][] = [];
-  for (const part of compiled.parts) {
-    let current: ParentNode[] = [el];
-    for (const step of part.steps) current = stepAll(current, step);
-    const found = current.length === 0 ? [] : extract(current, part.last);
+  for (const part of parts) {
+    const found = partStrings(el, part);
     if (found.length > 0) {
       results.push(found);
-      if (compiled.type === '||') break;
+      if (type === '||') break;
     }
   }
-  return combine(compiled.type, results);
+  return combine(type, results);
+}
+
+function partStrings(el: ParentNode, part: StringsRule['parts'][number]): string[] {
+  if (part.steps.length === 0) return extract([el], part.last);
+  let current: readonly ParentNode[] = part.steps[0]!(el);
+  for (let i = 1; i < part.steps.length; i++) current = stepAll(current, part.steps[i]!);
+  return current.length === 0 ? [] : extract(current, part.last);
 }
 
 /** Compiles a default-syntax rule without running it (throws RuleError), for checking sources. */
