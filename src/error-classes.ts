@@ -51,4 +51,6 @@ export { NetworkPolicyError, FetchFailedError } from './net/errors.js';
 export { BadEpubError } from './localbook/epub/errors.js';
 export { JavaRegexError } from './text/java-regex.js';
 export { RuleError, JsUnavailableError } from './sources/errors.js';
+export { SourceFlowError, TocEmptyError, ContentEmptyError, SourceIncompleteError, SourceStepError } from './sources/book/errors.js';
+export { UrlRuleError } from './sources/http/errors.js';
 export { SourceScriptError, ScriptTimeoutError, ScriptMemoryError, ScriptFailedError } from './sources/js/errors.js';

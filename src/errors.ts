@@ -57,6 +57,7 @@ export type ErrorCode =
   | 'RULE_THREAD_FAILED'
   | 'BAD_RULE'
   | 'JS_UNAVAILABLE'
+  | 'BAD_URL_RULE'
   | 'ADDRESS_REFUSED'
   | 'TOO_MANY_REDIRECTS'
   | 'BODY_TOO_LARGE'
@@ -64,7 +65,13 @@ export type ErrorCode =
   | 'FETCH_FAILED'
   | 'SCRIPT_TIMEOUT'
   | 'SCRIPT_MEMORY'
-  | 'SCRIPT_ERROR';
+  | 'HELPER_FAILED'
+  | 'HELPER_UNSUPPORTED'
+  | 'SCRIPT_ERROR'
+  | 'TOC_EMPTY'
+  | 'CONTENT_EMPTY'
+  | 'SOURCE_INCOMPLETE'
+  | 'SOURCE_FAILED';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;

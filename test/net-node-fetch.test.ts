@@ -138,3 +138,33 @@ test('a redirect loop, a body past the cap and a slow site end within their limi
   assert.ok(closed instanceof FetchFailedError && /ECONNREFUSED/.test(closed.message), String(closed));
   A.hits.length = 0;
 });
+
+test("redirect 'manual' gives the 3xx answer back unfollowed; onRequest and onAnswer see every hop", async () => {
+  const policy = onNode({ reachableHosts: [`127.0.0.1:${A.port}`] });
+  const manual = await fetchWithPolicy(`${A.origin}/to-self`, {}, { ...policy, redirect: 'manual' });
+  assert.equal(manual.status, 302);
+  assert.equal(manual.headers.get('location'), '/c.png');
+  assert.equal(manual.url, `${A.origin}/to-self`);
+  assert.deepEqual(A.hits, ['/to-self']);
+  // A manual answer pointing at a refused address is given back too: nothing goes there.
+  const away = await fetchWithPolicy(`${A.origin}/to?${encodeURIComponent('http://10.0.0.1/x')}`, {}, { ...policy, redirect: 'manual' });
+  assert.equal(away.headers.get('location'), 'http://10.0.0.1/x');
+  A.hits.length = 0;
+  const seen: string[] = [];
+  const followed = await fetchWithPolicy(
+    `${A.origin}/to-self`,
+    {},
+    {
+      ...policy,
+      onRequest: (url, headers) => {
+        seen.push(`ask ${new URL(url).pathname} ${headers.get('x-n') ?? '-'}`);
+        headers.set('x-n', String(seen.length));
+      },
+      onAnswer: (url, headers) => seen.push(`got ${new URL(url).pathname} ${headers.get('location') ?? '-'}`),
+    },
+  );
+  assert.deepEqual(followed.bytes, PNG);
+  // A change onRequest makes goes with the request and stays for the next hop.
+  assert.deepEqual(seen, ['ask /to-self -', 'got /to-self /c.png', 'ask /c.png 1', 'got /c.png -']);
+  A.hits.length = 0;
+});

@@ -23,6 +23,7 @@ const ENTRIES = {
   'legado-store/tools': 'tools/index',
   'legado-store/errors': 'error-classes',
   'legado-store/webdav': 'webdav/index',
+  'legado-store/sources': 'sources/index',
   'legado-store/driver': 'engine/index',
 } as const;
 

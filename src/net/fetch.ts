@@ -24,6 +24,12 @@ export interface FetchPolicy extends AddressRules {
   readonly maxBytes?: number;
   /** Time limit of the whole fetch, redirects and body included, in ms (default 30,000). */
   readonly timeoutMs?: number;
+  /** `manual`: a redirect is given back as it is (scripts read `Location`), not followed. Default `follow`. */
+  readonly redirect?: 'follow' | 'manual';
+  /** Sees every answer's headers, redirects included (a cookie jar saves each hop's `Set-Cookie`). */
+  readonly onAnswer?: (url: string, headers: Headers) => void;
+  /** May change the headers before each hop is sent, the first included (a cookie jar adds the hop's cookies). */
+  readonly onRequest?: (url: string, headers: Headers) => void;
 }
 
 export const DEFAULT_MAX_REDIRECTS = 10;
@@ -80,6 +86,7 @@ export async function fetchWithPolicy(url: string | URL, init: RequestInit = {},
     for (;;) {
       let res: Response;
       try {
+        policy.onRequest?.(current.href, headers);
         res = await untilAborted(
           hostFetch(current.href, { method, headers: new Headers(headers), body, redirect: 'manual', signal: controller.signal }, rules),
           controller.signal,
@@ -89,8 +96,9 @@ export async function fetchWithPolicy(url: string | URL, init: RequestInit = {},
       }
       // A browser hides a redirect's target from script: the hop cannot be checked.
       if (res.type === 'opaqueredirect') throw new FetchFailedError(current, 'a redirect this platform does not let us check');
+      policy.onAnswer?.(current.href, res.headers);
       const location = res.headers.get('location');
-      if (REDIRECTS.has(res.status) && location !== null) {
+      if (REDIRECTS.has(res.status) && location !== null && policy.redirect !== 'manual') {
         void res.body?.cancel().catch(() => {});
         if (redirects.length >= maxRedirects) {
           throw new NetworkPolicyError('TOO_MANY_REDIRECTS', current, `more than ${maxRedirects} redirects (from ${redirects[0] ?? current.href})`);

@@ -30,7 +30,7 @@ CONCURRENCY=${TEST_CONCURRENCY:-$(($(node -p 'require("node:os").availableParall
 NODE_ONLY="dist/test/sources-sandbox.test.js"
 # The platform-free layers with no SQLite in them (the rule grammar, the network policy, the
 # fixture site the engine's tests read): on every runtime, Bun included.
-PURE="dist/test/sources-rules.test.js dist/test/sources-jsoup.test.js dist/test/net-policy.test.js dist/test/fixture-site.test.js"
+PURE="dist/test/sources-rules.test.js dist/test/sources-jsoup.test.js dist/test/sources-http-codec.test.js dist/test/net-policy.test.js dist/test/fixture-site.test.js"
 SEAM_SUITES="dist/test/driver.test.js dist/test/seam.test.js $CROSS dist/test/changes.test.js dist/test/tables.test.js"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/legado-runtimes-XXXXXX")
 export LEGADO_STORE_CROSS_DIR="$WORK/cross"

@@ -65,7 +65,7 @@ export interface ContentRule {
 
 /**
  * A book source as its 3.x JSON (and the store's row, rule columns parsed) has it. Rule objects
- * may come as JSON text, as the store keeps them; `parseBookSource` (engine/source.ts) gives this.
+ * may come as JSON text, as the store keeps them; `parseBookSource` (sources/engine/source.ts) gives this.
  */
 export interface BookSource {
   readonly bookSourceUrl: string;
@@ -191,6 +191,8 @@ export interface UrlVars {
   readonly chapter?: Partial<WebChapter>;
   /** Variables of the rule data the URL belongs to (search book, book, chapter). */
   readonly variables?: VariableStore;
+  /** Ends a rate-limit wait and the fetch (a flow's time limit). */
+  readonly signal?: AbortSignal;
 }
 
 /** Where `@put`/`java.put` keep values for the object being built (the app's `variable` map). */
@@ -226,9 +228,9 @@ export interface CookieJar {
   getCookie(url: string): string;
   /** One cookie's value, '' when none. */
   getKey(url: string, key: string): string;
-  /** Merges `k=v` pairs in. */
+  /** Makes `cookie` what is stored for the domain (the app's CookieStore.setCookie: no merge). */
   setCookie(url: string, cookie: string): void;
-  /** Replaces what is kept for the domain. */
+  /** Merges `k=v` pairs into what is stored (the app's CookieStore.replaceCookie, despite its name). */
   replaceCookie(url: string, cookie: string): void;
   removeCookie(url: string): void;
 }
@@ -278,6 +280,8 @@ export interface EngineHost {
   readonly fetch?: HostFetch;
   /** Private and loopback addresses reachable (a LAN, the tests); refused by default. */
   readonly allowPrivateHosts?: boolean;
+  /** Hosts reached though private (`name`, `name:port`, `address:port`; src/net/rules.ts): a fixture site with the rest refused. */
+  readonly reachableHosts?: readonly string[];
   /** Largest response body (bytes), redirects followed at most, time of one fetch (ms). */
   readonly maxBytes?: number;
   readonly maxRedirects?: number;
@@ -293,8 +297,12 @@ export interface EngineHost {
 
 /**
  * How the HTTP client runs a URL rule's JavaScript (`@js:`, `<js>`, `{{…}}`, the `js` option,
- * a JS `header`): the composition (engine/session.ts) binds it to the source's sandbox and the
- * `java` helpers, so http/ and java/ need not import each other.
+ * a JS `header`): the composition (sources/engine/session.ts) binds it to the source's sandbox and the
+ * `java` helpers, so http/ and java/ need not import each other. The client passes `key`, `page`,
+ * `baseUrl`, `book`, `chapter`, `source`, `result` and `variables` (the UrlVars' store, for
+ * `java.get/put`); for the `js` option also `headerMap` (`get`/`put`/`remove` on the request's
+ * headers, for `java.headerMap`). `rule` names the URL rule for messages (its options, which may hold
+ * secrets, left out), or is `header`.
  */
 export type UrlScript = (code: string, bindings: Readonly<Record<string, unknown>>, rule: string) => Promise<unknown>;
 
@@ -307,7 +315,7 @@ export interface ExploreKind {
 
 /**
  * The four flows of one source (model/webBook/WebBook.kt), built by `openSource(source, host)`
- * (engine/session.ts). Each fails with a typed error naming the source and the rule.
+ * (sources/engine/session.ts). Each fails with a typed error naming the source and the rule.
  */
 export interface SourceFlows {
   readonly source: BookSource;
