@@ -46,7 +46,8 @@ const passes = (el: Element, t: ElementTest): boolean =>
   t.by === 'test' ? t.test(el) : t.by === 'class' ? hasClass(el, t.name) : t.by === 'tag' ? el.name === t.name : el.attribs['id'] === t.name;
 
 /** Every element of the subtree in document order, the root first when it is an element (JSoup's Collector). */
-export function collect(root: ParentNode, t: ElementTest): Element[] {
+export function collect(root: ParentNode, test: ElementTest | ((el: Element) => boolean)): Element[] {
+  const t: ElementTest = typeof test === 'function' ? { by: 'test', test } : test;
   const out: Element[] = [];
   if (isElement(root) && passes(root, t)) out.push(root);
   collectUnder(root, t, out);
