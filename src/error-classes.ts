@@ -54,3 +54,4 @@ export { RuleError, JsUnavailableError } from './sources/errors.js';
 export { SourceFlowError, TocEmptyError, ContentEmptyError, SourceIncompleteError, SourceStepError } from './sources/book/errors.js';
 export { UrlRuleError } from './sources/http/errors.js';
 export { SourceScriptError, ScriptTimeoutError, ScriptMemoryError, ScriptFailedError } from './sources/js/errors.js';
+export { CheckTimeoutError } from './sources/checker/errors.js';

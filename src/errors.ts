@@ -71,7 +71,8 @@ export type ErrorCode =
   | 'TOC_EMPTY'
   | 'CONTENT_EMPTY'
   | 'SOURCE_INCOMPLETE'
-  | 'SOURCE_FAILED';
+  | 'SOURCE_FAILED'
+  | 'CHECK_TIMEOUT';
 
 export class LegadoStoreError extends Error {
   readonly code: ErrorCode;

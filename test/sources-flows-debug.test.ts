@@ -114,3 +114,18 @@ test('search, book info, TOC and content print the app’s debug lines in the ap
     `└\n${text}`,
   ]);
 });
+
+test('a POST search redirected to a detail page prints the redirect and detail-page lines, then the info lines', async () => {
+  const lines: string[] = [];
+  const gbk = fixtureSources(base, SEED).find((x) => x.id === 'gbk')!;
+  const flows = openSource(gbk.source, fixtureHost({ log: (l) => void lines.push(l) }));
+  const b = m.books.find((x) => x.name === m.keywords.one)!;
+  const bookUrl = `${base}/gbk/book/${b.id}/`;
+  const [hit] = await flows.search(b.name);
+  assert.equal(hit?.bookUrl, bookUrl);
+  // The app's line carries the redirect's status ("≡检测到重定向(302)"); the client's response does not.
+  assert.match(lines[0]!, /^≡检测到重定向/);
+  assert.deepEqual(lines.slice(1, 6), ['┌重定向后地址', `└${bookUrl}`, `≡获取成功:${base}/gbk/modules/article/search.php`, '≡链接为详情页', '┌获取书名']);
+  assert.ok(!lines.some((l) => l.startsWith('◇书籍总数')), 'the detail-page branch returns before the count');
+  assert.equal(lines.at(-1), `└${bookUrl}`, 'the TOC URL defaults to the book URL');
+});

@@ -4,7 +4,8 @@
 // StringUtils.wordCountFormat (ICU DecimalFormat "#.#", half-even) and String.isTrue.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBookAuthor, formatBookName, formatHtml, formatKeepImg, formatWordCount, isTrue } from '../src/sources/book/format.js';
+import { formatBookAuthor, formatBookName, formatWordCount, isTrue } from '../src/sources/book/format.js';
+import { formatHtml, formatKeepImg } from '../src/sources/html-format.js';
 
 const I = '\u3000\u3000';
 
@@ -34,6 +35,8 @@ test('HtmlFormatter.formatKeepImg: <img> kept with an absolute src, URL options 
   assert.equal(formatKeepImg('<img data-original="/o.jpg">', base), '<img src="http://h.test/o.jpg">');
   // Other tags still go.
   assert.equal(formatKeepImg('<div><a href="/x">y</a></div>', base), `${I}y`);
+  // Without a base the URL is only trimmed (getAbsoluteURL with a null URL).
+  assert.equal(formatKeepImg('<img src=" /a.jpg ">'), '<img src="/a.jpg">');
 });
 
 test('BookHelp.formatBookName and formatBookAuthor: the app’s patterns', () => {

@@ -5,8 +5,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCipheriv } from 'node:crypto';
 import { harness, SOURCE } from './helpers/java-harness.js';
-import { RuleContext } from '../src/sources/analyze.js';
-import { ruleVariables, sourceVariables, variableMap } from '../src/sources/java/index.js';
 
 const PAGE =
   '<div id="list"><ul><li class="Item"><a href="/b/1">一</a></li><li class="item"><a href="/b/2" title="t2">二</a></li></ul><p>尾 <b>粗</b></p></div>';
@@ -151,6 +149,9 @@ test('helpers that need a browser, files or Java classes are refused with a type
     await assert.rejects(ctx.getString('@js:java.readTxtFile("a.txt")'), { code: 'HELPER_UNSUPPORTED', message: /files of the app’s cache/ });
     await assert.rejects(ctx.getString('@js:new Packages.java.io.File("/etc/passwd")'), { code: 'HELPER_UNSUPPORTED', helper: 'java.io.File' });
     await assert.rejects(ctx.getString('@js:var imp = JavaImporter(); 1'), { code: 'HELPER_UNSUPPORTED', helper: 'JavaImporter' });
+    // java.lang.String is shimmed: the corpus builds GB2312 percent forms with it
+    assert.equal(await ctx.getString(`@js:Packages.java.lang.String("中a").getBytes("gb2312").map(x => '%' + (x & 0xff).toString(16)).join("")`), '%d6%d0%61');
+    assert.equal(await ctx.getString('@js:String(new Packages.java.lang.String([-42, -48], "gbk")) + Packages.java.lang.String("x").equals("x")'), '中true');
     // a script may catch a refusal and go on, as it may catch the app's exceptions
     assert.equal(
       await ctx.getString('@js:try { java.openUrl("x") } catch (e) { "caught: " + e.message }'),
@@ -182,36 +183,6 @@ test('URL scripts: key, page, book, java.url written back; rule-only helpers ref
       'tocUrl',
     );
     assert.equal(vars.get('x'), '1', 'AnalyzeUrl.put writes the rule data’s variables');
-  } finally {
-    h.dispose();
-  }
-});
-
-test('java.put/get in the app’s order: chapter, book, rule data, source; bookName and title', async () => {
-  const h = harness();
-  try {
-    const chapter = variableMap(null);
-    const book = variableMap('{"a":"book-a","empty":""}');
-    const src = sourceVariables(SOURCE, {
-      cookies: { get: () => undefined, set: () => undefined, replace: () => undefined, delete: () => undefined },
-      cache: { get: (k) => h.cache.get(k), put: (k, v) => h.cache.set(k, v ?? ''), delete: (k) => h.cache.delete(k) },
-    });
-    h.cache.set(`v_${SOURCE.bookSourceUrl}_empty`, 'from-source');
-    const variables = ruleVariables({ chapter, book, source: src, bookName: '书名', title: '第一章' });
-    const ctx = new RuleContext({ variables, js: { eval: (code, b) => h.bindings.ruleJs(undefined).eval(code, b) } });
-    ctx.setContent('<p>x</p>', 'https://book.example/');
-    assert.equal(
-      await ctx.getString(
-        '@js:java.put("k", "v"); [java.get("k"), java.get("a"), java.get("empty"), java.get("bookName"), java.get("title"), java.get("none")].join("|")',
-      ),
-      'v|book-a|from-source|书名|第一章|',
-    );
-    assert.equal(chapter.json(), '{"k":"v"}', 'put goes to the chapter when there is one');
-    assert.equal(book.json(), '{"a":"book-a","empty":""}');
-    const noChapter = ruleVariables({ book, source: src });
-    noChapter.put('b', '2');
-    assert.equal(book.get('b'), '2');
-    assert.equal(ruleVariables({ source: src }).get('title'), undefined, 'title without a chapter is a plain variable');
   } finally {
     h.dispose();
   }

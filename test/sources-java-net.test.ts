@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { startFixtureSite, type RunningSite } from './helpers/fixture-site/node.js';
-import { COOKIE_NAME, expectedSearch, expectedToc, fixtureSources } from './helpers/fixture-site/index.js';
+import { COOKIE_NAME, expectedSearch, expectedToc, fixtureSources, LOGIN_USER } from './helpers/fixture-site/index.js';
 import { searchBooks } from './helpers/fixture-site/model.js';
 import { jsBookPath, partsOf } from './helpers/fixture-site/shape-js.js';
 import { gbkBookPath } from './helpers/fixture-site/shape-gbk.js';
@@ -190,6 +190,45 @@ test('no secret in errors or logs: the login header and cookie values stay out',
     const caught = await ctx.getString(`@js:try { java.get("${site.url}/guard/book/${book.id}", {Authorization: "x"}) } catch (e) { e.message }`);
     for (const text of [dead, failed.message, caught, ...h.logs]) assert.ok(!/sekrit/.test(text), text);
     assert.ok(h.logs.length > 0, 'the failed ajax was logged');
+  } finally {
+    h.dispose();
+  }
+});
+
+test('login: source.login() runs loginUrl’s login(), which stores the login header the site then accepts', async () => {
+  const f = fixtureSources(site.url, 11).find((s) => s.id === 'login')!;
+  const source = f.source as unknown as BookSource;
+  const h = harness({ source, http: 'real' });
+  try {
+    const book = site.site.model.books[0]!;
+    const page = `${site.url}/login/book/${book.id}`;
+    const js = (code: string) => h.bindings.sourceScript(code, {}, 'loginUrl');
+    assert.equal(await js(`java.connect("${page}").code()`), 401, 'refused before the login');
+    await js(`source.putLoginInfo(JSON.stringify({"用户名": "${LOGIN_USER.username}", "密码": "${LOGIN_USER.password}"}))`);
+    await js('source.login(); "done"');
+    assert.equal(h.cache.get(`loginHeader_${source.bookSourceUrl}`), JSON.stringify(f.expect.loginHeader));
+    assert.equal(await js(`java.connect("${page}").code()`), 200, 'the stored login header goes with every request');
+    const headers = (await js('var m = source.getHeaderMap(true); [m.get("Authorization"), typeof m.get("User-Agent")].join("|")')) as string;
+    assert.equal(headers, `${f.expect.loginHeader!.Authorization}|string`);
+    assert.ok(!h.logs.join('\n').includes(LOGIN_USER.password));
+  } finally {
+    h.dispose();
+  }
+});
+
+test('source.getHeaderMap works a JavaScript header out beside the calling script', async () => {
+  const { source } = jsJava();
+  const jsHeader: BookSource = {
+    ...source,
+    bookSourceUrl: `${site.url}#hdr`,
+    header: '<js>JSON.stringify({"X-A": java.md5Encode16("a"), "User-Agent": "UA/1"})</js>',
+  };
+  const h = harness({ source: jsHeader, http: 'real' });
+  try {
+    assert.equal(
+      await h.bindings.sourceScript('var m = source.getHeaderMap(); m.get("X-A") + "|" + m.get("User-Agent") + "|" + m.size()'),
+      `${createHash('md5').update('a').digest('hex').slice(8, 24)}|UA/1|2`,
+    );
   } finally {
     h.dispose();
   }

@@ -29,12 +29,19 @@ const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padSt
 /**
  * Writes dist/worker/: one .wasm per signature in wasm/, and entry.js, the module wrangler
  * bundles: it gives the Worker (`main`, dist/src/worker/worker.js) SQLite's module and the
- * trampolines by their bytes (hex), then re-exports it.
+ * trampolines by their bytes (hex) and QuickJS's module, then re-exports it.
  */
 export function writeWorkerEntry(root: string): void {
   const out = join(root, 'dist', 'worker');
   const lines = wasmEntryLines(root, out);
-  lines.push("export * from '../src/worker/worker.js';", "export { default } from '../src/worker/worker.js';");
+  lines.push(
+    // QuickJS's module, for the sandbox the users' replace rules run in (src/worker/sandbox-rules.ts).
+    "import quickjsWasm from '@jitl/quickjs-wasmfile-release-asyncify/wasm';",
+    "import { provideQuickJsWasm } from '../src/worker/sandbox-rules.js';",
+    'provideQuickJsWasm(quickjsWasm);',
+    "export * from '../src/worker/worker.js';",
+    "export { default } from '../src/worker/worker.js';",
+  );
   writeFileSync(join(out, 'entry.js'), `// Written by worker/build.ts.\n${lines.join('\n')}\n`);
 }
 

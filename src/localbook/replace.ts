@@ -3,10 +3,10 @@
 // time limit (timeoutMillisecond, at most the host's). A rule that does not compile is left out
 // and named in the notes, as the app logs it; one that runs past its limit fails the read with
 // RuleTimeoutError naming it (the app disables it; here the user's store is not changed).
-import { JavaRegexError } from '../text/java-regex.js';
-import { expandReplacement } from '../text/java-replacement.js';
+import { JavaRegexError, type JavaRegex } from '../text/java-regex.js';
+import { expandReplacement, type FoundMatch } from '../text/java-replacement.js';
 import { compileGuarded, Deadline, matches } from './regex-guard.js';
-import { RuleTimeoutError } from './errors.js';
+import { RuleTimeoutError, type RuleRef } from './errors.js';
 
 /** The default longest time a replace rule gets, whatever its timeoutMillisecond (ms). */
 export const REPLACE_LIMIT_MS = 10000;
@@ -25,16 +25,31 @@ export interface ReplaceRuleRow {
 export function applyRule(text: string, rule: ReplaceRuleRow, maxLimitMs = REPLACE_LIMIT_MS): string {
   if (!rule.isRegex) return text.split(rule.pattern).join(rule.replacement);
   const rx = compileGuarded(rule.pattern);
-  const limit = Math.min(rule.timeoutMillisecond ?? 3000, maxLimitMs);
-  const deadline = new Deadline({ kind: 'replace rule', name: rule.name, id: rule.id, pattern: rule.pattern }, limit);
-  let out = '';
-  let last = 0;
-  for (const m of matches(rx.regex, text, deadline)) {
-    out += text.slice(last, m.index) + expandReplacement(rule.replacement, rx, m);
-    last = m.index + m[0].length;
-  }
+  const limit = ruleLimit(rule, maxLimitMs);
+  const deadline = new Deadline(ruleRef(rule), limit);
+  const out = replaceMatches(text, rx, rule.replacement, matches(rx.regex, text, deadline));
   deadline.check();
   deadline.stop();
+  return out;
+}
+
+/** The time limit a regex rule gets: its own timeoutMillisecond (the app's default 3,000), at most the host's. */
+export const ruleLimit = (rule: ReplaceRuleRow, maxLimitMs = REPLACE_LIMIT_MS): number => Math.min(rule.timeoutMillisecond ?? 3000, maxLimitMs);
+
+/** How a replace rule is named in its errors. */
+export const ruleRef = (rule: ReplaceRuleRow): RuleRef => ({ kind: 'replace rule', name: rule.name, id: rule.id, pattern: rule.pattern });
+
+/**
+ * The text with each match replaced by the expanded replacement (Java's replaceAll), the matches
+ * found by the caller: here by `matches()`, on the worker inside the QuickJS sandbox.
+ */
+export function replaceMatches(text: string, rx: JavaRegex, replacement: string, found: Iterable<FoundMatch>): string {
+  let out = '';
+  let last = 0;
+  for (const m of found) {
+    out += text.slice(last, m.index) + expandReplacement(replacement, rx, m);
+    last = m.index + m[0]!.length;
+  }
   return out + text.slice(last);
 }
 

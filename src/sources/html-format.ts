@@ -42,20 +42,24 @@ export function formatHtml(html: string | null | undefined, strip: RegExp = OTHE
     .replace(LAST, '');
 }
 
-/** HtmlFormatter.formatKeepImg: as formatHtml, each <img> kept as `<img src="absolute[,{options}]">`. */
+/**
+ * A URL and its `,{options}` (AnalyzeUrl.paramPattern: a comma before `{`, spaces around it
+ * dropped), the options without the comma; '' when there are none.
+ */
+export function splitUrlOptions(url: string): [string, string] {
+  PARAM.lastIndex = 0;
+  const p = PARAM.exec(url);
+  return p ? [url.slice(0, p.index), url.slice(p.index + p[0].length)] : [url, ''];
+}
+
+/**
+ * HtmlFormatter.formatKeepImg: as formatHtml, each <img> kept as `<img src="absolute[,{options}]">`
+ * (NetworkUtils.getAbsoluteURL: without a base the URL is only trimmed).
+ */
 export function formatKeepImg(html: string | null | undefined, baseUrl?: string): string {
   if (html === null || html === undefined) return '';
   return formatHtml(html, NOT_IMG).replace(IMG, (_m, withOptions: string | undefined, src: string | undefined, data: string | undefined) => {
-    let url = withOptions ?? src ?? data ?? '';
-    let param = '';
-    if (withOptions !== undefined) {
-      PARAM.lastIndex = 0;
-      const p = PARAM.exec(withOptions);
-      if (p) {
-        param = `,${withOptions.slice(p.index + p[0].length)}`;
-        url = withOptions.slice(0, p.index);
-      }
-    }
-    return `<img src="${baseUrl ? resolveUrl(baseUrl, url) : url}${param}">`;
+    const [url, options] = withOptions !== undefined ? splitUrlOptions(withOptions) : [src ?? data ?? '', ''];
+    return `<img src="${baseUrl ? resolveUrl(baseUrl, url) : url.trim()}${options ? `,${options}` : ''}">`;
   });
 }

@@ -1,8 +1,16 @@
 // Java's replacement strings (Matcher.appendReplacement) over a translated Java regex's match.
 import type { JavaRegex } from './java-regex.js';
 
+/** A match as the expansion reads it: a RegExpExecArray, or one copied out of a sandbox. */
+export interface FoundMatch {
+  readonly index: number;
+  /** The whole match (0), then the JS groups. */
+  readonly [group: number]: string | undefined;
+  readonly groups?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
 /** Java's Matcher.appendReplacement: `$n`, `${name}`, and `\` quoting the next character. */
-export function expandReplacement(replacement: string, rx: JavaRegex, m: RegExpExecArray): string {
+export function expandReplacement(replacement: string, rx: JavaRegex, m: FoundMatch): string {
   let out = '';
   for (let i = 0; i < replacement.length; i++) {
     const c = replacement[i]!;

@@ -10,6 +10,7 @@ import type { DurableStorageLike } from '../engine/drivers/durable-object.js';
 import type { AnyStore } from '../store/store.js';
 import { openDurableStore } from './durable-store.js';
 import { databaseResponse } from './database-file.js';
+import { SandboxRules } from './sandbox-rules.js';
 
 /** The parts of workerd's DurableObjectState used here. */
 export interface ObjectState {
@@ -48,7 +49,10 @@ export class ReaderStore {
     // Covers are fetched with workerd's fetch under the network policy (src/net): literal private
     // addresses and local names refused; names resolve on Cloudflare, which reaches no private address.
     const hostFetch: HostFetch = (url, init) => fetch(url, init);
-    return (this.app = createApp(store, { corsOrigins, databaseFile: () => databaseResponse(store), hostFetch }));
+    // The users' regex rules (testReplaceRule) run in a QuickJS sandbox, made at the first one:
+    // its interrupt stops a runaway inside its match, where the object's own thread could not.
+    const rules = new SandboxRules();
+    return (this.app = createApp(store, { corsOrigins, databaseFile: () => databaseResponse(store), hostFetch, rules }));
   }
 
   async fetch(request: Request): Promise<Response> {

@@ -1,7 +1,7 @@
 // Where the corpus tier (npm run test:corpus) finds ../shared beside the repository. Its tests
 // fail, never skip, when it is not there: CI runs this tier with ../shared in place.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,4 +19,16 @@ export function shared(...parts: string[]): string {
 export function corpora(): string {
   shared('corpora', 'README.md');
   return join(SHARED, 'corpora');
+}
+
+/** The book-source files: every booksources-* collection, the default data and the backups' source files. */
+export function bookSourceFiles(root: string): string[] {
+  const out: string[] = [];
+  for (const dir of readdirSync(root).sort()) {
+    if (dir.startsWith('booksources-')) for (const f of readdirSync(join(root, dir)).sort()) if (f.endsWith('.json')) out.push(join(dir, f));
+    if (dir.startsWith('backup-'))
+      for (const f of ['bookSource.json', 'myBookSource.json']) if (readdirSync(join(root, dir)).includes(f)) out.push(join(dir, f));
+  }
+  out.push(join('legado-defaultData', 'bookSources.json'));
+  return out;
 }

@@ -4,24 +4,12 @@
 // needs it, what needs a browser or a login UI (not supported), and what cannot be read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkRule, RuleError } from '../../src/sources/index.js';
-import { corpora } from './shared.js';
+import { bookSourceFiles, corpora } from './shared.js';
 
 type Json = Record<string, unknown>;
-
-/** The book-source files: every booksources-* collection, the default data and the backups' source files. */
-function sourceFiles(root: string): string[] {
-  const out: string[] = [];
-  for (const dir of readdirSync(root).sort()) {
-    if (dir.startsWith('booksources-')) for (const f of readdirSync(join(root, dir)).sort()) if (f.endsWith('.json')) out.push(join(dir, f));
-    if (dir.startsWith('backup-'))
-      for (const f of ['bookSource.json', 'myBookSource.json']) if (readdirSync(join(root, dir)).includes(f)) out.push(join(dir, f));
-  }
-  out.push(join('legado-defaultData', 'bookSources.json'));
-  return out;
-}
 
 // 3.x rule objects and their fields (entities/rule/*.kt); list rules take `:`, `-` and `+`.
 const LIST = new Set(['bookList', 'chapterList', 'init']);
@@ -78,7 +66,7 @@ const BROWSER = /webView|startBrowser|webJs/i;
 
 test('every rule of every book source in the corpora is read: compiled, JavaScript, or a typed error', () => {
   const root = corpora();
-  const files = sourceFiles(root);
+  const files = bookSourceFiles(root);
   assert.ok(files.length >= 12, `book-source files found: ${files.join(', ')}`);
   const count = { sources: 0, legacy: 0, rules: 0, compiled: 0, js: 0, typed: 0, legacyTyped: 0 };
   const perSource = { noJs: 0, js: 0, browser: 0, login: 0, unreadable: 0 };

@@ -24,13 +24,12 @@ CROSS="dist/test/cross-engine.test.js dist/test/runtimes/cross-runtime.test.js"
 SUITES="$(node scripts/tests.js engine --list | tr '\n' ' ') dist/test/corpus/corpora.test.js dist/test/corpus/collection-round-trip.test.js dist/test/runtimes/cross-runtime.test.js"
 # Files side by side on the Node runtimes, as npm test runs them (Bun: a file per process, below).
 CONCURRENCY=${TEST_CONCURRENCY:-$(($(node -p 'require("node:os").availableParallelism()') + 1))}
-# The book sources' JavaScript sandbox (QuickJS in WASM, no SQLite): on the Node runtimes, whose V8
-# compiles the WASM differently (docs/sandbox.md, stack). Not on Bun: filling its heap until the
-# memory limit takes minutes there (JavaScriptCore runs this WASM far slower).
-NODE_ONLY="dist/test/sources-sandbox.test.js"
 # The platform-free layers with no SQLite in them (the rule grammar, the network policy, the
-# fixture site the engine's tests read): on every runtime, Bun included.
-PURE="dist/test/sources-rules.test.js dist/test/sources-jsoup.test.js dist/test/sources-http-codec.test.js dist/test/net-policy.test.js dist/test/fixture-site.test.js"
+# fixture site the engine's tests read, the book sources' JavaScript sandbox and the Worker's
+# replace rules in it): on every runtime, Bun included. The sandbox's engines compile its WASM
+# differently (docs/sandbox.md: stack on V8, a lane renewed on Bun, each test bounded).
+PURE="dist/test/sources-rules.test.js dist/test/sources-jsoup.test.js dist/test/sources-http-codec.test.js dist/test/net-policy.test.js dist/test/fixture-site.test.js
+  dist/test/sources-sandbox.test.js dist/test/worker-sandbox-rules.test.js"
 SEAM_SUITES="dist/test/driver.test.js dist/test/seam.test.js $CROSS dist/test/changes.test.js dist/test/tables.test.js"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/legado-runtimes-XXXXXX")
 export LEGADO_STORE_CROSS_DIR="$WORK/cross"
@@ -73,8 +72,8 @@ for rt in $RUNTIMES; do
   case $rt in
     node@*)
       version=$($cmd --version 2> /dev/null)
-      echo "== Node $version ($rt from the npm registry), LEGADO_STORE_DRIVER=$engine: node --test $SUITES $PURE $NODE_ONLY"
-      if ! $cmd --test --test-concurrency="$CONCURRENCY" --test-reporter=tap $SUITES $PURE $NODE_ONLY > "$log" 2>&1; then failed+=("$rt"); fi
+      echo "== Node $version ($rt from the npm registry), LEGADO_STORE_DRIVER=$engine: node --test $SUITES $PURE"
+      if ! $cmd --test --test-concurrency="$CONCURRENCY" --test-reporter=tap $SUITES $PURE > "$log" 2>&1; then failed+=("$rt"); fi
       grep -E '^# (checked|tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)' "$log"
       grep -E -A14 '^ *not ok' "$log" | head -150 || true
       ;;

@@ -19,6 +19,7 @@ import { openStore } from '../../store/open.js';
 import { openForWrite } from '../open-store.js';
 import { NEWEST_VERSION, type SchemaVersion } from '../../schema/index.js';
 import { UsageError } from '../exit.js';
+import { registerSourcesCheck } from './sources-check.js';
 
 const collect = (v: string, all: string[]) => [...all, v];
 
@@ -128,4 +129,6 @@ export function registerSources(program: Command, io: CliRun): void {
         }
       });
   }
+
+  registerSourcesCheck(sources, io);
 }

@@ -1,58 +1,27 @@
-// The app's text shaping in the flows: HtmlFormatter (intro and chapter text), BookHelp's name and
-// author cleaning, StringUtils.wordCountFormat and String.isTrue. The patterns are the app's own
-// (Java regexes, so `\s` is ICU's: U+3000 and nbsp count), run through the one translator.
+// The app's text shaping in the flows beside HtmlFormatter (../html-format.ts): BookHelp's name
+// and author cleaning, StringUtils.wordCountFormat, String.isTrue, URLs made absolute. The
+// patterns are the app's own (Java regexes, so `\s` is ICU's: U+3000 and nbsp count), run
+// through the one translator.
 import { decodeHTMLStrict } from 'entities';
 import { translateJavaRegex } from '../../text/java-regex.js';
 import { resolveUrl } from '../url.js';
+import { splitUrlOptions } from '../html-format.js';
 import { javaTrim } from '../split.js';
+
+export { formatHtml, formatKeepImg } from '../html-format.js';
 
 const java = (pattern: string, caseInsensitive = false): RegExp => translateJavaRegex(pattern, { caseInsensitive }).regex;
 
-const NBSP = java('(&nbsp;)+');
-const ESP = java('(&ensp;|&emsp;)');
-const NO_PRINT = java('(&thinsp;|&zwnj;|&zwj;|\u2009|\u200C|\u200D)');
-const WRAP_TAG = java('</?(?:div|p|br|hr|h\\d|article|dd|dl)[^>]*>');
-const COMMENT = java('<!--[^>]*-->');
-const NOT_IMG_TAG = java('</?(?!img)[a-zA-Z]+(?=[ >])[^<>]*>');
-const ANY_TAG = java('</?[a-zA-Z]+(?=[ >])[^<>]*>');
-const INDENT_INNER = java('\\s*\\n+\\s*');
-const INDENT_START = java('^[\\n\\s]+');
-const TRAILING = java('[\\n\\s]+$');
-const IMG = java(
-  '<img[^>]*\\ssrc\\s*=\\s*[\'"]([^\'"{>]*\\{(?:[^{}]|\\{[^}>]+\\})+\\})[\'"][^>]*>' +
-    '|<img[^>]*\\s(?:data-src|src)\\s*=\\s*[\'"]([^\'">]+)[\'"][^>]*>' +
-    '|<img[^>]*\\sdata-[^=>]*=\\s*[\'"]([^\'">]*)[\'"][^>]*>',
-  true,
-);
-/** AnalyzeUrl.paramPattern: where a URL's `,{options}` begin. */
-const URL_OPTIONS = java('\\s*,\\s*(?=\\{)');
 const NAME_TAIL = java('\\s+作\\s*者.*|\\s+\\S+\\s+著');
 const AUTHOR_MARK = java('^\\s*作\\s*者[:：\\s]+|\\s+著');
 const FALSE_WORDS = java('^(false|no|not|0)$', true);
 
 const INDENT = '\u3000\u3000';
 
-/** HtmlFormatter.format: entities of spaces, block tags to lines, other tags dropped, each line indented. */
-export function formatHtml(html: string | null | undefined, otherTags: RegExp = ANY_TAG): string {
-  if (html === null || html === undefined) return '';
-  return html
-    .replace(NBSP, ' ')
-    .replace(ESP, ' ')
-    .replace(NO_PRINT, '')
-    .replace(WRAP_TAG, '\n')
-    .replace(COMMENT, '')
-    .replace(otherTags, '')
-    .replace(INDENT_INNER, `\n${INDENT}`)
-    .replace(INDENT_START, INDENT)
-    .replace(TRAILING, '');
-}
-
 /** A URL with its `,{options}` kept aside, the URL part made absolute (BookChapter.getAbsoluteURL's way). */
 export function absoluteWithOptions(base: string | undefined, url: string): string {
-  URL_OPTIONS.lastIndex = 0;
-  const m = URL_OPTIONS.exec(url);
-  if (!m) return absolute(base, url);
-  return `${absolute(base, url.slice(0, m.index))},${url.slice(m.index + m[0].length)}`;
+  const [path, options] = splitUrlOptions(url);
+  return options ? `${absolute(base, path)},${options}` : absolute(base, url);
 }
 
 /** NetworkUtils.getAbsoluteURL(String, String): the base cut at its first `,` (URL options). */
@@ -60,28 +29,6 @@ export function absolute(base: string | undefined, url: string): string {
   if (!base) return url.trim();
   const cut = base.indexOf(',');
   return resolveUrl(cut < 0 ? base : base.slice(0, cut), url);
-}
-
-/**
- * HtmlFormatter.formatKeepImg: as formatHtml but `<img>` kept, rewritten to `<img src="abs">` (a
- * `src` with `,{options}` keeps them; else `data-src`/`src`, else any `data-*`).
- */
-export function formatKeepImg(html: string | null | undefined, redirectUrl: string | undefined): string {
-  if (html === null || html === undefined) return '';
-  const text = formatHtml(html, NOT_IMG_TAG);
-  IMG.lastIndex = 0;
-  let out = '';
-  let at = 0;
-  let m: RegExpExecArray | null;
-  while ((m = IMG.exec(text))) {
-    let src: string;
-    if (m[1] !== undefined) src = absoluteWithOptions(redirectUrl, m[1]);
-    else src = redirectUrl ? resolveUrl(redirectUrl, m[2] ?? m[3] ?? '') : (m[2] ?? m[3] ?? '').trim();
-    out += `${text.slice(at, m.index)}<img src="${src}">`;
-    at = m.index + m[0].length;
-    if (m[0].length === 0) IMG.lastIndex++;
-  }
-  return out + text.slice(at);
 }
 
 /** StringEscapeUtils.unescapeHtml4 as the content step applies it (only when there is a `&`). */
@@ -123,14 +70,7 @@ export function isTrue(value: string | null | undefined): boolean {
   return !FALSE_WORDS.test(value.trim());
 }
 
-/** Each line trimmed (the app's `trim()`: chars up to U+0020), for replaceRegex on the whole text. */
-export function trimLines(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => javaTrim(l))
-    .join('\n');
-}
-
+/** Each line indented with two U+3000 (replaceRegex puts the indent back so). */
 export const indentLines = (text: string): string =>
   text
     .split('\n')

@@ -32,7 +32,16 @@ export class NodeTable {
   }
 }
 
-export const isNode = (v: unknown): v is AnyNode => v instanceof Node;
+/** A parsed node (the rule engine's own, or one read the same way by another copy of domhandler). */
+export const isNode = (v: unknown): v is AnyNode =>
+  v instanceof Node ||
+  (typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    typeof (v as { type?: unknown }).type === 'string' &&
+    'parent' in v &&
+    'next' in v &&
+    'startIndex' in v);
 
 /** A script's `{"__n": id}` marker (an element copied out through JSON). */
 export function markerId(v: unknown): number | undefined {

@@ -2,4 +2,3 @@
 export { HelperError, HelperUnsupportedError } from './errors.js';
 export { javaBindings, type JavaBindings, type JavaBindingsOptions, type RuleExtra } from './session.js';
 export { DEFAULT_DEVICE_ID, sourceVariables } from './store-api.js';
-export { ruleVariables, variableMap, type RuleVariableParts, type VariableMap } from './variables.js';

@@ -220,6 +220,9 @@ const SCRIPT = String.raw`
   hide(JavaMap.prototype, 'values', function () { var o = this; return Object.keys(o).map(function (k) { return o[k]; }); });
   hide(JavaMap.prototype, 'size', function () { return Object.keys(this).length; });
   hide(JavaMap.prototype, 'isEmpty', function () { return Object.keys(this).length === 0; });
+  hide(JavaMap.prototype, 'put', function (k, v) { var old = this.get(k); this[k] = v; return old; });
+  hide(JavaMap.prototype, 'putAll', function (m) { var o = this; Object.keys(m || {}).forEach(function (k) { o[k] = m[k]; }); });
+  hide(JavaMap.prototype, 'remove', function (k) { var old = this.get(k); delete this[k]; return old; });
   hide(JavaMap.prototype, 'toString', function () { var o = this; return '{' + Object.keys(o).map(function (k) { return k + '=' + o[k]; }).join(', ') + '}'; });
 
   function headerOf(list, name) {
@@ -339,13 +342,21 @@ const SCRIPT = String.raw`
   hide(Jsoup, 'parse', function (html, base) { return host('jsoup.parse', [String(html), base === undefined ? '' : String(base)]); });
   hide(Jsoup, 'parseBodyFragment', Jsoup.parse);
   var refuse = function (what) { return function () { host('java.interop', [what]); }; };
+  /* java.lang.String: from text, or from bytes in a charset; getBytes(charset) as Java's. */
+  function JString(x, cs) {
+    var s = Array.isArray(x) ? java.bytesToStr(x, cs === undefined ? 'UTF-8' : cs) : String(x);
+    var o = new String(s);
+    hide(o, 'getBytes', function (c) { return java.strToBytes(s, c === undefined ? 'UTF-8' : c); });
+    hide(o, 'equals', function (y) { return s === String(y); });
+    return o;
+  }
   function javaPackage(path) {
     return new Proxy(function () {}, {
       get: function (t, name) {
         if (typeof name !== 'string') return undefined;
         var full = path ? path + '.' + name : name;
         if (full === 'org.jsoup.Jsoup') return Jsoup;
-        if (full === 'java.lang.String') return String;
+        if (full === 'java.lang.String') return JString;
         return javaPackage(full);
       },
       apply: function () { host('java.interop', [path]); },

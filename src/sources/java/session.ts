@@ -218,7 +218,7 @@ export function javaBindings(
     },
   };
   const codec = codecHelpers(options);
-  const sourceMethods = sourceApi(source, host.storage, jarOf, options);
+  const sourceMethods = sourceApi(source, host.storage, jarOf, { ...options, script: (code, rule) => sourceScript(code, {}, rule) });
   const cookie = cookieApi(jarOf);
   const cache = cacheApi(host);
   let current: Call | undefined; // the call whose helpers are running (calls of a source run one at a time in its sandbox)
@@ -243,7 +243,10 @@ export function javaBindings(
     htmlFormat: (html) => formatKeepImg(text(html)),
     toURL: (url, base) => jsUrl(text(url), base === undefined || base === null || base === '' ? undefined : text(base)),
     interop: (what) => {
-      throw new HelperUnsupportedError(text(what) || 'Packages', 'Java classes cannot be reached from scripts here (only org.jsoup.Jsoup.parse is shimmed)');
+      throw new HelperUnsupportedError(
+        text(what) || 'Packages',
+        'Java classes cannot be reached from scripts here (only org.jsoup.Jsoup.parse and java.lang.String are shimmed)',
+      );
     },
   };
   for (const [helper, why] of Object.entries(UNSUPPORTED)) {
@@ -331,7 +334,6 @@ export function javaBindings(
       case 'source': {
         if ((helper === 'get' && args.length >= 2) || !sourceMethods[helper]) {
           if (helper === 'get') return net.httpGet!(args[0], args[1]);
-          if (helper === 'login') throw new HelperUnsupportedError('source.login', 'a login script cannot be run from inside another script here');
           throw new HelperUnsupportedError(`source.${helper}`, 'not supported here');
         }
         return sourceMethods[helper]!(...args);
@@ -387,7 +389,6 @@ export function javaBindings(
     };
   }
 
-  let libText: Promise<string> | undefined;
   async function fetchJsLib(): Promise<string> {
     const lib = source.jsLib ?? '';
     if (!isJsonObject(lib)) return lib;
@@ -407,13 +408,14 @@ export function javaBindings(
     return parts.join('\n');
   }
 
-  async function jsSource(): Promise<JsSource> {
-    if (!libText) {
-      libText = fetchJsLib();
-      libText.catch(() => (libText = undefined)); // a failed download is tried again by the next script
+  let made: Promise<JsSource> | undefined;
+  function jsSource(): Promise<JsSource> {
+    if (!made) {
+      // The prelude is one line: jsLib's own lines keep their numbers in errors.
+      made = fetchJsLib().then((lib) => ({ key: source.bookSourceUrl, name, jsLib: `${prelude(source)}${lib}` }));
+      made.catch(() => (made = undefined)); // a failed download is tried again by the next script
     }
-    // The prelude is one line: jsLib's own lines keep their numbers in errors.
-    return { key: source.bookSourceUrl, name, jsLib: `${prelude(source)}${await libText}` };
+    return made;
   }
 
   async function run(code: string, bindings: JsBindings, call: Call): Promise<unknown> {
@@ -507,12 +509,12 @@ export function javaBindings(
     };
   }
 
-  const sourceScript = (code: string, bindings: Readonly<Record<string, unknown>> = {}, rule?: string): Promise<unknown> => {
+  function sourceScript(code: string, bindings: Readonly<Record<string, unknown>> = {}, rule?: string): Promise<unknown> {
     // BaseSource.evalJS: `java` is the source, so java.put/get are the source's variables.
     const call = newCall(rule, undefined, {}, sourceVariables(source, host.storage));
     const { result, ...rest } = bindings;
     return run(code, { baseUrl: source.bookSourceUrl, ...rest, result: toScript(result, call.nodes) }, call);
-  };
+  }
 
   return { urlScript, ruleJs, sourceScript, jsSource };
 }

@@ -2,9 +2,10 @@
 // engine's seams: the store's `caches` rows keyed as the app keys them, the source's cookie jar,
 // and a memory map per host (the app's is one per process). Login info is never logged.
 import type { BookSource, CookieJar, EngineHost, EngineStorage } from '../engine/types.js';
+import { parseJsonObject } from '../http/lenient-json.js';
+import { DEFAULT_USER_AGENT } from '../http/url-rule.js';
 import { fromUtf8, utf8 } from './bytes.js';
 import { base64Encode } from './codec.js';
-import { HelperError } from './errors.js';
 import { cipherTextBytes, symmetricDecrypt, symmetricEncrypt } from './symmetric.js';
 
 type Helper = (...args: unknown[]) => unknown;
@@ -47,6 +48,17 @@ export function sourceVariables(source: BookSource, storage: EngineStorage) {
 
 export interface SourceApiOptions {
   readonly deviceId?: string;
+  /** Runs a source-level script (the header's, the login's) beside the one calling. */
+  readonly script: (code: string, rule: string) => Promise<unknown>;
+}
+
+/** BaseSource.getLoginJs: the loginUrl without its `@js:`/`<js>` marks. */
+function sourceLoginJs(source: BookSource): string | null {
+  const js = source.loginUrl;
+  if (js === null || js === undefined) return null;
+  if (js.startsWith('@js:')) return js.slice(4);
+  if (js.startsWith('<js>')) return js.slice(4, js.lastIndexOf('<'));
+  return js;
 }
 
 /** `source.*` methods beyond the java helpers. `get`/`put` with two arguments are HTTP (`get(url, headers)`): the caller routes those. */
@@ -104,18 +116,28 @@ export function sourceApi(source: BookSource, storage: EngineStorage, jarOf: () 
       return true;
     },
     removeLoginInfo: () => void storage.cache.delete(`userInfo_${key}`),
-    getLoginJs: () => {
-      const js = source.loginUrl;
-      if (js === null || js === undefined) return null;
-      if (js.startsWith('@js:')) return js.slice(4);
-      if (js.startsWith('<js>')) return js.slice(4, js.lastIndexOf('<'));
-      return js;
+    getLoginJs: () => sourceLoginJs(source),
+    getHeaderMap: async (hasLoginHeader) => {
+      // BaseSource.getHeaderMap: the header (JSON, or a script giving JSON), a User-Agent, the login header if asked
+      const header = source.header?.trim() ?? '';
+      const lower = header.slice(0, 4).toLowerCase();
+      let json = header;
+      if (lower === '@js:' || lower === '<js>') {
+        const code = lower === '@js:' ? header.slice(4) : header.slice(4, header.lastIndexOf('<'));
+        const value = await options.script(code, 'header');
+        json = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+      }
+      const map: Record<string, string> = {};
+      for (const [k, v] of Object.entries(parseJsonObject(json)?.value ?? {})) map[k] = text(v);
+      if (!Object.keys(map).some((k) => k.toLowerCase() === 'user-agent')) map['User-Agent'] = DEFAULT_USER_AGENT;
+      if (hasLoginHeader === true) Object.assign(map, jsonMap(loginHeader()) ?? {});
+      return mapOut(map);
     },
-    getHeaderMap: () => {
-      const header = source.header ?? '';
-      if (/^(@js:|<js>)/i.test(header.trim()))
-        throw new HelperError('source.getHeaderMap', 'a JavaScript header cannot be worked out from inside another script here');
-      return mapOut(jsonMap(header) ?? {});
+    login: async () => {
+      // BaseSource.login: the loginUrl script, then its login() called
+      const js = sourceLoginJs(source);
+      if (!js?.trim()) return;
+      await options.script(`${js}\nif (typeof login == 'function') { login.apply(this); } else { throw ('Function login not implements!!!'); }`, 'loginUrl');
     },
   };
 }

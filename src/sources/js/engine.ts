@@ -21,6 +21,9 @@ export interface SandboxMemory {
   readonly lanes: { linearBytes: number; sandboxes: { key: string; usedBytes: number }[] }[];
 }
 
+/** Lanes made past `lanes` while every lane's call waits for the host: the app stops nested evaluation at 10 levels. */
+const NESTED_LANES = 10;
+
 export class QuickJsEngine implements JsEngine {
   private readonly lanes: Lane[] = [];
   private readonly maxLanes: number;
@@ -39,7 +42,7 @@ export class QuickJsEngine implements JsEngine {
     const key = source?.key ?? '';
     const place = { source: source?.name || source?.key, rule: options.rule };
     const lane = this.laneFor(key);
-    return lane.enqueue(async () => {
+    const done = lane.enqueue(async () => {
       const sandbox = await lane.sandbox(key, source?.jsLib ?? '');
       try {
         return await sandbox.run(code, bindings, place, limits);
@@ -48,6 +51,7 @@ export class QuickJsEngine implements JsEngine {
         throw error;
       }
     });
+    return done.finally(() => this.trim(lane));
   }
 
   /** Memory of every lane and sandbox, measured between calls. */
@@ -59,17 +63,32 @@ export class QuickJsEngine implements JsEngine {
     for (const lane of this.lanes.splice(0)) lane.dispose();
   }
 
-  /** The lane that holds the source's sandbox, else an idle one, else a new one, else the least busy. */
+  /**
+   * The lane that holds the source's sandbox, else an idle one, else a new one, else the least
+   * busy; never one whose call waits for the host while another lane can take the call (that call
+   * may be waiting for this one: nested evaluation). With every lane waiting, up to NESTED_LANES
+   * more are made, as deep as the app lets evaluation nest.
+   */
   private laneFor(key: string): Lane {
-    const holder = this.lanes.find((lane) => lane.has(key));
+    const open = this.lanes.filter((lane) => lane.waiting === 0);
+    const holder = open.find((lane) => lane.has(key));
     if (holder) return holder;
-    const idle = this.lanes.find((lane) => lane.pending === 0);
+    const idle = open.find((lane) => lane.pending === 0);
     if (idle) return idle;
-    if (this.lanes.length < this.maxLanes) {
+    if (this.lanes.length < this.maxLanes || (open.length === 0 && this.lanes.length < this.maxLanes + NESTED_LANES)) {
       const lane = new Lane(this.laneOptions);
       this.lanes.push(lane);
       return lane;
     }
-    return this.lanes.reduce((a, b) => (b.pending < a.pending ? b : a));
+    return (open.length > 0 ? open : this.lanes).reduce((a, b) => (b.pending < a.pending ? b : a));
+  }
+
+  /** A lane made past `lanes` for nested evaluation is dropped once it has nothing to do. */
+  private trim(lane: Lane): void {
+    if (this.lanes.length <= this.maxLanes || lane.pending > 0) return;
+    const at = this.lanes.indexOf(lane);
+    if (at < 0) return;
+    this.lanes.splice(at, 1);
+    lane.dispose();
   }
 }

@@ -23,11 +23,34 @@ export interface LaneOptions {
   readonly wasmModule?: object | (() => Promise<object>) | undefined;
 }
 
+const { compile } = (globalThis as unknown as { WebAssembly: { compile(bytes: ArrayBuffer): Promise<object> } }).WebAssembly;
+
+let compiled: Promise<object | undefined> | undefined;
+
+/**
+ * The WASM compiled once for every instance, where the host fetches the package's file (Bun,
+ * Deno): a new instance then compiles nothing. Bun compiled a fresh copy only after its optimiser
+ * had finished with the old instance's code, minutes after a script had worked it hard (a lane
+ * renewed after a memory failure waited 140 to 285 s; docs/sandbox.md). Undefined where fetch
+ * reads no file: URL (Node, whose compile is quick): the variant's loader reads the file each time.
+ */
+function compiledOnce(): Promise<object | undefined> {
+  compiled ??= (async () => {
+    try {
+      const response = await fetch(import.meta.resolve('@jitl/quickjs-wasmfile-release-asyncify/wasm'));
+      return response.ok ? await compile(await response.arrayBuffer()) : undefined;
+    } catch {
+      return undefined;
+    }
+  })();
+  return compiled;
+}
+
 async function loadModule(memory: LinearMemory, options: LaneOptions): Promise<QuickJSAsyncWASMModule> {
   // Loaded on first use: the package's export conditions pick the file loader for Node, Bun,
   // browsers and workerd (docs/sandbox.md).
   const base = (await import('@jitl/quickjs-wasmfile-release-asyncify')).default as unknown as QuickJSAsyncVariant;
-  const given = options.wasmModule;
+  const given = options.wasmModule ?? (await compiledOnce());
   const variant = newVariant(base, (given ? { wasmMemory: memory, wasmModule: given } : { wasmMemory: memory }) as never);
   return newQuickJSAsyncWASMModuleFromVariant(variant);
 }
@@ -41,6 +64,12 @@ export class Lane {
   private tail: Promise<unknown> = Promise.resolve();
   /** Calls queued or running here. */
   pending = 0;
+  /**
+   * Host Promises the running call waits for: its stack is unwound into the instance, which can
+   * run nothing else until it resumes. A script the host runs meanwhile (nested evaluation, a
+   * script's `java.getString("@js:…")`) must go to another lane, or it waits for itself.
+   */
+  waiting = 0;
   readonly heap: Heap;
 
   constructor(options: LaneOptions) {
@@ -73,7 +102,7 @@ export class Lane {
       sandbox.dispose();
       sandbox = undefined;
     }
-    sandbox ??= new Sandbox(module, this.heap, key, jsLib);
+    sandbox ??= new Sandbox(module, this.heap, key, jsLib, (delta) => (this.waiting += delta));
     this.sandboxes.set(key, sandbox);
     for (const [oldKey, old] of this.sandboxes) {
       if (this.sandboxes.size <= this.options.sandboxes) break;

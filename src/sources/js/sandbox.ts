@@ -35,16 +35,18 @@ export interface Heap {
 }
 
 /**
- * Interrupt checks allowed per ms of `timeMs`, for hosts whose clock stands still while code runs
- * (workerd's Date.now() moves only with I/O). On Node QuickJS checks 300 to 500 times a second in
- * the tightest loop and 15 to 80 times in ordinary code, so the clock comes first there; inside
- * workerd it checks faster, and the count stops a tight loop sooner than `timeMs`.
+ * Interrupt checks allowed per ms of `timeMs` while the clock stands still (workerd's Date.now()
+ * moves only with I/O): there the count stops a script. Checks are counted only since the clock
+ * last moved, so where it moves (Node, Bun: QuickJS checks up to some 2,500 times a second on
+ * Bun) the clock alone decides, and a script gets its whole `timeMs`.
  */
 const CHECKS_PER_MS = 1;
 
 interface Call {
   cpuDeadline: number;
+  /** Interrupt checks since the clock last moved, and the time it showed then. */
   checks: number;
+  clock: number;
   readonly wallDeadline: number;
   readonly memoryStart: number;
   readonly limits: JsLimits;
@@ -63,10 +65,14 @@ export class Sandbox {
   /** Set by a failed run: what the caller must throw away before the next call. */
   poison: Poison = 'none';
 
-  constructor(module: QuickJSAsyncWASMModule, heap: Heap, key: string, jsLib: string) {
+  /** Told when the running call starts (+1) and stops (-1) waiting for a host Promise. */
+  private readonly waits: (delta: number) => void;
+
+  constructor(module: QuickJSAsyncWASMModule, heap: Heap, key: string, jsLib: string, waits: (delta: number) => void = () => undefined) {
     this.key = key;
     this.jsLib = jsLib;
     this.heap = heap;
+    this.waits = waits;
     this.runtime = module.newRuntime();
     this.runtime.setInterruptHandler(() => this.interrupt());
     this.ctx = this.runtime.newContext();
@@ -76,7 +82,7 @@ export class Sandbox {
   /** Runs one script; jsLib first if this sandbox has not run it yet. */
   async run(code: string, bindings: JsBindings, place: ScriptPlace, limits: JsLimits): Promise<unknown> {
     const now = Date.now();
-    this.call = { cpuDeadline: now + limits.timeMs, checks: 0, wallDeadline: now + limits.wallMs, memoryStart: this.heap.bytes(), limits };
+    this.call = { cpuDeadline: now + limits.timeMs, checks: 0, clock: now, wallDeadline: now + limits.wallMs, memoryStart: this.heap.bytes(), limits };
     // QuickJS's own limit counts allocations, not bytes, in this build (see docs/sandbox.md): it
     // refuses any single allocation past the limit; the interrupt handler watches the rest.
     this.runtime.setMemoryLimit(limits.memoryBytes);
@@ -155,6 +161,10 @@ export class Sandbox {
     const call = this.call;
     if (!call) return false;
     const now = Date.now();
+    if (now !== call.clock) {
+      call.clock = now;
+      call.checks = 0;
+    }
     if (now > call.wallDeadline) call.stop = 'wall';
     else if (now > call.cpuDeadline || ++call.checks > call.limits.timeMs * CHECKS_PER_MS) call.stop = 'time';
     else if (this.heap.bytes() - call.memoryStart > call.limits.memoryBytes) call.stop = 'memory';
@@ -165,22 +175,37 @@ export class Sandbox {
   private readonly hostCaller: HostCaller = (fn: HostFunction, self: unknown, args: unknown[]) => {
     const call = this.call;
     const started = Date.now();
-    const out = fn.apply(self, args);
-    if (!call) return out;
-    if (!(out instanceof Promise)) {
-      call.cpuDeadline += Date.now() - started;
+    // Waiting from the start: a script the host function runs at once (nested) must not queue here.
+    this.waits(1);
+    let out: unknown;
+    try {
+      out = fn.apply(self, args);
+    } catch (error) {
+      this.waits(-1);
+      throw error;
+    }
+    if (!call || !(out instanceof Promise)) {
+      this.waits(-1);
+      if (call) call.cpuDeadline += Date.now() - started;
       return out;
     }
+    let waiting = true;
+    const resumed = (): void => {
+      if (waiting) this.waits(-1);
+      waiting = false;
+    };
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => {
           call.stop = 'wall';
+          resumed();
           reject(new Error('wall time limit reached while waiting for the host'));
         },
         Math.max(0, call.wallDeadline - started),
       );
       out.then(resolve, reject).finally(() => {
         clearTimeout(timer);
+        resumed();
         call.cpuDeadline += Date.now() - started;
       });
     });

@@ -45,6 +45,11 @@ export interface Expect {
   readonly infoFields: readonly BookField[];
   /** What the TOC carries: volumes listed, VIP and pay marks. */
   readonly toc: { readonly volumes: boolean; readonly vip: boolean; readonly pay: boolean };
+  /**
+   * The content rule gives plain text (a JSON string, XPath text nodes), not HTML: the app's
+   * HtmlFormatter then leaves the first line unindented (it only replaces leading white space).
+   */
+  readonly plainText?: boolean;
   /** A header the source needs in `caches` as `loginHeader_<bookSourceUrl>` (what login() stores). */
   readonly loginHeader?: Readonly<Record<string, string>>;
 }

@@ -235,7 +235,7 @@ function defs(base: string, seed: number): Def[] {
         },
         ruleContent: { content: '$.data.content' },
       },
-      expect: expect(base, apiBookPath, apiChapterPath, { searchFields: ALL, infoFields: ALL, toc: FULL_TOC }),
+      expect: expect(base, apiBookPath, apiChapterPath, { searchFields: ALL, infoFields: ALL, toc: FULL_TOC, plainText: true }),
     },
     {
       id: 'xpath',
@@ -271,6 +271,7 @@ function defs(base: string, seed: number): Def[] {
         searchFields: ['name', 'author', 'kind', 'wordCount', 'latestChapterTitle'],
         infoFields: ALL,
         toc: PLAIN_TOC,
+        plainText: true,
       }),
     },
     {
