@@ -57,6 +57,17 @@ test('classes match ignoring case in every form; ids and tags as written', async
   assert.equal(await r.getString('text.B@text'), 'b'); // text.x: own text containing x, ignoring case
 });
 
+test('a class is one whole word of the attribute, any whitespace between, any case and script', async () => {
+  const r = ctx('<p class="book-item\tfirst  Last">a</p><p class="book">b</p><p class="书名 ÜBER">c</p><p class="Bookname">d</p>');
+  assert.equal(await r.getString('class.book@text'), 'b'); // not a prefix of book-item
+  assert.equal(await r.getString('class.first@text'), 'a');
+  assert.equal(await r.getString('class.last@text'), 'a');
+  assert.equal(await r.getString('class.über@text'), 'c');
+  assert.equal(await r.getString('class.书名@text'), 'c');
+  assert.equal(await r.getString('class.BOOKNAME@text'), 'd');
+  assert.equal(await r.getString('class.bookna@text'), '');
+});
+
 test("JSoup's pseudo-classes and attribute tests", async () => {
   const r = ctx(
     '<ul><li><a href="/book/12.html" title="Next Page">下一页</a></li><li><a href="http://x.test/BOOK/7">Chapter 7</a></li><li>plain <b>bold text</b></li></ul>',
@@ -113,6 +124,10 @@ test('relative links resolve as Java URL does, without percent-encoding', () => 
   assert.equal(resolveUrl(base, '/book/1'), 'https://h.test/book/1');
   assert.equal(resolveUrl(base, '../up/2.html'), 'https://h.test/up/2.html');
   assert.equal(resolveUrl(base, 'next.html'), 'https://h.test/dir/next.html');
+  assert.equal(resolveUrl(base, './a/../b/.'), 'https://h.test/dir/b/');
+  assert.equal(resolveUrl(base, 'a/..'), 'https://h.test/dir/');
+  assert.equal(resolveUrl('https://h.test/dir/', '.a/..b/c'), 'https://h.test/dir/.a/..b/c');
+  assert.equal(resolveUrl('https://other.test/p', 'q'), 'https://other.test/q'); // another base
   assert.equal(resolveUrl(base, '//cdn.test/c.jpg'), 'https://cdn.test/c.jpg');
   assert.equal(resolveUrl(base, '?page=2'), 'https://h.test/dir/page.html?page=2');
   assert.equal(resolveUrl(base, '/s?q=中文,{"method":"POST"}'), 'https://h.test/s?q=中文,{"method":"POST"}');

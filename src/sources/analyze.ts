@@ -72,6 +72,22 @@ function mapVariables(): RuleVariables {
 
 type Value = unknown;
 
+interface StringOptions {
+  readonly content?: Content;
+  readonly isUrl?: boolean;
+  readonly unescape?: boolean;
+  readonly inner?: boolean;
+}
+
+const NO_OPTIONS: StringOptions = Object.freeze({}); // getString's default, one object for every call
+
+/** A piece getString can run without awaiting: no JavaScript, no `@put`, no template to fill. */
+const isPlain = (sr: SourceRule): boolean => sr.mode !== 'js' && sr.put.length === 0 && sr.fixed !== null;
+
+/** `##` applied to a value that is there. */
+const replacedOnce = (result: Value, made: Made): Value =>
+  result !== null && result !== undefined && made.regex !== '' ? applyReplace(asText(result), made) : result;
+
 export class RuleContext {
   private content: Content = undefined;
   private isJson = false;
@@ -172,26 +188,50 @@ export class RuleContext {
     return applyReplace(asText(value), made);
   }
 
-  /** One string (AnalyzeRule.getString): lists joined with lines, entities decoded, `isUrl` resolved. */
-  async getString(rule: string | null | undefined, options: { content?: Content; isUrl?: boolean; unescape?: boolean; inner?: boolean } = {}): Promise<string> {
-    if (!rule) return '';
-    const { rules } = options.inner ? compileRule(rule, this.isJson, false, false) : compileRule(rule, this.isJson, this.regexMode, false);
+  /**
+   * One string (AnalyzeRule.getString): lists joined with lines, entities decoded, `isUrl`
+   * resolved. Rules with no JavaScript, `@put` or template (most) run without an async frame.
+   */
+  getString(rule: string | null | undefined, options: StringOptions = NO_OPTIONS): Promise<string> {
+    if (!rule) return Promise.resolve('');
+    try {
+      const { rules } = options.inner ? compileRule(rule, this.isJson, false, false) : compileRule(rule, this.isJson, this.regexMode, false);
+      if (!rules.every(isPlain)) return this.getStringAwaiting(rules, options);
+      const isUrl = options.isUrl === true;
+      let result = options.content ?? this.content;
+      if (result !== undefined) for (const sr of rules) result = this.piece(sr, sr.fixed!, result, isUrl);
+      return Promise.resolve(this.finish(rules.length === 0 ? undefined : result, options));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  private async getStringAwaiting(rules: readonly SourceRule[], options: StringOptions): Promise<string> {
     const isUrl = options.isUrl === true;
     let result: Value = options.content ?? this.content;
-    if (result === undefined || rules.length === 0) result = undefined;
-    else {
-      for (const sr of rules) {
-        if (sr.put.length > 0) await this.putRules(sr);
-        const made = sr.fixed ?? (await this.makeUp(sr, result));
-        if (result === null || result === undefined) continue;
-        if (made.rule.trim() !== '' || made.regex === '')
-          result = sr.mode === 'js' ? await this.evalJs(made.rule, result) : this.stringStep(sr.mode, made.rule, result, isUrl);
-        if (result !== null && result !== undefined && made.regex !== '') result = applyReplace(asText(result), made);
-      }
+    if (result === undefined) return this.finish(undefined, options);
+    for (const sr of rules) {
+      if (sr.put.length > 0) await this.putRules(sr);
+      const made = sr.fixed ?? (await this.makeUp(sr, result));
+      if (sr.mode !== 'js') result = this.piece(sr, made, result, isUrl);
+      else if (result !== null && result !== undefined)
+        result = replacedOnce(made.rule !== '' || made.regex === '' ? await this.evalJs(made.rule, result) : result, made);
     }
+    return this.finish(result, options);
+  }
+
+  /** A piece that is no JavaScript on the value so far: its step, then its `##` replacement. */
+  private piece(sr: SourceRule, made: Made, result: Value, isUrl: boolean): Value {
+    if (result === null || result === undefined) return result;
+    // made.rule comes trimmed (cutReplace).
+    return replacedOnce(made.rule !== '' || made.regex === '' ? this.stringStep(sr.mode, made.rule, result, isUrl) : result, made);
+  }
+
+  /** The value as the string getString gives. */
+  private finish(result: Value, options: StringOptions): string {
     const str = asText(result);
     const text = options.unescape !== false && str.includes('&') ? decodeHTML(str) : str;
-    if (!isUrl) return text;
+    if (options.isUrl !== true) return text;
     return text.trim() === '' ? (this.baseUrl ?? '') : resolveUrl(this.redirectUrl, text);
   }
 

@@ -38,21 +38,29 @@ export function siblingIndex(el: Element): number {
   return i;
 }
 
+/** What a step keeps: a `class.`, `tag.` or `id.` name (lower-cased for class and tag), or any test. */
+export type ElementTest = { readonly by: 'class' | 'tag' | 'id'; readonly name: string } | { readonly by: 'test'; readonly test: (el: Element) => boolean };
+
+// The name tests are read here, not through a closure per element: the walk is a rule's hot path.
+const passes = (el: Element, t: ElementTest): boolean =>
+  t.by === 'test' ? t.test(el) : t.by === 'class' ? hasClass(el, t.name) : t.by === 'tag' ? el.name === t.name : el.attribs['id'] === t.name;
+
 /** Every element of the subtree in document order, the root first when it is an element (JSoup's Collector). */
-export function collect(root: ParentNode, test: (el: Element) => boolean): Element[] {
+export function collect(root: ParentNode, test: ElementTest | ((el: Element) => boolean)): Element[] {
+  const t: ElementTest = typeof test === 'function' ? { by: 'test', test } : test;
   const out: Element[] = [];
-  if (isElement(root) && test(root)) out.push(root);
-  collectUnder(root, test, out);
+  if (isElement(root) && passes(root, t)) out.push(root);
+  collectUnder(root, t, out);
   return out;
 }
 
-function collectUnder(node: ParentNode, test: (el: Element) => boolean, out: Element[]): void {
+function collectUnder(node: ParentNode, t: ElementTest, out: Element[]): void {
   const kids = node.children;
   for (let i = 0; i < kids.length; i++) {
     const c = kids[i]!;
     if (c.type === 'tag' || c.type === 'script' || c.type === 'style') {
-      if (test(c)) out.push(c);
-      if (c.children.length > 0) collectUnder(c, test, out);
+      if (passes(c, t)) out.push(c);
+      if (c.children.length > 0) collectUnder(c, t, out);
     }
   }
 }
@@ -60,14 +68,29 @@ function collectUnder(node: ParentNode, test: (el: Element) => boolean, out: Ele
 /** JSoup's hasClass: one of the class attribute's words, compared ignoring case (`lowerName` in lower case). */
 export function hasClass(el: Element, lowerName: string): boolean {
   const cls = el.attribs['class'];
-  if (cls === undefined || cls.length < lowerName.length) return false;
-  if (cls === lowerName || wordIn(cls, lowerName)) return true;
-  // Only a class written with capitals can still match: lower-case it then.
-  for (let i = 0; i < cls.length; i++) {
-    const c = cls.charCodeAt(i);
-    if ((c >= 65 && c <= 90) || c > 127) return wordIn(cls.toLowerCase(), lowerName);
+  const n = lowerName.length;
+  if (cls === undefined || cls.length < n) return false;
+  // Word by word, comparing only words of the name's length, with no lower-cased copy: most
+  // elements are tested against a class they lack. Beyond ASCII, lower-case it as a whole.
+  let start = 0;
+  for (let i = 0; i <= cls.length; i++) {
+    const c = i < cls.length ? cls.charCodeAt(i) : 32;
+    if (c > 127) return wordIn(cls.toLowerCase(), lowerName);
+    if (!isSpace(c)) continue;
+    if (i - start === n && asciiLowerAt(cls, start, lowerName)) return true;
+    start = i + 1;
   }
   return false;
+}
+
+/** `s` from `at` equals `lower` once its ASCII capitals are lowered (`s` all ASCII). */
+function asciiLowerAt(s: string, at: number, lower: string): boolean {
+  for (let k = 0; k < lower.length; k++) {
+    let c = s.charCodeAt(at + k);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== lower.charCodeAt(k)) return false;
+  }
+  return true;
 }
 
 function wordIn(s: string, w: string): boolean {

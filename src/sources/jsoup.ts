@@ -4,7 +4,7 @@
 // `all` or an attribute); `@CSS:` rules are one selector and an extractor. Rules are compiled
 // once per string and kept.
 import type { Element, ParentNode } from 'domhandler';
-import { childElements, collect, data, hasClass, javaTrim, ownText, text, textNodes } from './dom.js';
+import { childElements, collect, data, type ElementTest, javaTrim, ownText, text, textNodes } from './dom.js';
 import { cssSelector } from './css.js';
 import { outerHtml } from './html-out.js';
 import { combine, splitRule, trimAt } from './split.js';
@@ -67,17 +67,13 @@ function selector(before: string): (el: ParentNode) => Element[] {
     if (dot < 0) throw new RuleError(before, `${head} needs a name: ${head}.name`);
     const next = before.indexOf('.', dot + 1);
     const arg = before.slice(dot + 1, next < 0 ? undefined : next);
-    if (head === 'class') {
-      const name = arg.toLowerCase();
-      return (el) => collect(el, (e) => hasClass(e, name));
-    }
-    if (head === 'id') return (el) => collect(el, (e) => e.attribs['id'] === arg);
-    if (head === 'tag') {
-      const name = arg.trim().toLowerCase();
-      return (el) => collect(el, (e) => e.name === name);
+    if (head !== 'text') {
+      const t: ElementTest = { by: head, name: head === 'class' ? arg.toLowerCase() : head === 'tag' ? arg.trim().toLowerCase() : arg };
+      return (el) => collect(el, t);
     }
     const want = arg.replace(/[ \t\n\f\r\u00a0]+/g, ' ').toLowerCase();
-    return (el) => collect(el, (e) => ownText(e).toLowerCase().includes(want));
+    const t: ElementTest = { by: 'test', test: (e) => ownText(e).toLowerCase().includes(want) };
+    return (el) => collect(el, t);
   }
   return cssSelector(before);
 }
@@ -129,6 +125,14 @@ function runSingle(s: Single, el: ParentNode): Element[] {
   return all.filter((_, i) => !set.has(i));
 }
 
+/** A step run on each element, the results in order; one element's taken as it is (every step gives a new array). */
+function stepAll(current: readonly ParentNode[], step: (el: ParentNode) => Element[]): Element[] {
+  if (current.length === 1) return step(current[0]!);
+  const next: Element[] = [];
+  for (const e of current) for (const x of step(e)) next.push(x);
+  return next;
+}
+
 /** A rule for elements (getElements): parts cut at &&, ||, %%, each a CSS selector or a chain of steps. */
 interface ElementsRule {
   readonly type: string;
@@ -147,41 +151,38 @@ const isCss = (rule: string): boolean => rule.length >= 5 && rule.slice(0, 5).to
 const elementsCache = new Map<string, ElementsRule>();
 const stringsCache = new Map<string, StringsRule>();
 
-function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
+// `make` takes the key, so a lookup that finds the rule allocates no closure.
+function remember<T>(cache: Map<string, T>, key: string, make: (key: string) => T): T {
   let v = cache.get(key);
   if (v === undefined) {
-    v = make();
+    v = make(key);
     if (cache.size > 4096) cache.clear();
     cache.set(key, v);
   }
   return v;
 }
 
-function compileElements(rule: string): ElementsRule {
-  return remember(elementsCache, rule, () => {
-    const css = isCss(rule);
-    const body = css ? javaTrim(rule.slice(5)) : rule;
-    const split = splitRule(body, ['&&', '||', '%%']);
-    const parts = split.parts.map((part): ((el: ParentNode) => Element[]) => {
-      if (css) return cssSelector(part);
-      const steps = splitRule(trimAt(part), ['@']).parts;
-      if (steps.length === 1) {
-        const single = compileSingle(part);
-        return (el) => runSingle(single, el);
-      }
-      const chain = steps.map((s) => compileElements(s));
-      return (el) => {
-        let current: ParentNode[] = [el];
-        for (const step of chain) {
-          const next: Element[] = [];
-          for (const e of current) for (const x of elementsOf(step, e)) next.push(x);
-          current = next;
-        }
-        return current as Element[];
-      };
-    });
-    return { type: split.type, parts };
+const compileElements = (rule: string): ElementsRule => remember(elementsCache, rule, makeElements);
+
+function makeElements(rule: string): ElementsRule {
+  const css = isCss(rule);
+  const body = css ? javaTrim(rule.slice(5)) : rule;
+  const split = splitRule(body, ['&&', '||', '%%']);
+  const parts = split.parts.map((part): ((el: ParentNode) => Element[]) => {
+    if (css) return cssSelector(part);
+    const steps = splitRule(trimAt(part), ['@']).parts;
+    if (steps.length === 1) {
+      const single = compileSingle(part);
+      return (el) => runSingle(single, el);
+    }
+    const chain = steps.map((s) => compileElements(s));
+    return (el) => {
+      let current: ParentNode[] = [el];
+      for (const step of chain) current = stepAll(current, (e) => elementsOf(step, e));
+      return current as Element[];
+    };
   });
+  return { type: split.type, parts };
 }
 
 function elementsOf(rule: ElementsRule, el: ParentNode): Element[] {
@@ -200,27 +201,27 @@ export function jsoupElements(el: ParentNode, rule: string): Element[] {
   return elementsOf(compileElements(rule), el);
 }
 
-function compileStrings(rule: string): StringsRule {
-  return remember(stringsCache, rule, () => {
-    const css = isCss(rule);
-    const body = css ? javaTrim(rule.slice(5)) : rule;
-    if (body === '') return { empty: true, type: '', parts: [] };
-    const split = splitRule(body, ['&&', '||', '%%']);
-    const parts = split.parts.map((part) => {
-      if (css) {
-        const at = part.lastIndexOf('@');
-        if (at < 0) throw new RuleError(rule, '@CSS: needs @ and what to take (@text, @href...)');
-        return { steps: [cssSelector(part.slice(0, at))], last: part.slice(at + 1) };
-      }
-      const steps = splitRule(trimAt(part), ['@']).parts;
-      const singles = steps.slice(0, -1).map((s) => {
-        const single = compileSingle(s);
-        return (el: ParentNode) => runSingle(single, el);
-      });
-      return { steps: singles, last: steps[steps.length - 1]! };
+const compileStrings = (rule: string): StringsRule => remember(stringsCache, rule, makeStrings);
+
+function makeStrings(rule: string): StringsRule {
+  const css = isCss(rule);
+  const body = css ? javaTrim(rule.slice(5)) : rule;
+  if (body === '') return { empty: true, type: '', parts: [] };
+  const split = splitRule(body, ['&&', '||', '%%']);
+  const parts = split.parts.map((part) => {
+    if (css) {
+      const at = part.lastIndexOf('@');
+      if (at < 0) throw new RuleError(rule, '@CSS: needs @ and what to take (@text, @href...)');
+      return { steps: [cssSelector(part.slice(0, at))], last: part.slice(at + 1) };
+    }
+    const steps = splitRule(trimAt(part), ['@']).parts;
+    const singles = steps.slice(0, -1).map((s) => {
+      const single = compileSingle(s);
+      return (el: ParentNode) => runSingle(single, el);
     });
-    return { empty: false, type: split.type, parts };
+    return { steps: singles, last: steps[steps.length - 1]! };
   });
+  return { empty: false, type: split.type, parts };
 }
 
 function attr(el: Element, name: string): string {
@@ -279,21 +280,24 @@ export function jsoupStrings(el: ParentNode, rule: string): string[] {
   if (rule === '') return [];
   const compiled = compileStrings(rule);
   if (compiled.empty) return [data(el)];
+  const { parts, type } = compiled;
+  if (parts.length === 1) return partStrings(el, parts[0]!); // most rules: no list of results
   const results: string[][] = [];
-  for (const part of compiled.parts) {
-    let current: ParentNode[] = [el];
-    for (const step of part.steps) {
-      const next: Element[] = [];
-      for (const e of current) for (const x of step(e)) next.push(x);
-      current = next;
-    }
-    const found = current.length === 0 ? [] : extract(current, part.last);
+  for (const part of parts) {
+    const found = partStrings(el, part);
     if (found.length > 0) {
       results.push(found);
-      if (compiled.type === '||') break;
+      if (type === '||') break;
     }
   }
-  return combine(compiled.type, results);
+  return combine(type, results);
+}
+
+function partStrings(el: ParentNode, part: StringsRule['parts'][number]): string[] {
+  if (part.steps.length === 0) return extract([el], part.last);
+  let current: readonly ParentNode[] = part.steps[0]!(el);
+  for (let i = 1; i < part.steps.length; i++) current = stepAll(current, part.steps[i]!);
+  return current.length === 0 ? [] : extract(current, part.last);
 }
 
 /** Compiles a default-syntax rule without running it (throws RuleError), for checking sources. */
