@@ -15,7 +15,9 @@
 // requests each contender made. Paired rounds in a shuffled order; floor-again is
 // the control (chance alone). The ratio check / floor with its bootstrap 95% interval (target:
 // 1.3 or less on the upper bound).
-//   node dist/bench/sources-check.js [--sources 500] [--concurrency 32] [--rounds 15] [--seed 7] [--no-check]
+// `--latency <ms>` delays every answer of the site (0 by default: loopback, where the floor is
+// the transport alone and the engine's own work per page is all that is measured).
+//   node dist/bench/sources-check.js [--sources 500] [--concurrency 32] [--rounds 15] [--seed 7] [--latency 0] [--no-check]
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import os from 'node:os';
@@ -40,10 +42,11 @@ const count = Number(flag('sources', '500'));
 const concurrency = Number(flag('concurrency', '32'));
 const rounds = Number(flag('rounds', '15'));
 const seed = Number(flag('seed', '7'));
+const latencyMs = Number(flag('latency', '0'));
 const withCheck = !process.argv.includes('--no-check');
 const WARMUP = 1;
 
-const worker = new Worker(new URL('./fixture-site-thread.js', import.meta.url), { workerData: { seed } });
+const worker = new Worker(new URL('./fixture-site-thread.js', import.meta.url), { workerData: { seed, latencyMs } });
 const { url } = await new Promise<{ url: string }>((resolve, reject) => {
   worker.once('message', resolve);
   worker.once('error', reject);
@@ -221,7 +224,7 @@ const ci = (a: string, b: string): Interval => bootstrapMedian(pairedRatios(time
 const show = (r: Interval): string => `${r.median.toFixed(3)} [${r.low.toFixed(3)}–${r.high.toFixed(3)}]`;
 const loads = (l: number[]): string => l.map((x) => x.toFixed(1)).join('/');
 console.log(
-  `${count} sources, ${requests} requests, concurrency ${concurrency}, ${rounds} rounds, load (1/5/15 min) ${loads(loadBefore)} → ${loads(os.loadavg())}`,
+  `${count} sources, ${requests} requests, concurrency ${concurrency}, site latency ${latencyMs} ms, ${rounds} rounds, load (1/5/15 min) ${loads(loadBefore)} → ${loads(os.loadavg())}`,
 );
 for (const [name, ts] of Object.entries(times)) console.log(`${name.padEnd(12)} ${median(ts).toFixed(0)} ms a run, ${made[name]} requests`);
 const control = ci('floor-again', 'floor');

@@ -11,10 +11,17 @@ export interface RunningSite {
   close(): Promise<void>;
 }
 
-export async function startFixtureSite(seed: number, options: SiteOptions = {}): Promise<RunningSite> {
+export interface RunningSiteOptions extends SiteOptions {
+  /** Time each answer waits before it starts (ms), as a remote site's round trip would (benchmarks). */
+  readonly latencyMs?: number;
+}
+
+export async function startFixtureSite(seed: number, options: RunningSiteOptions = {}): Promise<RunningSite> {
   const site = fixtureSite(seed, options);
+  const latency = options.latencyMs ?? 0;
+  const answer = latency > 0 ? (req: Request) => new Promise<Response>((ok) => setTimeout(() => ok(site(req)), latency)) : (req: Request) => site(req);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: (req: Request) => site(req), hostname: '127.0.0.1', port: 0 }, () => resolve(s as Server)) as Server;
+    const s = serve({ fetch: answer, hostname: '127.0.0.1', port: 0 }, () => resolve(s as Server)) as Server;
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
