@@ -45,6 +45,24 @@ test('formatJs renames every chapter with its 1-based index and title; a value-l
   );
 });
 
+test('formatJs shares gInt across the chapters: `gInt++` numbers them 1, 2, 3… as in the app', async () => {
+  // BookChapterList binds gInt = 0 once into the scope every chapter's call runs in.
+  const { toc } = await tocOf(withToc({ formatJs: 'gInt++; "第" + gInt + "章 " + title' }));
+  const b = m.books.find((x) => x.name === m.keywords.one)!;
+  const want = expectedToc(f, b);
+  assert.ok(want.length > 2);
+  assert.deepEqual(
+    toc.map((c) => c.title),
+    want.map((c, i) => `第${i + 1}章 ${c.title}`),
+  );
+  // A call that throws after its increment keeps it (the app's scope was changed before the throw).
+  const odd = await tocOf(withToc({ formatJs: 'gInt++; if (index == 1) throw new Error("x"); gInt + ":" + title' }));
+  assert.deepEqual(
+    odd.toc.map((c) => c.title),
+    want.map((c, i) => (i === 0 ? c.title : `${i + 1}:${c.title}`)),
+  );
+});
+
 test('a formatJs that throws leaves the titles and logs the app’s line', async () => {
   const lines: string[] = [];
   const flows = openSource(withToc({ formatJs: 'throw new Error("boom")' }), fixtureHost({ js: engine, log: (l) => void lines.push(l) }));
