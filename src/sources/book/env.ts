@@ -45,6 +45,9 @@ export class VarMap {
   put(key: string, value: string): void {
     this.map.set(key, value);
   }
+  entries(): IterableIterator<[string, string]> {
+    return this.map.entries();
+  }
   copy(): VarMap {
     const c = new VarMap();
     for (const [k, v] of this.map) c.map.set(k, v);

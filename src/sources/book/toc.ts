@@ -10,6 +10,7 @@ import { TocEmptyError } from './errors.js';
 import { fetchMore, fetchPage, listOrder, mapInOrder, messageOf, ruleContext, step, VarMap, type FlowEnv } from './env.js';
 import { absoluteWithOptions, isTrue } from './format.js';
 import { bookScope, draftOf, type BookDraft } from './info.js';
+import { preUpdate } from './pre-update.js';
 
 /** BookChapter.getAbsoluteURL: a volume without a URL of its own reads its TOC page; options kept. */
 export function chapterUrl(c: Pick<WebChapter, 'url' | 'title' | 'isVolume' | 'baseUrl'>): string {
@@ -30,12 +31,7 @@ interface ChapterDraft extends WebChapter {
 export async function toc(env: FlowEnv, book: WebBook | SearchBook): Promise<WebChapter[]> {
   const d = draftOf(book);
   const scope = bookScope(env, d);
-  const pre = env.source.ruleToc?.preUpdateJs;
-  if (pre && pre.trim() !== '' && env.js) {
-    const ctx = ruleContext(env, scope);
-    const js = env.js.ruleJs(ctx, { book: d, bookVariables: d.vars, rule: 'ruleToc.preUpdateJs' });
-    await step(env, 'ruleToc.preUpdateJs', d.tocUrl, () => js.eval(pre, { result: undefined, baseUrl: d.bookUrl, src: undefined, java: ctx }));
-  }
+  await preUpdate(env, d, scope);
   let body: string;
   let redirectUrl = d.tocUrl;
   if (d.bookUrl === d.tocUrl && d.tocHtml) body = d.tocHtml;
