@@ -3,6 +3,8 @@
 // paged fixture source and checked line by line over 127.0.0.1.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startFixtureSite } from './helpers/fixture-site/node.js';
 import { fixtureSources, pagesOf, type Book } from './helpers/fixture-site/index.js';
 import { openSource } from '../src/sources/engine/session.js';
@@ -123,9 +125,37 @@ test('a POST search redirected to a detail page prints the redirect and detail-p
   const bookUrl = `${base}/gbk/book/${b.id}/`;
   const [hit] = await flows.search(b.name);
   assert.equal(hit?.bookUrl, bookUrl);
-  // The app's line carries the redirect's status ("≡检测到重定向(302)"); the client's response does not.
-  assert.match(lines[0]!, /^≡检测到重定向/);
+  // WebBook.checkRedirect prints the status of the redirect (OkHttp's priorResponse.code).
+  assert.equal(lines[0], '≡检测到重定向(302)');
   assert.deepEqual(lines.slice(1, 6), ['┌重定向后地址', `└${bookUrl}`, `≡获取成功:${base}/gbk/modules/article/search.php`, '≡链接为详情页', '┌获取书名']);
   assert.ok(!lines.some((l) => l.startsWith('◇书籍总数')), 'the detail-page branch returns before the count');
   assert.equal(lines.at(-1), `└${bookUrl}`, 'the TOC URL defaults to the book URL');
+});
+
+test('the redirect line gives the status of the last redirect of a chain; a page not redirected prints none', async () => {
+  // 301 to /b, 307 from /b to the page: the app's priorResponse is the 307.
+  const server = createServer((req, res) => {
+    if (req.url?.startsWith('/a')) res.writeHead(301, { location: '/b' }).end();
+    else if (req.url === '/b') res.writeHead(307, { location: '/page' }).end();
+    else res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><p class="x">1</p></body></html>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const source = (searchUrl: string) => ({
+      bookSourceUrl: origin,
+      bookSourceName: 'redirects',
+      searchUrl,
+      ruleSearch: { bookList: 'class.none', name: 'class.x@text' },
+    });
+    const lines: string[] = [];
+    await openSource(source('/a?q={{key}}'), fixtureHost({ log: (l) => void lines.push(l) })).search('k');
+    assert.deepEqual(lines.slice(0, 3), ['≡检测到重定向(307)', '┌重定向后地址', `└${origin}/page`]);
+    const plain: string[] = [];
+    await openSource(source('/page?q={{key}}'), fixtureHost({ log: (l) => void plain.push(l) })).search('k');
+    assert.ok(plain.length > 0);
+    assert.ok(!plain.some((l) => l.includes('重定向')));
+  } finally {
+    server.close();
+  }
 });

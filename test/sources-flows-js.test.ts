@@ -45,6 +45,24 @@ test('formatJs renames every chapter with its 1-based index and title; a value-l
   );
 });
 
+test('formatJs shares gInt across the chapters: `gInt++` numbers them 1, 2, 3… as in the app', async () => {
+  // BookChapterList binds gInt = 0 once into the scope every chapter's call runs in.
+  const { toc } = await tocOf(withToc({ formatJs: 'gInt++; "第" + gInt + "章 " + title' }));
+  const b = m.books.find((x) => x.name === m.keywords.one)!;
+  const want = expectedToc(f, b);
+  assert.ok(want.length > 2);
+  assert.deepEqual(
+    toc.map((c) => c.title),
+    want.map((c, i) => `第${i + 1}章 ${c.title}`),
+  );
+  // A call that throws after its increment keeps it (the app's scope was changed before the throw).
+  const odd = await tocOf(withToc({ formatJs: 'gInt++; if (index == 1) throw new Error("x"); gInt + ":" + title' }));
+  assert.deepEqual(
+    odd.toc.map((c) => c.title),
+    want.map((c, i) => (i === 0 ? c.title : `${i + 1}:${c.title}`)),
+  );
+});
+
 test('a formatJs that throws leaves the titles and logs the app’s line', async () => {
   const lines: string[] = [];
   const flows = openSource(withToc({ formatJs: 'throw new Error("boom")' }), fixtureHost({ js: engine, log: (l) => void lines.push(l) }));
@@ -95,6 +113,40 @@ test('preUpdateJs runs before the TOC; a throw fails it naming ruleToc.preUpdate
   const [hit] = await flows.search(m.keywords.one);
   const book = await flows.bookInfo(hit!);
   await assert.rejects(flows.toc(book), (e: unknown) => e instanceof SourceStepError && e.rule === 'ruleToc.preUpdateJs');
+});
+
+test('preUpdateJs: java.refreshTocUrl() re-reads the TOC URL from the book page; java.reGetBook() finds the book by name and author first', async () => {
+  const flows = flowsOf(withToc({ preUpdateJs: 'java.refreshTocUrl()' }));
+  const [hit] = await flows.search(m.keywords.one);
+  const { infoHtml: _i, tocHtml: _t, ...book } = await flows.bookInfo(hit!);
+  const want = expectedToc(f, m.books.find((x) => x.name === m.keywords.one)!).map((c) => c.title);
+  // A shelf book whose TOC URL has moved: read as it is, it gives no TOC.
+  const stale = { ...book, tocUrl: `${running.url}/paged/moved-away` };
+  await assert.rejects(flowsOf(f.source).toc(stale));
+  const info = new URL(book.bookUrl);
+  const infoKey = `GET ${info.pathname}${info.search}`;
+  const before = running.site.hits.get(infoKey) ?? 0;
+  assert.deepEqual(
+    (await flows.toc(stale)).map((c) => c.title),
+    want,
+  );
+  assert.equal(running.site.hits.get(infoKey), before + 1, 'the book page read again');
+  // A book whose own URL has moved too: found again by a search for its name, then read.
+  const re = flowsOf(withToc({ preUpdateJs: 'java.reGetBook()' }));
+  const lost = { ...stale, bookUrl: `${running.url}/paged/gone` };
+  const chapters = await re.toc(lost);
+  assert.deepEqual(
+    chapters.map((c) => c.title),
+    want,
+  );
+  assert.equal(chapters[0]!.bookUrl, book.bookUrl);
+  await assert.rejects(
+    re.toc({ ...lost, author: `${book.author}x` }),
+    (e: unknown) => e instanceof SourceStepError && e.rule === 'ruleToc.preUpdateJs' && e.message.includes('未搜索到'),
+  );
+  // Elsewhere the helpers refuse, as the app's (只能在 preUpdateJs 中调用).
+  const bad = flowsOf(withToc({ chapterName: '@js:java.refreshTocUrl()' }));
+  await assert.rejects(bad.toc(book), /preUpdateJs/);
 });
 
 test('jsLib, as script text or as a JSON map of script URLs (fetched once), is in scope of every script', async () => {

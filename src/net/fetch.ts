@@ -46,6 +46,8 @@ export interface FetchedBody {
   readonly bytes: Uint8Array;
   /** The URLs redirected from, in order. */
   readonly redirects: readonly string[];
+  /** The status of the last redirect followed (OkHttp's priorResponse.code); absent when none was. */
+  readonly redirectStatus?: number;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -75,6 +77,7 @@ export async function fetchWithPolicy(url: string | URL, init: RequestInit = {},
   let body = init.body ?? null;
   const headers = new Headers(init.headers);
   const redirects: string[] = [];
+  let redirectStatus: number | undefined;
   /** The abort's reason when the policy's time or the caller's signal ended the fetch, else `e` as a typed error. */
   const failure = (e: unknown): Error => {
     if (controller.signal.aborted) return controller.signal.reason instanceof Error ? controller.signal.reason : timedOut();
@@ -118,6 +121,7 @@ export async function fetchWithPolicy(url: string | URL, init: RequestInit = {},
         }
         if (next.origin !== current.origin) for (const h of CREDENTIAL_HEADERS) headers.delete(h);
         redirects.push(current.href);
+        redirectStatus = res.status;
         current = next;
         continue;
       }
@@ -132,7 +136,8 @@ export async function fetchWithPolicy(url: string | URL, init: RequestInit = {},
       } catch (e) {
         throw failure(e);
       }
-      return { url: current.href, status: res.status, statusText: res.statusText, headers: res.headers, bytes, redirects };
+      const prior = redirectStatus === undefined ? {} : { redirectStatus };
+      return { url: current.href, status: res.status, statusText: res.statusText, headers: res.headers, bytes, redirects, ...prior };
     }
   } finally {
     clearTimeout(timer);

@@ -45,6 +45,9 @@ export class VarMap {
   put(key: string, value: string): void {
     this.map.set(key, value);
   }
+  entries(): IterableIterator<[string, string]> {
+    return this.map.entries();
+  }
   copy(): VarMap {
     const c = new VarMap();
     for (const [k, v] of this.map) c.map.set(k, v);
@@ -122,14 +125,15 @@ export const messageOf = (e: unknown): string => (e instanceof Error ? e.message
 
 /**
  * Fetches a flow's first page: the URL rule through the source's client, then `loginCheckJs`
- * (its value replaces the response), then the redirect lines of WebBook.checkRedirect.
+ * (its value replaces the response), then the redirect lines of WebBook.checkRedirect (with the status).
  */
 export async function fetchPage(env: FlowEnv, rule: string, urlRule: string, vars: UrlVars, scope: VarScope): Promise<StrResponse> {
   let res = await fetchMore(env, rule, undefined, urlRule, vars);
   const check = env.source.loginCheckJs;
   if (check && check.trim() !== '' && env.js) res = await step(env, 'loginCheckJs', res.url, () => loginCheck(env, check, res, vars, scope));
-  if (res.url !== res.requestUrl) {
-    env.log('≡检测到重定向');
+  // WebBook.checkRedirect: a redirect answered before the final response (priorResponse).
+  if (res.redirectCode !== undefined) {
+    env.log(`≡检测到重定向(${res.redirectCode})`);
     env.log('┌重定向后地址');
     env.log(`└${res.url}`);
   }

@@ -56,6 +56,12 @@ export function bookScope(env: FlowEnv, d: BookDraft): VarScope {
 /** The info step: `infoHtml` when the hit carried it, else the book URL fetched. */
 export async function bookInfo(env: FlowEnv, book: SearchBook | WebBook, canReName = true): Promise<WebBook> {
   const d = draftOf(book);
+  await fillInfo(env, d, canReName);
+  return bookOf(d);
+}
+
+/** The info step into a draft in place (preUpdateJs's `java.refreshTocUrl()` re-runs it on the TOC's book). */
+export async function fillInfo(env: FlowEnv, d: BookDraft, canReName: boolean): Promise<void> {
   d.type = (d.type & ~TYPE_BITS) | bookTypeOf(env.source);
   const scope = bookScope(env, d);
   let body: string;
@@ -69,7 +75,6 @@ export async function bookInfo(env: FlowEnv, book: SearchBook | WebBook, canReNa
   env.log(`≡获取成功:${d.bookUrl}`);
   const ctx = ruleContext(env, scope).setContent(body, d.bookUrl, redirectUrl);
   await analyzeBookInfo(env, d, body, ctx, d.bookUrl, redirectUrl, canReName);
-  return bookOf(d);
 }
 
 /** BookInfo.analyzeBookInfo on a context already holding the page. */

@@ -10,6 +10,7 @@ import { TocEmptyError } from './errors.js';
 import { fetchMore, fetchPage, listOrder, mapInOrder, messageOf, ruleContext, step, VarMap, type FlowEnv } from './env.js';
 import { absoluteWithOptions, isTrue } from './format.js';
 import { bookScope, draftOf, type BookDraft } from './info.js';
+import { preUpdate } from './pre-update.js';
 
 /** BookChapter.getAbsoluteURL: a volume without a URL of its own reads its TOC page; options kept. */
 export function chapterUrl(c: Pick<WebChapter, 'url' | 'title' | 'isVolume' | 'baseUrl'>): string {
@@ -30,12 +31,7 @@ interface ChapterDraft extends WebChapter {
 export async function toc(env: FlowEnv, book: WebBook | SearchBook): Promise<WebChapter[]> {
   const d = draftOf(book);
   const scope = bookScope(env, d);
-  const pre = env.source.ruleToc?.preUpdateJs;
-  if (pre && pre.trim() !== '' && env.js) {
-    const ctx = ruleContext(env, scope);
-    const js = env.js.ruleJs(ctx, { book: d, bookVariables: d.vars, rule: 'ruleToc.preUpdateJs' });
-    await step(env, 'ruleToc.preUpdateJs', d.tocUrl, () => js.eval(pre, { result: undefined, baseUrl: d.bookUrl, src: undefined, java: ctx }));
-  }
+  await preUpdate(env, d, scope);
   let body: string;
   let redirectUrl = d.tocUrl;
   if (d.bookUrl === d.tocUrl && d.tocHtml) body = d.tocHtml;
@@ -90,17 +86,25 @@ function fetchNext(env: FlowEnv, d: BookDraft, url: string): Promise<StrResponse
   return fetchMore(env, 'ruleToc.nextTocUrl', url, url, { book: d, variables: scope });
 }
 
-/** `formatJs` per chapter: `index` from 1, `chapter`, `title`, `gInt`; a value renames it, a failure is logged. */
+/**
+ * `formatJs` per chapter: `index` from 1, `chapter`, `title`, `gInt`; a value renames it, a
+ * failure is logged. The app binds `gInt = 0` once into the scope all chapters' calls share, so
+ * what a call leaves in it (`gInt++`) the next one reads: here it is read back after each call.
+ */
 async function formatTitles(env: FlowEnv, list: ChapterDraft[]): Promise<void> {
   const code = env.source.ruleToc?.formatJs;
   const scripts = env.js;
   if (!code || code.trim() === '' || !scripts) return;
+  let gInt: unknown = 0;
+  // The script's value stays the completion value; the finally reads gInt back even after a throw.
+  const wrapped = `try { eval(${JSON.stringify(code)}) } finally { __legadoKeepGInt(gInt) }`;
+  const keep = (v: unknown): void => void (gInt = v);
   for (let i = 0; i < list.length; i++) {
     const c = list[i]!;
     try {
       const { vars: _vars, ...chapter } = c;
-      // As the app, a plain script: `index` from 1, `chapter`, `title`, `gInt`.
-      const v = await scripts.sourceScript(code, { index: i + 1, chapter, title: c.title, gInt: 0 }, 'ruleToc.formatJs');
+      const bindings = { index: i + 1, chapter, title: c.title, gInt, __legadoKeepGInt: keep };
+      const v = await scripts.sourceScript(wrapped, bindings, 'ruleToc.formatJs');
       if (v !== null && v !== undefined) c.title = String(v);
     } catch (e) {
       env.log(`格式化标题出错, ${messageOf(e)}`);

@@ -176,6 +176,8 @@ export interface StrResponse {
   /** The URL asked for (after the URL rule was worked out). */
   readonly requestUrl: string;
   readonly code: number;
+  /** The status of the last redirect followed (the app's priorResponse.code), for the debug line; absent when none was. */
+  readonly redirectCode?: number;
   readonly headers: Headers;
   /** The body decoded (BOM, header, `<meta>`, detection, UTF-8), or hex bytes for `type`. */
   readonly body: string;

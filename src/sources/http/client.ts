@@ -164,7 +164,8 @@ export function createSourceHttp(source: BookSource, host: EngineHost, script: U
   const respond = (answer: FetchedBody, requestUrl: string, type: string | null): StrResponse => {
     const contentType = answer.headers.get('content-type');
     const body = type !== null ? toHex(answer.bytes) : withXmlDeclaration(decodeAnswer(answer.bytes, contentType), contentType);
-    return { url: answer.url, requestUrl, code: answer.status, headers: answer.headers, body };
+    const prior = answer.redirectStatus === undefined ? {} : { redirectCode: answer.redirectStatus };
+    return { url: answer.url, requestUrl, code: answer.status, ...prior, headers: answer.headers, body };
   };
 
   return {
