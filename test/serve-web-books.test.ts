@@ -3,7 +3,7 @@
 // read back by raw SQL, the values expected from the site's model, the site's own request counts.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { served, type Served } from './helpers/serve.js';
 import { expectedText, expectedToc, fixtureSources, safetySources, type FixtureSource } from './helpers/fixture-site/index.js';
@@ -138,4 +138,23 @@ test('a source aimed at 10.0.0.1 is refused without --allow-private-hosts, with 
   assert.match(answer.errorMsg, /10\.0\.0\.1/);
   assert.match(answer.errorMsg, /private|refused/i);
   assert.equal(s.sql('SELECT count(*) FROM chapters'), 0);
+});
+
+test('a site that went away: the chapter is an error envelope naming the failed fetch, nothing cached', async () => {
+  const gone = await startFixtureSite(SEED);
+  const f = fixtureSources(gone.url, SEED).find((x) => x.id === 'api')!;
+  const s = await served({ allowPrivateHosts: true });
+  await s.post('/saveBookSources', JSON.stringify([f.source]));
+  const book = gone.site.model.books[2]!;
+  const bookUrl = f.expect.bookUrl(book);
+  const hit = { bookUrl, origin: f.source.bookSourceUrl, name: book.name, author: book.author, tocUrl: '' };
+  await s.post('/saveBook', JSON.stringify(hit));
+  assert.equal((await env(s, `/getChapterList?url=${q(bookUrl)}`)).isSuccess, true);
+  await gone.close();
+  const index = expectedToc(f, book).find((c) => !c.isVolume)!.index;
+  const answer = await env(s, `/getBookContent?url=${q(bookUrl)}&index=${index}`);
+  assert.equal(answer.isSuccess, false);
+  assert.match(answer.errorMsg, /fetch failed/);
+  assert.equal(answer.errorMsg.includes(new URL(gone.url).host), true);
+  assert.equal(existsSync(join(`${s.path}.cache`, 'book_cache')), false);
 });
