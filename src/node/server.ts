@@ -21,8 +21,14 @@ import { staticFolder } from './static-files.js';
 import { nodeFetch } from './net-fetch.js';
 import { defaultHosts } from '../server/origin-policy.js';
 import { asyncRuleThreads } from './rule-thread.js';
+import { cacheDirOf, FileChapterCache } from './chapter-cache.js';
+import { QuickJsEngine } from '../sources/js/index.js';
+import { openSource } from '../sources/engine/session.js';
+import { parseBookSource } from '../sources/engine/source.js';
+import { engineStorage, type ShelfEngine } from '../sources/shelf/index.js';
 
-export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage' | 'rules' | 'hostFetch'> {
+export interface NodeServeOptions
+  extends Omit<ServeOptions, 'staticFile' | 'databaseFile' | 'uploadProgress' | 'bookStorage' | 'rules' | 'hostFetch' | 'sources'> {
   readonly host?: string;
   /** HTTP port (default 1122; 0 picks a free one, and the WebSocket port is then free-chosen too). */
   readonly port?: number;
@@ -36,6 +42,8 @@ export interface NodeServeOptions extends Omit<ServeOptions, 'staticFile' | 'dat
   readonly log?: (line: string) => void;
   /** Longest wait for requests in flight at stop, in ms (default 10,000). */
   readonly stopTimeoutMs?: number;
+  /** Longest a request waits on a book source, ms (default 30,000: the app's). */
+  readonly sourceTimeoutMs?: number | undefined;
 }
 
 export interface RunningServer {
@@ -55,6 +63,8 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
   const staticFile = options.web ? await staticFolder(options.web) : undefined;
   // Cover URLs are fetched checking every address a name resolves to (docs/network.md).
   const hostFetch = nodeFetch();
+  // Web books' sources run in one QuickJS sandbox, made on first use and freed at close.
+  const engine = sourceEngine(store, hostFetch, options);
   // The Host names answered depend on the port, known once listening: the app is made then, and
   // a request before that (none can come: the listen callback runs first) would be refused.
   const hostsFor = (port: number): string[] | undefined =>
@@ -67,6 +77,7 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
       staticFile,
       databaseFile: () => databaseFile(store),
       hostFetch,
+      sources: { engine, cache: new FileChapterCache(cacheDirOf(store.path)), timeoutMs: options.sourceTimeoutMs },
       bookStorage: folderStorage(options.booksDir ?? defaultBooksDir(store.path)),
       uploadProgress: sync
         ? async (p) => {
@@ -137,9 +148,31 @@ export async function startServer(store: AnyStore, options: NodeServeOptions = {
       await Promise.race([stopped, limit]);
       clearInterval(sweep);
       await rules.close();
+      engine.dispose();
     })());
 
   return { url: `http://${shown}:${port}/`, wsUrl: `ws://${shown}:${wsPort}/`, port, wsPort, close };
+}
+
+/** The store's sources under the network policy (private hosts as the server's fetches: --allow-private-hosts). */
+function sourceEngine(store: AnyStore, fetch: ReturnType<typeof nodeFetch>, options: NodeServeOptions): ShelfEngine & { dispose(): void } {
+  let js: QuickJsEngine | undefined;
+  const host = () => ({
+    fetch,
+    allowPrivateHosts: options.allowPrivateHosts === true,
+    ...(options.reachableHosts ? { reachableHosts: options.reachableHosts } : {}),
+    js: (js ??= new QuickJsEngine()),
+    storage: engineStorage(store),
+    now: store.clock,
+  });
+  return {
+    source(url) {
+      const row = store.tables.book_sources.get(url);
+      return row ? parseBookSource(row) : undefined;
+    },
+    open: (source, signal) => openSource(source, host(), signal ? { signal } : {}),
+    dispose: () => js?.dispose(),
+  };
 }
 
 /** A consistent copy of the database (VACUUM INTO, which reads through the connection), streamed and then removed. */

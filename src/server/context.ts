@@ -5,6 +5,7 @@ import type { Store } from '../store/store.js';
 import type { RemoteProgress } from '../webdav/progress-file.js';
 import type { AsyncRuleRunner, BookStorage } from '../localbook/api.js';
 import type { HostFetch } from '../net/fetch.js';
+import type { ChapterCache, ShelfEngine } from '../sources/shelf/index.js';
 
 /** A reading position to upload to the app's WebDAV folder (the app's BookProgress) and the book it is of. */
 export type ProgressUpload = RemoteProgress & { readonly bookUrl: string };
@@ -47,6 +48,18 @@ export interface ServeOptions {
   readonly reachableHosts?: readonly string[] | undefined;
   /** The host's fetch for them (default: the platform's; Node passes one that checks resolved addresses). */
   readonly hostFetch?: HostFetch | undefined;
+  /** The rule engine for web books (their TOC and chapters); none: they are answered from the store only. */
+  readonly sources?: WebSources | undefined;
+}
+
+/** How the server reaches book sources: the host's engine (its network policy, its sandbox) and chapter cache. */
+export interface WebSources {
+  /** The store's sources and their flows (with a signal, their fetches end when it aborts). */
+  readonly engine: ShelfEngine;
+  /** Where fetched chapter text is kept (Node: the folder beside the store). */
+  readonly cache: ChapterCache;
+  /** Longest a request may wait on a source, ms (default 30,000); past it the answer is an error. */
+  readonly timeoutMs?: number | undefined;
 }
 
 // The local-book API types its store as the union of store versions (store/store.ts AnyStore); the

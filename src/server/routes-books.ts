@@ -9,6 +9,7 @@ import { NO_ENGINE, type ProgressUpload, type RouteContext } from './context.js'
 import { toEntity, readEntity } from './entities.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { coverAnswer } from './cover.js';
+import { refreshWebBook, webChapterText } from './routes-web.js';
 
 const READ_CONFIG = 'webReadConfig';
 const NO_URL = '参数url不能为空，请指定书籍地址';
@@ -97,7 +98,7 @@ export function bookRoutes(routes: Routes, ctx: RouteContext): void {
       return ok(store.chapters.list(book.bookUrl).map((c) => toEntity(store, 'chapters', c)));
     }
     if (!store.tables.book_sources.has(book.origin)) return fail('未找到对应书源,请换源');
-    return fail(NO_ENGINE);
+    return refreshWebBook(ctx, book.bookUrl);
   };
 
   routes.get('/refreshToc', (req) => refreshToc(req.query('url')));
@@ -134,8 +135,9 @@ export function bookRoutes(routes: Routes, ctx: RouteContext): void {
         return fail((e as Error).message);
       }
     }
-    if (!store.tables.book_sources.has(book.origin) && !isLocal(book)) return fail('未找到书源');
-    return fail(NO_ENGINE);
+    if (isLocal(book)) return fail(NO_ENGINE);
+    // A cached chapter is read even when its source is gone (as the app reads BookHelp's cache first).
+    return webChapterText(ctx, book, chapter.index);
   });
 
   routes.get('/image', (req) => {

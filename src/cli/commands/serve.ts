@@ -34,6 +34,7 @@ interface Flags {
   allowedHost: string[];
   ruleTimeLimit?: string;
   allowPrivateHosts?: boolean;
+  sourceTimeout?: string;
 }
 
 const collect = (v: string, all: string[]) => [...all, v];
@@ -56,8 +57,9 @@ export function registerServe(program: Command, io: CliRun): void {
     .option('--webdav-user <account>', 'the WebDAV account')
     .option(
       '--allow-private-hosts',
-      `let the server's fetches (covers) reach loopback, private and link-local addresses, as on a LAN (or ${ALLOW_PRIVATE_ENV}=1); refused by default`,
+      `let the server's fetches (covers, web books' sources) reach loopback, private and link-local addresses, as on a LAN (or ${ALLOW_PRIVATE_ENV}=1); refused by default`,
     )
+    .option('--source-timeout <ms>', "longest a request waits on a web book's source (its TOC, a chapter), in ms", '30000')
     .option(
       '--rule-time-limit <ms>',
       "a TOC rule's time limit (per rule when choosing: default 3000; per 512,000-byte block when splitting: default 10000) and the longest a replace rule may run (default 10000)",
@@ -100,6 +102,9 @@ export function registerServe(program: Command, io: CliRun): void {
           }
         : undefined;
 
+      const sourceTimeout = flags.sourceTimeout ?? '30000';
+      if (!/^\d+$/.test(sourceTimeout) || Number(sourceTimeout) < 1)
+        throw new UsageError(`--source-timeout must be a positive whole number of ms, not ${JSON.stringify(sourceTimeout)}`);
       const limit = ruleTimeLimit(flags.ruleTimeLimit, '--rule-time-limit').timeLimitMs;
       const allowPrivateHosts = flags.allowPrivateHosts === true || io.env[ALLOW_PRIVATE_ENV] === '1';
       const store = openStore(path, { create: false }) as Store<SchemaVersion>;
@@ -114,6 +119,7 @@ export function registerServe(program: Command, io: CliRun): void {
           corsOrigins,
           allowedHosts,
           allowPrivateHosts,
+          sourceTimeoutMs: Number(sourceTimeout),
           webdav,
           ...(limit !== undefined ? { ruleTimeLimitMs: limit } : {}),
           log: (line) => io.stderr.write(`${line}\n`),
