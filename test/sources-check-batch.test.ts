@@ -4,6 +4,7 @@
 // writes nothing for the checks under way or not started.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import Database from 'better-sqlite3';
 import { openStore, type Store } from 'legado-store';
 import { checkSite, storeWithSources } from './helpers/check-site.js';
@@ -93,6 +94,36 @@ test('no more than `concurrency` sources are checked at once, and every source o
   assert.equal(most, 3);
   assert.deepEqual(opened.sort(), sources.map((s) => s.bookSourceUrl).sort());
   assert.ok(results.every((r) => r.status === 'ok'));
+});
+
+test('many sources at once on one signal: no MaxListenersExceededWarning, and no listener left on the signal', async () => {
+  const sources = Array.from({ length: 33 }, (_, i) => variant(`w${i}`, { customOrder: i }));
+  const path = storeWith('listeners.db', sources);
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+  process.on('warning', onWarning);
+  const run = new AbortController();
+  let most = 0;
+  try {
+    const results = await checkStore(path, {
+      concurrency: 32,
+      signal: run.signal,
+      open: (s, signal) => {
+        most = Math.max(most, getEventListeners(run.signal, 'abort').length);
+        return openSource(s, host, { signal });
+      },
+    });
+    assert.ok(results.every((r) => r.status === 'ok'));
+    await new Promise((r) => setImmediate(r)); // a warning is emitted on a later tick
+  } finally {
+    process.off('warning', onWarning);
+  }
+  assert.equal(most, 1);
+  assert.equal(getEventListeners(run.signal, 'abort').length, 0);
+  assert.deepEqual(
+    warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
+    [],
+  );
 });
 
 test('a cancel: the check under way and the one not started write nothing; the one done stays written', async () => {

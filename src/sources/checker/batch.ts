@@ -74,19 +74,38 @@ export async function checkRow(row: Readonly<Record<string, unknown>>, options: 
 /** Checks every row, `concurrency` at a time; results in the rows' order. */
 export async function checkRows(rows: readonly Readonly<Record<string, unknown>>[], options: CheckBatchOptions): Promise<SourceCheckResult[]> {
   const results: SourceCheckResult[] = new Array(rows.length);
+  const outer = options.signal;
+  // One listener on the caller's signal for the whole batch: a listener per source under way
+  // (32 at once) is what Node warns of as a leak (MaxListenersExceededWarning past 10).
+  const live = new Set<AbortController>();
+  const onAbort = (): void => live.forEach((c) => c.abort(outer?.reason));
+  outer?.addEventListener('abort', onAbort, { once: true });
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < rows.length) {
       const i = next++;
       const row = rows[i]!;
-      const result = options.signal?.aborted
-        ? { url: String(row['bookSourceUrl'] ?? ''), name: String(row['bookSourceName'] ?? ''), status: 'cancelled' as const }
-        : await checkRow(row, options);
+      let result: SourceCheckResult;
+      if (outer?.aborted) {
+        result = { url: String(row['bookSourceUrl'] ?? ''), name: String(row['bookSourceName'] ?? ''), status: 'cancelled' };
+      } else {
+        const mine = new AbortController();
+        live.add(mine);
+        try {
+          result = await checkRow(row, { ...options, signal: mine.signal });
+        } finally {
+          live.delete(mine);
+        }
+      }
       results[i] = result;
       options.onResult?.(result);
     }
   };
   const n = Math.max(1, Math.min(options.concurrency ?? CHECK_CONCURRENCY, rows.length));
-  await Promise.all(Array.from({ length: n }, worker));
+  try {
+    await Promise.all(Array.from({ length: n }, worker));
+  } finally {
+    outer?.removeEventListener('abort', onAbort);
+  }
   return results;
 }
