@@ -7,7 +7,7 @@ import type { SearchBook, SearchRule, StrResponse } from '../engine/types.js';
 import { translateJavaRegex } from '../../text/java-regex.js';
 import { RuleError } from '../errors.js';
 import { SourceIncompleteError, SourceStepError } from './errors.js';
-import { bookTypeOf, fetchPage, listOrder, messageOf, ruleContext, step, VarMap, VarScope, type FlowEnv } from './env.js';
+import { blankBook, fetchPage, listOrder, messageOf, ruleContext, step, VarMap, VarScope, type FlowEnv } from './env.js';
 import { absolute, formatBookAuthor, formatBookName, formatHtml, formatWordCount } from './format.js';
 import { analyzeBookInfo, type BookDraft } from './info.js';
 
@@ -88,23 +88,7 @@ async function analyzeBookList(env: FlowEnv, res: StrResponse, ruleData: VarMap,
 
 function newHit(env: FlowEnv, variable: string | null): SearchBook {
   const { source } = env;
-  return {
-    bookUrl: '',
-    origin: source.bookSourceUrl,
-    originName: source.bookSourceName,
-    type: bookTypeOf(source),
-    name: '',
-    author: '',
-    kind: null,
-    coverUrl: null,
-    intro: null,
-    wordCount: null,
-    latestChapterTitle: null,
-    tocUrl: '',
-    time: env.now(),
-    variable,
-    originOrder: source.customOrder ?? 0,
-  };
+  return { ...blankBook(source, { variable }), time: env.now(), originOrder: source.customOrder ?? 0 };
 }
 
 /** BookList.getInfoItem: the page read as a detail page into one hit (none without a name). */

@@ -2,7 +2,7 @@
 // the debug log) and the pieces they share: the variable scope the app's AnalyzeRule reads and
 // writes, rule contexts, fetching a page (with loginCheckJs), and naming a failed step.
 import { RuleContext, type RuleVariables } from '../analyze.js';
-import type { BookSource, DebugLog, SourceHttp, StrResponse, UrlVars } from '../engine/types.js';
+import type { BookSource, DebugLog, SourceHttp, StrResponse, UrlVars, WebBook } from '../engine/types.js';
 import type { JavaBindings, RuleExtra } from '../java/index.js';
 import { LegadoStoreError } from '../../errors.js';
 import { SourceStepError } from './errors.js';
@@ -162,7 +162,7 @@ function asResponse(v: unknown, res: StrResponse): StrResponse {
 }
 
 /** BookSource.getBookType: the app's BookType bits (text 8, audio 32, image 64, file = text|webFile 128). */
-export function bookTypeOf(source: BookSource): number {
+export function bookTypeOf(source: Pick<BookSource, 'bookSourceType'>): number {
   switch (source.bookSourceType) {
     case 3:
       return 8 | 128;
@@ -202,4 +202,24 @@ export async function mapInOrder<T, R>(items: readonly T[], fn: (item: T) => Pro
   };
   await Promise.all(Array.from({ length: Math.min(THREADS, items.length) }, worker));
   return out;
+}
+
+/** A book of `source` with nothing read yet (SearchBook.toBook's defaults): where info, debug and add-to-shelf start from a bare URL. */
+export function blankBook(source: BookSource, fields: Partial<WebBook> = {}): WebBook {
+  return {
+    bookUrl: '',
+    tocUrl: '',
+    origin: source.bookSourceUrl,
+    originName: source.bookSourceName,
+    name: '',
+    author: '',
+    kind: null,
+    coverUrl: null,
+    intro: null,
+    wordCount: null,
+    latestChapterTitle: null,
+    type: bookTypeOf(source),
+    variable: null,
+    ...fields,
+  };
 }

@@ -6,6 +6,7 @@
 // opened by the caller with the log this gives.
 import type { DebugLog, SearchBook, SourceFlows, WebBook, WebChapter } from '../engine/types.js';
 import { asBook, readableChapters } from '../checker/hit.js';
+import { blankBook } from '../book/env.js';
 
 /** A printed line: `state` 1 a step, -1 the error that ended the run, 1000 the end (the app's states). */
 export interface DebugLine {
@@ -60,22 +61,7 @@ export async function debugSource(
   const blank = (): void => say('', 1, false);
   const flows = open((line) => say(line));
   const source = flows.source;
-  const emptyBook = (fields: Partial<WebBook>): WebBook => ({
-    bookUrl: '',
-    tocUrl: '',
-    origin: source.bookSourceUrl,
-    originName: source.bookSourceName,
-    name: '',
-    author: '',
-    kind: null,
-    coverUrl: null,
-    intro: null,
-    wordCount: null,
-    latestChapterTitle: null,
-    type: 0,
-    variable: null,
-    ...fields,
-  });
+  const emptyBook = (fields: Partial<WebBook>): WebBook => blankBook(source, fields);
 
   const content = async (book: WebBook, chapter: WebChapter, next: string | undefined): Promise<void> => {
     say('︾开始解析正文页');

@@ -8,6 +8,7 @@ import { InvalidArgumentError } from '../../errors.js';
 import { BITMASK_TYPE_FROM } from '../../schema/book-types.js';
 import type { AnyStore } from '../../store/store.js';
 import type { BookSource, WebBook, WebChapter } from '../engine/types.js';
+import { bookTypeOf } from '../book/env.js';
 import { BookExistsError, UnknownWebBookError } from './errors.js';
 
 /** BookType bits a source decides (BookType.allBookType), and the failed-update mark. */
@@ -18,19 +19,8 @@ const IMAGE = 64;
 const WEB_FILE = 128;
 const ALL_BOOK_TYPES = TEXT | AUDIO | IMAGE | WEB_FILE;
 
-/** BookSource.getBookType: the type bits of a source's books. */
-export function sourceBookType(source: Pick<BookSource, 'bookSourceType'>): number {
-  switch (source.bookSourceType) {
-    case 1:
-      return AUDIO;
-    case 2:
-      return IMAGE;
-    case 3:
-      return TEXT | WEB_FILE;
-    default:
-      return TEXT;
-  }
-}
+/** BookSource.getBookType: the type bits of a source's books (one definition, the flows'). */
+export const sourceBookType = bookTypeOf;
 
 /**
  * A web book's `type` after the info and TOC steps (removeAllBookType, addType(source type)):

@@ -6,9 +6,10 @@ import { UnknownSourceError } from '../../errors.js';
 import type { AnyStore } from '../../store/store.js';
 import type { BookSource, SearchBook, SourceFlows, WebBook, WebChapter } from '../engine/types.js';
 import type { CachedBook, ChapterCache } from './chapter-cache.js';
+import { blankBook } from '../book/env.js';
 import { BookExistsError, UnknownWebBookError } from './errors.js';
 import { matchesKeyword, mergeSearchBooks, saveSearchBooks, type MergedSearchBook } from './search-results.js';
-import { shelveWebBook, sourceBookType, storeWebToc, type Shelved, type ShelveOptions } from './shelf.js';
+import { shelveWebBook, storeWebToc, type Shelved, type ShelveOptions } from './shelf.js';
 
 /** How the tasks reach sources: the store's source by URL, and its flows. */
 export interface ShelfEngine {
@@ -139,25 +140,7 @@ export async function addWebBook(
   if (onShelf && !options.force) throw new BookExistsError(bookUrl, onShelf);
   const flows = engine.open(source);
   // The book the info step starts from: the shelf's (a refresh), the hit's (SearchBook.toBook), or the bare URL.
-  const start: WebBook =
-    onShelf ??
-    (hit && hit.origin === source.bookSourceUrl
-      ? { ...hit }
-      : {
-          bookUrl,
-          tocUrl: '',
-          origin: source.bookSourceUrl,
-          originName: source.bookSourceName,
-          name: '',
-          author: '',
-          kind: null,
-          coverUrl: null,
-          intro: null,
-          wordCount: null,
-          latestChapterTitle: null,
-          type: sourceBookType(source),
-          variable: null,
-        });
+  const start: WebBook = onShelf ?? (hit && hit.origin === source.bookSourceUrl ? { ...hit } : blankBook(source, { bookUrl }));
   const web = await flows.bookInfo(start, { canReName: !onShelf });
   const chapters = await flows.toc(web);
   const originOrder = hit && hit.origin === source.bookSourceUrl ? hit.originOrder : undefined;
